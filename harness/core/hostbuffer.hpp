@@ -1,0 +1,69 @@
+// Host-side buffers: typed element storage shared by the runner, the references and the comparator.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/spec.hpp"
+
+namespace clh {
+
+/// Size parameters of one case: name -> value. Ordered, so printing is stable.
+using Sizes = std::map<std::string, int64_t>;
+
+template <class T>
+constexpr ElemType elemTypeOf();
+template <> constexpr ElemType elemTypeOf<int8_t>() { return ElemType::i8; }
+template <> constexpr ElemType elemTypeOf<uint8_t>() { return ElemType::u8; }
+template <> constexpr ElemType elemTypeOf<int16_t>() { return ElemType::i16; }
+template <> constexpr ElemType elemTypeOf<uint16_t>() { return ElemType::u16; }
+template <> constexpr ElemType elemTypeOf<int32_t>() { return ElemType::i32; }
+template <> constexpr ElemType elemTypeOf<uint32_t>() { return ElemType::u32; }
+template <> constexpr ElemType elemTypeOf<int64_t>() { return ElemType::i64; }
+template <> constexpr ElemType elemTypeOf<uint64_t>() { return ElemType::u64; }
+template <> constexpr ElemType elemTypeOf<float>() { return ElemType::f32; }
+template <> constexpr ElemType elemTypeOf<double>() { return ElemType::f64; }
+
+/// A typed, contiguous host array. Raw bytes are kept aligned for any element type.
+class HostBuffer {
+ public:
+  HostBuffer() = default;
+  HostBuffer(ElemType type, size_t count) : type_(type), count_(count) {
+    storage_.resize((count * sizeOf(type) + 7) / 8 + 1);
+  }
+  ElemType type() const { return type_; }
+  size_t count() const { return count_; }
+  size_t bytes() const { return count_ * sizeOf(type_); }
+  void* data() { return storage_.data(); }
+  const void* data() const { return storage_.data(); }
+
+  template <class T>
+  std::span<T> as() {
+    check<T>();
+    return {reinterpret_cast<T*>(storage_.data()), count_};
+  }
+  template <class T>
+  std::span<const T> as() const {
+    check<T>();
+    return {reinterpret_cast<const T*>(storage_.data()), count_};
+  }
+
+ private:
+  template <class T>
+  void check() const {
+    if (elemTypeOf<T>() != type_)
+      throw std::logic_error("host buffer holds " + toString(type_) + ", accessed as " +
+                             toString(elemTypeOf<T>()));
+  }
+  ElemType type_ = ElemType::f32;
+  size_t count_ = 0;
+  std::vector<uint64_t> storage_;
+};
+
+}  // namespace clh

@@ -1,0 +1,139 @@
+// The kernel spec: a declarative description of one kernel (or a chain of launches) read from YAML.
+// docs/spec.md documents every field; this header is its in-memory form. Free of OpenCL.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/finding.hpp"
+
+namespace clh {
+
+/// Thrown for a spec that cannot be used: the message reads "FILE:LINE: field: what is wrong".
+class SpecError : public std::runtime_error {
+ public:
+  SpecError(std::string file, int line, const std::string& message);
+  const std::string& file() const { return file_; }
+  int line() const { return line_; }
+
+ private:
+  std::string file_;
+  int line_;
+};
+
+/// Element types of buffers and scalar arguments (OpenCL C names).
+enum class ElemType { i8, u8, i16, u16, i32, u32, i64, u64, f32, f64 };
+std::optional<ElemType> elemTypeFromString(const std::string& name);  ///< "float", "uint", ...
+std::string toString(ElemType t);                                     ///< OpenCL C spelling
+size_t sizeOf(ElemType t);
+bool isFloat(ElemType t);
+
+/// An expression over size parameters ("N*N", "TS", "1e-6*K"), kept with where it was written.
+struct Expr {
+  std::string text;
+  int line = 0;
+};
+
+/// A size parameter's domain. Exactly one of range / one_of / value is set.
+struct ParamSpec {
+  std::string name;
+  int line = 0;
+  std::optional<std::pair<Expr, Expr>> range;  ///< inclusive [lo, hi]
+  std::vector<int64_t> one_of;
+  std::optional<Expr> value;                          ///< derived: computed from earlier params
+  std::optional<Expr> multiple_of;                    ///< with range: the value is a multiple
+  std::optional<std::pair<Expr, Expr>> sim_range;     ///< range used on simulators (budget)
+};
+
+/// How a buffer is filled before the first launch.
+struct InitSpec {
+  enum class Kind { zero, constant, uniform, iota, poison } kind = Kind::zero;
+  double a = 0, b = 0;  ///< constant value, or uniform bounds (inclusive for integers)
+  std::string text;     ///< as written, for messages
+};
+
+/// How an output is compared with the reference.
+struct CompareSpec {
+  enum class Kind { exact, ulp, tolerance } kind = Kind::exact;
+  int64_t ulp = 0;
+  Expr abs{"0", 0};  ///< |got - want| <= abs + rel * |want|
+  Expr rel{"0", 0};
+};
+
+enum class Role { in, out, inout, scratch };
+
+struct BufferSpec {
+  std::string name;
+  int line = 0;
+  ElemType type = ElemType::f32;
+  Expr count;               ///< number of elements
+  std::vector<Expr> shape;  ///< optional row-major shape for reporting indices; product == count
+  Role role = Role::in;
+  InitSpec init;
+  CompareSpec compare;
+};
+
+/// One kernel argument: a named buffer, a scalar, or a dynamic __local allocation.
+struct ArgSpec {
+  enum class Kind { buffer, scalar, local } kind = Kind::buffer;
+  int line = 0;
+  std::string buffer;  ///< buffer name (Kind::buffer)
+  std::string name;    ///< optional name of a scalar (references read it by this name)
+  ElemType type = ElemType::i32;
+  Expr value;  ///< scalar value, or __local element count
+};
+
+struct LaunchSpec {
+  int line = 0;
+  std::string kernel;
+  std::vector<ArgSpec> args;
+  std::vector<Expr> global;
+  std::vector<Expr> local;  ///< empty: NULL local size (the driver chooses)
+  std::vector<Expr> offset;
+};
+
+/// What a spec says must be found (an "as published" bug); the check fails if it disappears.
+struct ExpectSpec {
+  std::vector<FindingKind> any_of;  ///< at least one finding of one of these kinds
+  std::string devices;              ///< regex of devices where it applies; empty: all
+  std::string reason;               ///< why, for the report
+  int line = 0;
+};
+
+struct Spec {
+  std::string file;   ///< the YAML file it came from
+  std::string root;   ///< directory that relative paths (source) are resolved against
+  std::string name;
+  std::string origin;  ///< seed and section
+  std::string description;
+  std::string source;       ///< kernel file path as written
+  std::string source_path;  ///< resolved path
+  std::string reference;    ///< registered reference name
+  std::vector<ParamSpec> params;
+  std::vector<Expr> constraints;
+  std::string build_options;  ///< may contain {EXPR}
+  std::vector<BufferSpec> buffers;
+  std::vector<LaunchSpec> launches;
+  std::optional<ExpectSpec> expect;
+  int cases = 100;           ///< random cases on a real device
+  int sim_cases = 10;        ///< random cases on a simulator
+  std::optional<Expr> flops; ///< floating-point operations of one case, for GFLOP/s
+  std::optional<Expr> bytes; ///< bytes moved by one case, for GB/s
+  std::map<std::string, std::string> labels;
+
+  const BufferSpec* findBuffer(const std::string& name) const;
+};
+
+/// Reads and validates one spec; throws SpecError with file and line.
+/// `repo_root` resolves `source:` paths that are not relative to the spec file itself.
+Spec loadSpec(const std::string& path, const std::string& repo_root = "");
+
+/// Collects the spec files (*.yaml, *.yml) under each path (a file or a directory, recursively),
+/// sorted. Throws SpecError for a path that does not exist.
+std::vector<std::string> findSpecFiles(const std::vector<std::string>& paths);
+
+}  // namespace clh
