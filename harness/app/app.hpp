@@ -1,0 +1,57 @@
+// The tool's resolved configuration and its commands. Only main() reads argv and the environment;
+// every command receives this value.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cl/devices.hpp"
+
+namespace clh {
+
+/// Exit codes (docs/cli.md).
+enum ExitCode : int { kExitOk = 0, kExitCheckFailed = 1, kExitUsage = 2, kExitNoDevice = 3 };
+
+struct AppConfig {
+  std::string exe;        ///< this program, for child processes
+  std::string repo_root;  ///< where `source:` paths and the default specs/ resolve
+  IcdConfig icd;
+  std::string tool_name = "clharness";  ///< how replay commands name the tool
+};
+
+/// Registers the ICDs (once) and returns the devices matching `regex`.
+std::vector<DeviceInfo> findDevices(const AppConfig& config, const std::string& regex);
+
+struct CheckOptions {
+  std::vector<std::string> paths;
+  std::string device_regex;
+  int cases = 0;
+  uint64_t seed = 1;
+  std::optional<std::string> sizes;
+  std::string json_path, junit_path;
+  double timeout_s = 600;
+  bool isolate = true;
+  bool shrink = true;
+};
+
+int runCheck(const AppConfig& config, const CheckOptions& options);
+int runDevices(const AppConfig& config, const std::string& regex, bool json);
+
+/// The child side of an isolated unit: runs one spec on one device, writing JSON lines to `out`.
+struct UnitChildOptions {
+  std::string spec_file;
+  int platform = 0, device = 0;
+  std::string device_name;
+  uint64_t seed = 1;
+  int cases = 0;
+  std::optional<std::string> sizes;
+  bool shrink = true;
+  std::string out;
+};
+int runUnitChild(const AppConfig& config, const UnitChildOptions& options);
+
+/// Prints the CTest script that registers one test per spec x device (used by tests/).
+int runCtestScript(const AppConfig& config, const std::vector<std::string>& paths, const std::string& exe);
+
+}  // namespace clh

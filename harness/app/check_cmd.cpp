@@ -1,0 +1,275 @@
+// `clharness check`: every spec on every selected device, each unit in its own process, then the
+// terminal summary, JSON and JUnit reports and the exit code.
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "app/app.hpp"
+#include "app/isolate.hpp"
+#include "cl/unit.hpp"
+#include "core/reporters/reporters.hpp"
+#include "core/sizes.hpp"
+
+namespace fs = std::filesystem;
+
+namespace clh {
+
+namespace {
+
+constexpr const char* kVersion = "0.1.0";
+
+// Loads every spec under `paths`; prints each error (file:line: ...) and returns false on any.
+bool loadSpecs(const AppConfig& config, const std::vector<std::string>& paths, std::vector<Spec>& specs) {
+  std::vector<std::string> files;
+  try {
+    files = findSpecFiles(paths);
+  } catch (const SpecError& e) {
+    std::cerr << "clharness: " << e.what() << "\n";
+    return false;
+  }
+  if (files.empty()) {
+    std::cerr << "clharness: no spec files (*.yaml) under the given paths\n";
+    return false;
+  }
+  bool ok = true;
+  for (const auto& f : files) {
+    try {
+      specs.push_back(loadSpec(f, config.repo_root));
+    } catch (const SpecError& e) {
+      std::cerr << "clharness: bad spec: " << e.what() << "\n";
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+void writeLine(std::FILE* f, const nlohmann::json& j) {
+  std::string s = j.dump() + "\n";
+  std::fwrite(s.data(), 1, s.size(), f);
+  std::fflush(f);
+}
+
+// A unit that ended without a result: crash, timeout, or a child that failed to start.
+UnitResult lostUnit(const AppConfig& config, const Spec& spec, const DeviceInfo& dev, const CheckOptions& o,
+                    const ChildOutcome& child, const std::optional<Sizes>& lastSizes, int casesStarted) {
+  UnitResult u;
+  u.spec = spec.name;
+  u.spec_file = spec.file;
+  u.device = dev.displayName();
+  u.device_kind = toString(dev.kind);
+  u.seed = o.seed;
+  u.cases_run = casesStarted;
+  if (spec.expect) u.expected = spec.expect->any_of;
+  Finding f;
+  if (child.timed_out) {
+    f.kind = FindingKind::timeout;
+    f.summary = fmt::format("the unit ran past its {:.0f} s limit (a kernel that never ends?)", o.timeout_s);
+  } else if (child.signal) {
+    f.kind = FindingKind::crash;
+    f.summary = fmt::format("the process running the kernel died from {}", signalName(child.signal));
+  } else {
+    f.kind = FindingKind::tool_error;
+    f.summary = child.error.empty()
+                    ? fmt::format("the unit's process exited with code {} and no result", child.exit_code)
+                    : child.error;
+  }
+  f.device = u.device;
+  CaseOutcome c;
+  if (lastSizes) c.sizes = *lastSizes;
+  c.findings.push_back(f);
+  u.failing = c;
+  u.status = classify(c, u.expected);
+  if (lastSizes) u.replay = replayCommand(config.tool_name, spec.file, u.device, o.seed, *lastSizes);
+  u.message = lastSizes ? "during the case " + formatSizes(*lastSizes) + " (not shrunk further)" : "before any case ran";
+  return u;
+}
+
+UnitResult runIsolated(const AppConfig& config, const Spec& spec, const DeviceInfo& dev, const CheckOptions& o,
+                       const fs::path& scratch) {
+  fs::path out = scratch / fmt::format("unit-{}-{}.jsonl", dev.slug(), spec.name);
+  fs::remove(out);
+  std::vector<std::string> argv = {config.exe,       "__unit",
+                                   "--spec",         spec.file,
+                                   "--platform",     std::to_string(dev.platform_index),
+                                   "--device-index", std::to_string(dev.device_index),
+                                   "--device-name",  dev.displayName(),
+                                   "--seed",         std::to_string(o.seed),
+                                   "--cases",        std::to_string(o.cases),
+                                   "--out",          out.string()};
+  if (o.sizes) argv.insert(argv.end(), {"--sizes", *o.sizes});
+  if (!o.shrink) argv.push_back("--no-shrink");
+  ChildOutcome child = runChild(argv, o.timeout_s);
+
+  std::optional<Sizes> lastSizes;
+  std::optional<UnitResult> result;
+  int started = 0;
+  std::string error;
+  std::ifstream in(out);
+  std::string line;
+  while (std::getline(in, line)) {
+    nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
+    if (j.is_discarded()) continue;  // a line cut short by a crash
+    std::string ev = j.value("event", "");
+    if (ev == "case_start") {
+      lastSizes = j["sizes"].get<Sizes>();
+      ++started;
+    } else if (ev == "result") {
+      result = j["unit"].get<UnitResult>();
+    } else if (ev == "error") {
+      error = j.value("message", "");
+    }
+  }
+  std::error_code ec;
+  fs::remove(out, ec);
+  if (result && !child.timed_out && !child.signal) return *result;
+  if (!error.empty()) child.error = error;
+  return lostUnit(config, spec, dev, o, child, lastSizes, started);
+}
+
+}  // namespace
+
+int runCheck(const AppConfig& config, const CheckOptions& o) {
+  std::vector<std::string> paths = o.paths;
+  if (paths.empty()) paths.push_back((fs::path(config.repo_root) / "specs").string());
+  std::vector<Spec> specs;
+  if (!loadSpecs(config, paths, specs)) return kExitUsage;
+  if (o.sizes) {
+    try {
+      parseSizes(*o.sizes);
+    } catch (const std::invalid_argument& e) {
+      std::cerr << "clharness: " << e.what() << "\n";
+      return kExitUsage;
+    }
+  }
+  auto devices = findDevices(config, o.device_regex);
+  if (devices.empty()) {
+    std::cerr << "clharness: no usable device"
+              << (o.device_regex.empty() ? "" : " matches --device '" + o.device_regex + "'")
+              << "; `clharness devices` lists what was found\n";
+    return kExitNoDevice;
+  }
+
+  Report report;
+  report.tool_version = kVersion;
+  report.seed = o.seed;
+  for (const auto& d : devices) report.devices.push_back(d.displayName());
+  fs::path scratch = fs::temp_directory_path() / fmt::format("clharness-{}", getpid());
+  fs::create_directories(scratch);
+  size_t total = specs.size() * devices.size(), done = 0;
+  std::vector<std::unique_ptr<DeviceSession>> sessions(devices.size());
+  for (const auto& spec : specs) {
+    for (size_t d = 0; d < devices.size(); ++d) {
+      const auto& dev = devices[d];
+      UnitResult u;
+      if (o.isolate) {
+        u = runIsolated(config, spec, dev, o, scratch);
+      } else {
+        if (!sessions[d]) sessions[d] = std::make_unique<DeviceSession>(dev);
+        UnitOptions uo;
+        uo.seed = o.seed;
+        uo.cases = o.cases;
+        uo.shrink = o.shrink;
+        uo.tool = config.tool_name;
+        if (o.sizes) uo.sizes = parseSizes(*o.sizes);
+        u = runUnit(*sessions[d], spec, uo);
+      }
+      ++done;
+      std::cerr << fmt::format("[{}/{}] {} on {}: {} ({} cases, {:.2f}s)\n", done, total, spec.name,
+                               dev.displayName(), toString(u.status), u.cases_run, u.seconds);
+      report.units.push_back(std::move(u));
+    }
+  }
+  std::error_code ec;
+  fs::remove_all(scratch, ec);
+
+  writeConsoleReport(std::cout, report);
+  if (!o.json_path.empty()) {
+    std::ofstream f(o.json_path);
+    writeJsonReport(f, report);
+    if (!f) std::cerr << "clharness: cannot write " << o.json_path << "\n";
+  }
+  if (!o.junit_path.empty()) {
+    std::ofstream f(o.junit_path);
+    writeJUnitReport(f, report);
+    if (!f) std::cerr << "clharness: cannot write " << o.junit_path << "\n";
+  }
+  for (const auto& u : report.units)
+    if (!isSuccess(u.status)) return kExitCheckFailed;
+  return kExitOk;
+}
+
+int runUnitChild(const AppConfig& config, const UnitChildOptions& o) {
+  std::FILE* out = std::fopen(o.out.c_str(), "w");
+  if (!out) {
+    std::cerr << "clharness: cannot write " << o.out << "\n";
+    return kExitUsage;
+  }
+  try {
+    Spec spec = loadSpec(o.spec_file, config.repo_root);
+    auto devices = findDevices(config, "");
+    const DeviceInfo* dev = nullptr;
+    for (const auto& d : devices)
+      if (d.platform_index == o.platform && d.device_index == o.device && d.displayName() == o.device_name)
+        dev = &d;
+    if (!dev) throw std::runtime_error("device '" + o.device_name + "' is no longer at the same place");
+    DeviceSession session(*dev);
+    UnitOptions uo;
+    uo.seed = o.seed;
+    uo.cases = o.cases;
+    uo.shrink = o.shrink;
+    uo.tool = config.tool_name;
+    if (o.sizes) uo.sizes = parseSizes(*o.sizes);
+    uo.on_case_start = [out](const Sizes& s) { writeLine(out, {{"event", "case_start"}, {"sizes", s}}); };
+    UnitResult u = runUnit(session, spec, uo);
+    writeLine(out, {{"event", "result"}, {"unit", u}});
+  } catch (const std::exception& e) {
+    writeLine(out, {{"event", "error"}, {"message", e.what()}});
+    std::fclose(out);
+    return kExitUsage;
+  }
+  std::fclose(out);
+  return kExitOk;
+}
+
+int runCtestScript(const AppConfig& config, const std::vector<std::string>& paths, const std::string& exe) {
+  std::vector<Spec> specs;
+  if (!loadSpecs(config, paths, specs)) return kExitUsage;
+  auto devices = findDevices(config, "");
+  auto q = [](const std::string& s) {
+    std::string out = "[==[";
+    out += s;
+    return out + "]==]";
+  };
+  if (devices.empty()) {
+    std::cout << "add_test(" << q("spec.no-device") << " " << q(exe) << " devices)\n";
+    std::cout << "set_tests_properties(" << q("spec.no-device")
+              << " PROPERTIES SKIP_RETURN_CODE 3 LABELS \"spec\")\n";
+    return kExitOk;
+  }
+  for (const auto& spec : specs) {
+    for (const auto& d : devices) {
+      std::string name = "spec." + spec.name + "." + d.slug();
+      std::string regex = "^";
+      for (char c : d.displayName()) {
+        if (std::string(R"(\^$.|?*+()[]{})").find(c) != std::string::npos) regex += '\\';
+        regex += c;
+      }
+      regex += "$";
+      std::cout << "add_test(" << q(name) << " " << q(exe) << " check " << q(spec.file) << " --device "
+                << q(regex) << ")\n";
+      std::string labels = "spec;" + std::string(toString(d.kind));
+      if (d.simulator) labels += ";simulator";
+      else labels += ";device";
+      std::cout << "set_tests_properties(" << q(name) << " PROPERTIES LABELS \"" << labels
+                << "\" SKIP_RETURN_CODE 3 TIMEOUT 900)\n";
+    }
+  }
+  return kExitOk;
+}
+
+}  // namespace clh

@@ -1,0 +1,64 @@
+// `clharness devices`: the table of every device found, and device lookup for the other commands.
+#include <fmt/format.h>
+
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "app/app.hpp"
+
+namespace clh {
+
+std::vector<DeviceInfo> findDevices(const AppConfig& config, const std::string& regex) {
+  static bool registered = false;
+  if (!registered) {
+    registerIcds(config.icd);
+    registered = true;
+  }
+  return selectDevices(enumerateDevices(), regex);
+}
+
+namespace {
+std::string sizesList(const std::vector<size_t>& v) {
+  std::string s;
+  for (size_t x : v) s += (s.empty() ? "" : "x") + std::to_string(x);
+  return s;
+}
+}  // namespace
+
+int runDevices(const AppConfig& config, const std::string& regex, bool json) {
+  auto devices = findDevices(config, regex);
+  if (json) {
+    nlohmann::json j = nlohmann::json::array();
+    for (const auto& d : devices)
+      j.push_back({{"platform", d.platform},
+                   {"device", d.name},
+                   {"version", d.version},
+                   {"driver_version", d.driver_version},
+                   {"kind", toString(d.kind)},
+                   {"simulator", d.simulator},
+                   {"max_work_group_size", d.max_work_group_size},
+                   {"max_work_item_sizes", d.max_work_item_sizes},
+                   {"local_mem_size", d.local_mem_size},
+                   {"non_uniform_work_groups", d.non_uniform_work_groups}});
+    std::cout << j.dump(2) << "\n";
+  } else {
+    std::cout << fmt::format("{:<30} {:<40} {:<11} {:<4} {:>6} {:<16} {:>9} {:<11}\n", "PLATFORM", "DEVICE",
+                             "OPENCL", "SIM", "MAX WG", "MAX ITEMS", "LOCAL KiB", "NON-UNIFORM");
+    for (const auto& d : devices) {
+      std::string ver = d.version.substr(0, d.version.find(' ', 7));
+      std::cout << fmt::format("{:<30} {:<40} {:<11} {:<4} {:>6} {:<16} {:>9} {:<11}\n", d.platform.substr(0, 30),
+                               d.name.substr(0, 40), ver, d.simulator ? "yes" : "no", d.max_work_group_size,
+                               sizesList(d.max_work_item_sizes), d.local_mem_size / 1024,
+                               d.non_uniform_work_groups ? "yes" : "no");
+    }
+  }
+  if (devices.empty()) {
+    std::cerr << (regex.empty() ? "clharness: no OpenCL device found (is an ICD installed? "
+                                  "ci/install-deps.sh installs PoCL and Oclgrind)\n"
+                                : "clharness: no device matches --device '" + regex + "'\n");
+    return kExitNoDevice;
+  }
+  return kExitOk;
+}
+
+}  // namespace clh

@@ -1,0 +1,64 @@
+// posix_spawn with a process group, polled with a deadline.
+#include "app/isolate.hpp"
+
+#include <signal.h>
+#include <spawn.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <thread>
+
+extern char** environ;
+
+namespace clh {
+
+std::string signalName(int sig) {
+  const char* abbrev = sigabbrev_np(sig);
+  return abbrev ? std::string("SIG") + abbrev : "signal " + std::to_string(sig);
+}
+
+ChildOutcome runChild(const std::vector<std::string>& argv, double timeout_s) {
+  ChildOutcome out;
+  std::vector<char*> args;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attr, 0);
+  pid_t pid = 0;
+  int rc = posix_spawn(&pid, args[0], nullptr, &attr, args.data(), environ);
+  posix_spawnattr_destroy(&attr);
+  if (rc != 0) {
+    out.error = std::string("cannot start ") + argv[0] + ": " + strerror(rc);
+    return out;
+  }
+  out.started = true;
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+  auto pause = std::chrono::milliseconds(1);
+  int status = 0;
+  for (;;) {
+    pid_t r = waitpid(pid, &status, WNOHANG);
+    if (r == pid) break;
+    if (r < 0 && errno != EINTR) {
+      out.error = std::string("waitpid: ") + strerror(errno);
+      return out;
+    }
+    if (timeout_s > 0 && std::chrono::steady_clock::now() > deadline) {
+      kill(-pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      out.timed_out = true;
+      return out;
+    }
+    std::this_thread::sleep_for(pause);
+    if (pause < std::chrono::milliseconds(20)) pause *= 2;
+  }
+  if (WIFEXITED(status)) out.exit_code = WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) out.signal = WTERMSIG(status);
+  kill(-pid, SIGKILL);  // anything the child left behind in its group
+  return out;
+}
+
+}  // namespace clh

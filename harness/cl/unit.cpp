@@ -1,0 +1,153 @@
+// The property over sizes, its shrinking, and the verdict.
+#include "cl/unit.hpp"
+
+#include <fmt/format.h>
+#include <rapidcheck.h>
+#include <rapidcheck/detail/TestListenerAdapter.h>
+
+#include <chrono>
+#include <regex>
+
+#include "core/sizes.hpp"
+
+namespace clh {
+
+namespace {
+
+std::string shellQuote(const std::string& s) {
+  if (!s.empty() && s.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-./=,:") ==
+                        std::string::npos)
+    return s;
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+std::string regexEscape(const std::string& s) {
+  static const std::string special = R"(\^$.|?*+()[]{})";
+  std::string out;
+  for (char c : s) {
+    if (special.find(c) != std::string::npos) out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+bool hasKind(const CaseOutcome& c, FindingKind k) {
+  for (const auto& f : c.findings)
+    if (f.kind == k) return true;
+  return false;
+}
+
+void accumulate(Perf& perf, const CaseOutcome& c) {
+  ++perf.cases;
+  perf.kernel_ns += c.kernel_ns;
+  if (c.flops) perf.flops += *c.flops;
+  if (c.bytes) perf.bytes += *c.bytes;
+}
+
+}  // namespace
+
+std::string replayCommand(const std::string& tool, const std::string& specFile,
+                          const std::string& device, uint64_t seed, const Sizes& sizes) {
+  return fmt::format("{} check {} --device {} --seed {} --sizes {}", tool, shellQuote(specFile),
+                     shellQuote("^" + regexEscape(device) + "$"), seed, shellQuote(formatSizes(sizes)));
+}
+
+uint64_t propertySeed(uint64_t runSeed, const std::string& specName) { return hash64(specName, runSeed); }
+
+Status classify(const CaseOutcome& failing, const std::vector<FindingKind>& expected) {
+  if (failing.findings.empty()) return expected.empty() ? Status::pass : Status::unexpected_pass;
+  if (hasKind(failing, FindingKind::tool_error)) return Status::tool_error;
+  for (auto k : expected)
+    if (hasKind(failing, k)) return Status::expected_failure;
+  return Status::fail;
+}
+
+UnitResult runUnit(DeviceSession& session, const Spec& spec, const UnitOptions& options) {
+  auto t0 = std::chrono::steady_clock::now();
+  const DeviceInfo& dev = session.device();
+  UnitResult u;
+  u.spec = spec.name;
+  u.spec_file = spec.file;
+  u.device = dev.displayName();
+  u.device_kind = toString(dev.kind);
+  u.seed = options.seed;
+  if (spec.expect && (spec.expect->devices.empty() ||
+                      std::regex_search(u.device, std::regex(spec.expect->devices, std::regex::icase))))
+    u.expected = spec.expect->any_of;
+
+  ExprEnv env(paramNames(spec));
+  std::optional<CaseOutcome> lastFailure;
+  bool toolError = false;
+
+  auto runOne = [&](const Sizes& sizes) {
+    if (options.on_case_start) options.on_case_start(sizes);
+    CaseOutcome c = session.runCase(spec, sizes, options.seed);
+    ++u.cases_run;
+    accumulate(u.perf, c);
+    return c;
+  };
+
+  if (options.sizes) {
+    Sizes sizes = *options.sizes;
+    completeDerived(spec, env, sizes);
+    std::string why;
+    if (!inDomain(spec, env, sizes, dev.simulator, &why))
+      u.message = "note: the replayed sizes are outside the spec's domain (" + why + "). ";
+    CaseOutcome c = runOne(sizes);
+    if (!c.ok()) lastFailure = c;
+  } else {
+    int cases = options.cases > 0 ? options.cases : (dev.simulator ? spec.sim_cases : spec.cases);
+    rc::Gen<Sizes> gen = sizesGen(spec, dev.simulator);
+    auto property = [&]() {
+      if (toolError) RC_DISCARD("a tool error ended the search");
+      Sizes sizes = *gen;
+      RC_PRE(inDomain(spec, env, sizes, dev.simulator, nullptr));
+      CaseOutcome c = runOne(sizes);
+      if (!c.ok()) {
+        if (hasKind(c, FindingKind::tool_error)) toolError = true;
+        lastFailure = c;  // every failing call during shrinking is smaller than the one before
+        RC_FAIL(c.findings.front().summary);
+      }
+    };
+    rc::detail::TestParams params;
+    params.seed = propertySeed(options.seed, spec.name);
+    params.maxSuccess = cases;
+    params.maxSize = 100;
+    params.maxDiscardRatio = 50;
+    params.disableShrinking = !options.shrink;
+    rc::detail::TestListenerAdapter quiet;
+    rc::detail::TestMetadata meta;
+    meta.id = spec.name;
+    auto result = rc::detail::checkProperty(rc::detail::toProperty(property), meta, params, quiet);
+    rc::detail::GaveUpResult gaveUp;
+    if (!lastFailure && result.match(gaveUp))
+      u.message = fmt::format("gave up after {} cases: the spec's constraints reject most generated sizes "
+                              "({})", gaveUp.numSuccess, gaveUp.description);
+    rc::detail::Error err;
+    if (result.match(err)) u.message = "property error: " + err.description;
+  }
+
+  if (lastFailure) {
+    u.failing = lastFailure;
+    u.status = classify(*lastFailure, u.expected);
+    u.replay = replayCommand(options.tool, spec.file, u.device, options.seed, lastFailure->sizes);
+  } else {
+    u.status = u.expected.empty() ? Status::pass : Status::unexpected_pass;
+  }
+  if (u.status == Status::unexpected_pass) {
+    std::string kinds;
+    for (auto k : u.expected) kinds += (kinds.empty() ? "" : ", ") + std::string(toString(k));
+    u.message += fmt::format("expected {} ({}) but {} cases showed none: was the published bug fixed?",
+                             kinds, spec.expect->reason, u.cases_run);
+  } else if (u.status == Status::expected_failure) {
+    u.message += "as expected: " + spec.expect->reason;
+  } else if (u.status == Status::tool_error) {
+    u.message += "the tool failed on this kernel (not the kernel's fault)";
+  }
+  u.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return u;
+}
+
+}  // namespace clh

@@ -1,0 +1,139 @@
+// Case resolution and seeded input data.
+#include "core/case.hpp"
+
+#include <cmath>
+
+#include "core/sizes.hpp"
+
+namespace clh {
+
+namespace {
+
+// SplitMix64: a small, fast, well-distributed generator; its output is the same on every platform.
+struct SplitMix64 {
+  uint64_t state;
+  uint64_t next() {
+    uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  double unit() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }  // [0, 1)
+};
+
+template <class T>
+void fillTyped(std::span<T> out, const InitSpec& init, uint64_t seed) {
+  SplitMix64 rng{seed};
+  switch (init.kind) {
+    case InitSpec::Kind::zero:
+      for (auto& v : out) v = T(0);
+      break;
+    case InitSpec::Kind::constant:
+      for (auto& v : out) v = static_cast<T>(init.a);
+      break;
+    case InitSpec::Kind::iota:
+      for (size_t i = 0; i < out.size(); ++i) out[i] = static_cast<T>(i);
+      break;
+    case InitSpec::Kind::uniform:
+      if constexpr (std::is_floating_point_v<T>) {
+        for (auto& v : out) v = static_cast<T>(init.a + (init.b - init.a) * rng.unit());
+      } else {
+        auto lo = static_cast<int64_t>(std::ceil(init.a)), hi = static_cast<int64_t>(std::floor(init.b));
+        uint64_t span = static_cast<uint64_t>(hi - lo) + 1;
+        for (auto& v : out) v = static_cast<T>(lo + static_cast<int64_t>(span ? rng.next() % span : rng.next()));
+      }
+      break;
+    case InitSpec::Kind::poison:
+      break;
+  }
+}
+
+size_t checkedSize(ExprEnv& env, const Expr& e, const std::string& field) {
+  int64_t v = env.evalInt(e.text);
+  if (v < 0) throw ExprError(field + ": '" + e.text + "' = " + std::to_string(v) + " is negative");
+  return static_cast<size_t>(v);
+}
+
+}  // namespace
+
+ResolvedCase resolveCase(const Spec& spec, ExprEnv& env, const Sizes& sizes) {
+  ResolvedCase rc;
+  rc.sizes = sizes;
+  env.bind(sizes);
+  rc.build_options = substituteBraces(spec.build_options, env);
+  for (const auto& b : spec.buffers) {
+    rc.counts.push_back(checkedSize(env, b.count, "buffers." + b.name + ".count"));
+    std::vector<int64_t> shape;
+    for (const auto& d : b.shape) shape.push_back(env.evalInt(d.text));
+    rc.shapes.push_back(std::move(shape));
+    Tolerance t;
+    t.kind = b.compare.kind;
+    t.ulp = b.compare.ulp;
+    t.abs = env.eval(b.compare.abs.text);
+    t.rel = env.eval(b.compare.rel.text);
+    rc.tolerances.push_back(t);
+  }
+  for (const auto& l : spec.launches) {
+    ResolvedLaunch rl;
+    rl.kernel = l.kernel;
+    for (const auto& a : l.args) {
+      ResolvedArg ra;
+      ra.kind = a.kind;
+      ra.type = a.type;
+      if (a.kind == ArgSpec::Kind::buffer) {
+        for (size_t i = 0; i < spec.buffers.size(); ++i)
+          if (spec.buffers[i].name == a.buffer) ra.buffer = i;
+      } else if (a.kind == ArgSpec::Kind::scalar) {
+        ra.value = env.eval(a.value.text);
+        if (!a.name.empty()) rc.scalars[a.name] = ra.value;
+      } else {
+        ra.local_bytes = checkedSize(env, a.value, "args.local") * sizeOf(a.type);
+      }
+      rl.args.push_back(ra);
+    }
+    for (const auto& g : l.global) rl.global.push_back(checkedSize(env, g, "global"));
+    for (const auto& g : l.local) rl.local.push_back(checkedSize(env, g, "local"));
+    for (const auto& g : l.offset) rl.offset.push_back(checkedSize(env, g, "offset"));
+    rc.launches.push_back(std::move(rl));
+  }
+  if (spec.flops) rc.flops = env.eval(spec.flops->text);
+  if (spec.bytes) rc.bytes = env.eval(spec.bytes->text);
+  return rc;
+}
+
+void fillBuffer(HostBuffer& buf, const InitSpec& init, uint64_t seed) {
+  switch (buf.type()) {
+    case ElemType::i8: fillTyped(buf.as<int8_t>(), init, seed); break;
+    case ElemType::u8: fillTyped(buf.as<uint8_t>(), init, seed); break;
+    case ElemType::i16: fillTyped(buf.as<int16_t>(), init, seed); break;
+    case ElemType::u16: fillTyped(buf.as<uint16_t>(), init, seed); break;
+    case ElemType::i32: fillTyped(buf.as<int32_t>(), init, seed); break;
+    case ElemType::u32: fillTyped(buf.as<uint32_t>(), init, seed); break;
+    case ElemType::i64: fillTyped(buf.as<int64_t>(), init, seed); break;
+    case ElemType::u64: fillTyped(buf.as<uint64_t>(), init, seed); break;
+    case ElemType::f32: fillTyped(buf.as<float>(), init, seed); break;
+    case ElemType::f64: fillTyped(buf.as<double>(), init, seed); break;
+  }
+}
+
+uint64_t dataSeed(uint64_t runSeed, const std::string& spec, const Sizes& sizes,
+                  const std::string& buffer) {
+  return hash64(spec + "|" + formatSizes(sizes) + "|" + buffer, runSeed);
+}
+
+std::map<std::string, HostBuffer> makeInitialBuffers(const Spec& spec, const ResolvedCase& rc,
+                                                     uint64_t runSeed) {
+  std::map<std::string, HostBuffer> out;
+  for (size_t i = 0; i < spec.buffers.size(); ++i) {
+    const auto& b = spec.buffers[i];
+    HostBuffer hb(b.type, rc.counts[i]);
+    if (b.role == Role::out)
+      poison(hb);
+    else
+      fillBuffer(hb, b.init, dataSeed(runSeed, spec.name, rc.sizes, b.name));
+    out.emplace(b.name, std::move(hb));
+  }
+  return out;
+}
+
+}  // namespace clh

@@ -1,0 +1,58 @@
+// One case resolved: every expression of a spec evaluated for concrete sizes, and the host-side
+// data of the case (inputs from a seeded generator, poisoned outputs, the reference's answer).
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/compare.hpp"
+#include "core/expr.hpp"
+#include "core/hostbuffer.hpp"
+#include "core/spec.hpp"
+
+namespace clh {
+
+struct ResolvedArg {
+  ArgSpec::Kind kind = ArgSpec::Kind::buffer;
+  size_t buffer = 0;  ///< index into Spec::buffers
+  ElemType type = ElemType::i32;
+  double value = 0;        ///< scalar value
+  size_t local_bytes = 0;  ///< dynamic __local size
+};
+
+struct ResolvedLaunch {
+  std::string kernel;
+  std::vector<ResolvedArg> args;
+  std::vector<size_t> global, local, offset;  ///< local empty: NULL
+};
+
+struct ResolvedCase {
+  Sizes sizes;
+  std::string build_options;
+  std::vector<size_t> counts;                ///< per buffer
+  std::vector<std::vector<int64_t>> shapes;  ///< per buffer (may be empty)
+  std::vector<Tolerance> tolerances;         ///< per buffer
+  std::vector<ResolvedLaunch> launches;
+  std::map<std::string, double> scalars;  ///< named scalar arguments
+  std::optional<double> flops, bytes;
+};
+
+/// Evaluates every expression of `spec` for `sizes`. Throws ExprError (with the field) when an
+/// expression cannot be evaluated or gives a negative count or size.
+ResolvedCase resolveCase(const Spec& spec, ExprEnv& env, const Sizes& sizes);
+
+/// Fills `buf` as `init` says, from a generator seeded with `seed`.
+void fillBuffer(HostBuffer& buf, const InitSpec& init, uint64_t seed);
+
+/// The seed of one buffer's data: a function of the run seed, the spec, the sizes and the buffer,
+/// so `--seed S --sizes ...` replays the same inputs.
+uint64_t dataSeed(uint64_t runSeed, const std::string& spec, const Sizes& sizes,
+                  const std::string& buffer);
+
+/// The host side of one case: initial buffers (inputs filled, outputs poisoned).
+std::map<std::string, HostBuffer> makeInitialBuffers(const Spec& spec, const ResolvedCase& rc,
+                                                     uint64_t runSeed);
+
+}  // namespace clh

@@ -1,0 +1,151 @@
+// Comparison rules. Floats: exact is bitwise-or-equal (NaN == NaN, +0 == -0); tolerance is
+// |got - want| <= abs + rel*|want| with NaN/Inf only equal to themselves; ulp counts representable
+// values between the two.
+#include "core/compare.hpp"
+
+#include <fmt/format.h>
+
+#include <bit>
+#include <cmath>
+#include <cstring>
+
+namespace clh {
+
+namespace {
+
+constexpr uint8_t kPoisonByte = 0xA5;
+constexpr uint32_t kPoisonF32 = 0x7FA5A5A5u;              // a NaN no arithmetic produces
+constexpr uint64_t kPoisonF64 = 0x7FF4A5A5A5A5A5A5ull;   // likewise
+
+template <class T>
+std::string show(T v) {
+  if constexpr (std::is_floating_point_v<T>) return fmt::format("{:.9g}", v);
+  else if constexpr (sizeof(T) == 1) return fmt::format("{}", static_cast<int>(v));
+  else return fmt::format("{}", v);
+}
+
+std::vector<int64_t> unflatten(size_t i, const std::vector<int64_t>& shape) {
+  if (shape.empty()) return {static_cast<int64_t>(i)};
+  std::vector<int64_t> idx(shape.size());
+  for (size_t d = shape.size(); d-- > 0;) {
+    int64_t extent = shape[d] > 0 ? shape[d] : 1;
+    idx[d] = static_cast<int64_t>(i % extent);
+    i /= extent;
+  }
+  return idx;
+}
+
+template <class F>
+uint64_t ulpDist(F a, F b) {
+  using U = std::conditional_t<sizeof(F) == 4, uint32_t, uint64_t>;
+  using S = std::conditional_t<sizeof(F) == 4, int32_t, int64_t>;
+  if (a == b) return 0;
+  if (std::isnan(a) || std::isnan(b)) return UINT64_MAX;
+  auto key = [](F x) {
+    S s = static_cast<S>(std::bit_cast<U>(x));
+    return s < 0 ? std::numeric_limits<S>::min() - s : s;  // monotonic integer order
+  };
+  S ka = key(a), kb = key(b);
+  return ka > kb ? static_cast<uint64_t>(ka) - static_cast<uint64_t>(kb)
+                 : static_cast<uint64_t>(kb) - static_cast<uint64_t>(ka);
+}
+
+template <class T>
+bool equalEnough(T got, T want, const Tolerance& tol) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (std::isnan(got) || std::isnan(want)) return std::isnan(got) && std::isnan(want);
+    if (got == want) return true;
+    switch (tol.kind) {
+      case CompareSpec::Kind::exact: return false;
+      case CompareSpec::Kind::ulp: return ulpDist(got, want) <= static_cast<uint64_t>(tol.ulp);
+      case CompareSpec::Kind::tolerance:
+        if (std::isinf(got) || std::isinf(want)) return false;
+        return std::fabs(static_cast<double>(got) - static_cast<double>(want)) <=
+               tol.abs + tol.rel * std::fabs(static_cast<double>(want));
+    }
+    return false;
+  } else {
+    if (tol.kind == CompareSpec::Kind::tolerance)
+      return std::fabs(static_cast<double>(got) - static_cast<double>(want)) <=
+             tol.abs + tol.rel * std::fabs(static_cast<double>(want));
+    return got == want;
+  }
+}
+
+template <class T>
+int64_t compareTyped(const std::string& name, const HostBuffer& got, const HostBuffer& want,
+                     const Tolerance& tol, const std::vector<int64_t>& shape, size_t keep,
+                     std::vector<Mismatch>& first) {
+  auto g = got.as<T>();
+  auto w = want.as<T>();
+  int64_t count = 0;
+  for (size_t i = 0; i < g.size(); ++i) {
+    if (equalEnough(g[i], w[i], tol)) continue;
+    ++count;
+    if (first.size() < keep)
+      first.push_back(Mismatch{name, unflatten(i, shape), show(g[i]), show(w[i]), isPoison(got, i)});
+  }
+  return count;
+}
+
+}  // namespace
+
+void poison(HostBuffer& buf) {
+  switch (buf.type()) {
+    case ElemType::f32:
+      for (auto& v : buf.as<float>()) v = std::bit_cast<float>(kPoisonF32);
+      break;
+    case ElemType::f64:
+      for (auto& v : buf.as<double>()) v = std::bit_cast<double>(kPoisonF64);
+      break;
+    default:
+      std::memset(buf.data(), kPoisonByte, buf.bytes());
+  }
+}
+
+bool isPoison(const HostBuffer& buf, size_t i) {
+  const auto* bytes = static_cast<const uint8_t*>(buf.data());
+  switch (buf.type()) {
+    case ElemType::f32: {
+      uint32_t v;
+      std::memcpy(&v, bytes + 4 * i, 4);
+      return v == kPoisonF32;
+    }
+    case ElemType::f64: {
+      uint64_t v;
+      std::memcpy(&v, bytes + 8 * i, 8);
+      return v == kPoisonF64;
+    }
+    default: {
+      size_t w = sizeOf(buf.type());
+      for (size_t b = 0; b < w; ++b)
+        if (bytes[w * i + b] != kPoisonByte) return false;
+      return true;
+    }
+  }
+}
+
+uint64_t ulpDistance(float a, float b) { return ulpDist(a, b); }
+uint64_t ulpDistance(double a, double b) { return ulpDist(a, b); }
+
+int64_t compareBuffers(const std::string& name, const HostBuffer& got, const HostBuffer& want,
+                       const Tolerance& tol, const std::vector<int64_t>& shape, size_t keep,
+                       std::vector<Mismatch>& first) {
+  if (got.type() != want.type() || got.count() != want.count())
+    throw std::logic_error("compareBuffers: '" + name + "' differs in type or length");
+  switch (got.type()) {
+    case ElemType::i8: return compareTyped<int8_t>(name, got, want, tol, shape, keep, first);
+    case ElemType::u8: return compareTyped<uint8_t>(name, got, want, tol, shape, keep, first);
+    case ElemType::i16: return compareTyped<int16_t>(name, got, want, tol, shape, keep, first);
+    case ElemType::u16: return compareTyped<uint16_t>(name, got, want, tol, shape, keep, first);
+    case ElemType::i32: return compareTyped<int32_t>(name, got, want, tol, shape, keep, first);
+    case ElemType::u32: return compareTyped<uint32_t>(name, got, want, tol, shape, keep, first);
+    case ElemType::i64: return compareTyped<int64_t>(name, got, want, tol, shape, keep, first);
+    case ElemType::u64: return compareTyped<uint64_t>(name, got, want, tol, shape, keep, first);
+    case ElemType::f32: return compareTyped<float>(name, got, want, tol, shape, keep, first);
+    case ElemType::f64: return compareTyped<double>(name, got, want, tol, shape, keep, first);
+  }
+  return 0;
+}
+
+}  // namespace clh

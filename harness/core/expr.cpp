@@ -1,0 +1,100 @@
+// muParser behind ExprEnv.
+#include "core/expr.hpp"
+
+#include <muParser.h>
+
+#include <cmath>
+#include <unordered_map>
+
+namespace clh {
+
+namespace {
+double fmodOp(double a, double b) { return std::fmod(a, b); }
+double floorFn(double a) { return std::floor(a); }
+double ceilFn(double a) { return std::ceil(a); }
+}  // namespace
+
+struct ExprEnv::Impl {
+  std::vector<std::string> names;
+  std::vector<double> values;  // stable storage: muParser keeps pointers into it
+  std::unordered_map<std::string, std::unique_ptr<mu::Parser>> parsers;
+
+  mu::Parser& parser(const std::string& text) {
+    auto it = parsers.find(text);
+    if (it != parsers.end()) return *it->second;
+    auto p = std::make_unique<mu::Parser>();
+    try {
+      p->DefineOprt("%", fmodOp, mu::prMUL_DIV, mu::oaLEFT, true);
+      p->DefineFun("floor", floorFn);
+      p->DefineFun("ceil", ceilFn);
+      for (size_t i = 0; i < names.size(); ++i) p->DefineVar(names[i], &values[i]);
+      p->SetExpr(text);
+      p->Eval();  // parses now, so errors surface here with the text
+    } catch (const mu::Parser::exception_type& e) {
+      throw ExprError("bad expression '" + text + "': " + e.GetMsg());
+    }
+    return *parsers.emplace(text, std::move(p)).first->second;
+  }
+};
+
+ExprEnv::ExprEnv(std::vector<std::string> names) : impl_(std::make_unique<Impl>()) {
+  impl_->names = std::move(names);
+  impl_->values.assign(impl_->names.size(), 0.0);
+}
+ExprEnv::~ExprEnv() = default;
+
+void ExprEnv::bind(const Sizes& sizes) {
+  for (size_t i = 0; i < impl_->names.size(); ++i) {
+    auto it = sizes.find(impl_->names[i]);
+    impl_->values[i] = it == sizes.end() ? 0.0 : static_cast<double>(it->second);
+  }
+}
+
+void ExprEnv::set(const std::string& name, double value) {
+  for (size_t i = 0; i < impl_->names.size(); ++i)
+    if (impl_->names[i] == name) impl_->values[i] = value;
+}
+
+double ExprEnv::eval(const std::string& text) {
+  mu::Parser& p = impl_->parser(text);
+  try {
+    return p.Eval();
+  } catch (const mu::Parser::exception_type& e) {
+    throw ExprError("cannot evaluate '" + text + "': " + e.GetMsg());
+  }
+}
+
+int64_t ExprEnv::evalInt(const std::string& text) {
+  double v = eval(text);
+  if (!std::isfinite(v)) throw ExprError("'" + text + "' is not a finite number");
+  double r = std::trunc(v);
+  if (std::fabs(v - std::round(v)) < 1e-9) r = std::round(v);
+  return static_cast<int64_t>(r);
+}
+
+std::vector<std::string> ExprEnv::usedNames(const std::string& text) {
+  mu::Parser& p = impl_->parser(text);
+  std::vector<std::string> out;
+  for (const auto& [name, ptr] : p.GetUsedVar()) out.push_back(name);
+  return out;
+}
+
+std::string substituteBraces(const std::string& text, ExprEnv& env) {
+  std::string out;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t open = text.find('{', pos);
+    if (open == std::string::npos) {
+      out += text.substr(pos);
+      break;
+    }
+    size_t close = text.find('}', open);
+    if (close == std::string::npos) throw ExprError("unclosed '{' in '" + text + "'");
+    out += text.substr(pos, open - pos);
+    out += std::to_string(env.evalInt(text.substr(open + 1, close - open - 1)));
+    pos = close + 1;
+  }
+  return out;
+}
+
+}  // namespace clh

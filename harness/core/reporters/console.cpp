@@ -1,0 +1,96 @@
+// The terminal report.
+#include <fmt/format.h>
+
+#include <map>
+
+#include "core/reporters/reporters.hpp"
+#include "core/sizes.hpp"
+
+namespace clh {
+
+namespace {
+
+std::string fit(const std::string& s, size_t width) {
+  if (s.size() <= width) return s;
+  return s.substr(0, width - 3) + "...";
+}
+
+std::string statusWord(Status s) {
+  switch (s) {
+    case Status::pass: return "pass";
+    case Status::fail: return "FAIL";
+    case Status::expected_failure: return "expected failure";
+    case Status::unexpected_pass: return "FAIL (bug gone)";
+    case Status::tool_error: return "tool error";
+    case Status::skipped: return "skipped";
+  }
+  return "?";
+}
+
+}  // namespace
+
+std::string describeMismatch(const Mismatch& m) {
+  std::string idx;
+  for (auto i : m.index) idx += (idx.empty() ? "" : ", ") + std::to_string(i);
+  return fmt::format("{}[{}]: got {}, want {}{}", m.buffer, idx, m.unwritten ? "(poison)" : m.got, m.want,
+                     m.unwritten ? " (never written)" : "");
+}
+
+void writeUnitDetails(std::ostream& os, const UnitResult& u) {
+  os << fmt::format("{} {} on {}\n", statusWord(u.status), u.spec, u.device);
+  if (!u.message.empty()) os << "  " << u.message << "\n";
+  if (u.failing) {
+    os << fmt::format("  smallest failing case: {}\n",
+                      u.failing->sizes.empty() ? std::string("(no size parameters)") : formatSizes(u.failing->sizes));
+    for (const auto& f : u.failing->findings) {
+      os << fmt::format("  {}: {}\n", toString(f.kind), f.summary);
+      for (const auto& l : f.lines)
+        os << fmt::format("    {}:{}: {}\n", l.file, l.line, l.text);
+      for (const auto& w : f.work_items) os << "    " << w << "\n";
+      for (const auto& m : f.mismatches) os << "    " << describeMismatch(m) << "\n";
+      if (f.mismatch_count > static_cast<int64_t>(f.mismatches.size()))
+        os << fmt::format("    ... {} mismatches in all\n", f.mismatch_count);
+      if (!f.raw.empty() && (f.kind == FindingKind::build_error || f.kind == FindingKind::tool_error)) {
+        std::string raw = f.raw.size() > 2000 ? f.raw.substr(0, 2000) + "\n...(cut)" : f.raw;
+        os << "    --- log ---\n";
+        size_t pos = 0;
+        while (pos < raw.size()) {
+          size_t nl = raw.find('\n', pos);
+          if (nl == std::string::npos) nl = raw.size();
+          os << "    " << raw.substr(pos, nl - pos) << "\n";
+          pos = nl + 1;
+        }
+      }
+    }
+  }
+  if (!u.replay.empty()) os << "  replay: " << u.replay << "\n";
+}
+
+void writeConsoleReport(std::ostream& os, const Report& r) {
+  os << fmt::format("{:<30} {:<44} {:>5}  {:<17} {:>7} {:>9}\n", "SPEC", "DEVICE", "CASES", "RESULT", "TIME",
+                    "GFLOP/s");
+  for (const auto& u : r.units) {
+    std::string perf = u.perf.gflops() > 0 ? fmt::format("{:.3f}", u.perf.gflops())
+                       : u.perf.gbytes() > 0 ? fmt::format("{:.2f}GB/s", u.perf.gbytes())
+                                             : "-";
+    os << fmt::format("{:<30} {:<44} {:>5}  {:<17} {:>6.2f}s {:>9}\n", fit(u.spec, 30), fit(u.device, 44),
+                      u.cases_run, statusWord(u.status), u.seconds, perf);
+  }
+  bool header = false;
+  for (const auto& u : r.units) {
+    if (u.status == Status::pass || u.status == Status::skipped) continue;
+    if (!header) os << "\n";
+    header = true;
+    writeUnitDetails(os, u);
+    os << "\n";
+  }
+  std::map<Status, int> n;
+  for (const auto& u : r.units) n[u.status]++;
+  os << fmt::format(
+      "\n{} units: {} passed, {} failed, {} expected failures, {} unexpected passes, {} tool errors, {} "
+      "skipped\n",
+      r.units.size(), n[Status::pass], n[Status::fail], n[Status::expected_failure], n[Status::unexpected_pass],
+      n[Status::tool_error], n[Status::skipped]);
+}
+
+}  // namespace clh

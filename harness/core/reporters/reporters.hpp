@@ -1,0 +1,24 @@
+// Reporters: small functions from a Report value to text a person or a machine reads.
+#pragma once
+
+#include <ostream>
+#include <string>
+
+#include "core/result.hpp"
+
+namespace clh {
+
+/// The terminal summary: one row per unit, then the details of each failure with its replay
+/// command, then a totals line.
+void writeConsoleReport(std::ostream& os, const Report& report);
+/// The details block of one unit (findings, mismatches, replay) — used by the console report.
+void writeUnitDetails(std::ostream& os, const UnitResult& unit);
+/// The JSON report (docs/report.md).
+void writeJsonReport(std::ostream& os, const Report& report);
+/// JUnit XML: one testsuite per spec, one testcase per device.
+void writeJUnitReport(std::ostream& os, const Report& report);
+
+/// "c[3, 1]: got 0.5, want 0.7 (never written)".
+std::string describeMismatch(const Mismatch& m);
+
+}  // namespace clh

@@ -1,0 +1,138 @@
+// JSON forms of the result values (docs/report.md is the schema).
+#include "core/result.hpp"
+
+namespace clh {
+
+using nlohmann::json;
+
+std::string_view toString(Status s) {
+  switch (s) {
+    case Status::pass: return "pass";
+    case Status::fail: return "fail";
+    case Status::expected_failure: return "expected_failure";
+    case Status::unexpected_pass: return "unexpected_pass";
+    case Status::tool_error: return "tool_error";
+    case Status::skipped: return "skipped";
+  }
+  return "fail";
+}
+
+std::optional<Status> statusFromString(std::string_view s) {
+  for (Status st : {Status::pass, Status::fail, Status::expected_failure, Status::unexpected_pass,
+                    Status::tool_error, Status::skipped})
+    if (toString(st) == s) return st;
+  return std::nullopt;
+}
+
+bool isSuccess(Status s) { return s != Status::fail && s != Status::unexpected_pass; }
+
+void to_json(json& j, const Mismatch& m) {
+  j = {{"buffer", m.buffer}, {"index", m.index}, {"got", m.got}, {"want", m.want}, {"unwritten", m.unwritten}};
+}
+void from_json(const json& j, Mismatch& m) {
+  m.buffer = j.value("buffer", "");
+  m.index = j.value("index", std::vector<int64_t>{});
+  m.got = j.value("got", "");
+  m.want = j.value("want", "");
+  m.unwritten = j.value("unwritten", false);
+}
+void to_json(json& j, const SourceLine& l) { j = {{"file", l.file}, {"line", l.line}, {"text", l.text}}; }
+void from_json(const json& j, SourceLine& l) {
+  l.file = j.value("file", "");
+  l.line = j.value("line", 0);
+  l.text = j.value("text", "");
+}
+
+void to_json(json& j, const Finding& f) {
+  j = {{"kind", toString(f.kind)}, {"summary", f.summary}};
+  if (!f.device.empty()) j["device"] = f.device;
+  if (!f.kernel.empty()) j["kernel"] = f.kernel;
+  if (!f.address_space.empty()) j["address_space"] = f.address_space;
+  if (!f.lines.empty()) j["lines"] = f.lines;
+  if (!f.work_items.empty()) j["work_items"] = f.work_items;
+  if (!f.mismatches.empty()) j["mismatches"] = f.mismatches;
+  if (f.mismatch_count) j["mismatch_count"] = f.mismatch_count;
+  if (!f.raw.empty()) j["raw"] = f.raw;
+}
+void from_json(const json& j, Finding& f) {
+  f.kind = findingKindFromString(j.value("kind", "other")).value_or(FindingKind::other);
+  f.summary = j.value("summary", "");
+  f.device = j.value("device", "");
+  f.kernel = j.value("kernel", "");
+  f.address_space = j.value("address_space", "");
+  f.lines = j.value("lines", std::vector<SourceLine>{});
+  f.work_items = j.value("work_items", std::vector<std::string>{});
+  f.mismatches = j.value("mismatches", std::vector<Mismatch>{});
+  f.mismatch_count = j.value("mismatch_count", int64_t{0});
+  f.raw = j.value("raw", "");
+}
+
+void to_json(json& j, const CaseOutcome& c) {
+  j = {{"sizes", c.sizes}, {"findings", c.findings}, {"kernel_ns", c.kernel_ns}};
+  if (c.flops) j["flops"] = *c.flops;
+  if (c.bytes) j["bytes"] = *c.bytes;
+}
+void from_json(const json& j, CaseOutcome& c) {
+  c.sizes = j.value("sizes", Sizes{});
+  c.findings = j.value("findings", std::vector<Finding>{});
+  c.kernel_ns = j.value("kernel_ns", 0.0);
+  if (j.contains("flops")) c.flops = j["flops"].get<double>();
+  if (j.contains("bytes")) c.bytes = j["bytes"].get<double>();
+}
+
+void to_json(json& j, const UnitResult& u) {
+  j = {{"spec", u.spec},
+       {"spec_file", u.spec_file},
+       {"device", u.device},
+       {"device_kind", u.device_kind},
+       {"status", toString(u.status)},
+       {"cases_run", u.cases_run},
+       {"seed", u.seed},
+       {"message", u.message},
+       {"seconds", u.seconds}};
+  json exp = json::array();
+  for (auto k : u.expected) exp.push_back(toString(k));
+  j["expected"] = exp;
+  if (u.failing) j["failing_case"] = *u.failing;
+  if (!u.replay.empty()) j["replay"] = u.replay;
+  json perf = {{"cases", u.perf.cases}, {"kernel_ns", u.perf.kernel_ns}};
+  if (u.perf.flops > 0) perf["flops"] = u.perf.flops, perf["gflops"] = u.perf.gflops();
+  if (u.perf.bytes > 0) perf["bytes"] = u.perf.bytes, perf["gbytes_per_s"] = u.perf.gbytes();
+  j["perf"] = perf;
+}
+void from_json(const json& j, UnitResult& u) {
+  u.spec = j.value("spec", "");
+  u.spec_file = j.value("spec_file", "");
+  u.device = j.value("device", "");
+  u.device_kind = j.value("device_kind", "");
+  u.status = statusFromString(j.value("status", "fail")).value_or(Status::fail);
+  u.cases_run = j.value("cases_run", 0);
+  u.seed = j.value("seed", uint64_t{0});
+  u.message = j.value("message", "");
+  u.seconds = j.value("seconds", 0.0);
+  u.expected.clear();
+  for (const auto& k : j.value("expected", std::vector<std::string>{}))
+    if (auto kind = findingKindFromString(k)) u.expected.push_back(*kind);
+  if (j.contains("failing_case")) u.failing = j["failing_case"].get<CaseOutcome>();
+  u.replay = j.value("replay", "");
+  if (j.contains("perf")) {
+    const auto& p = j["perf"];
+    u.perf.cases = p.value("cases", 0);
+    u.perf.kernel_ns = p.value("kernel_ns", 0.0);
+    u.perf.flops = p.value("flops", 0.0);
+    u.perf.bytes = p.value("bytes", 0.0);
+  }
+}
+
+void to_json(json& j, const Report& r) {
+  json summary = json::object();
+  for (const auto& u : r.units) summary[std::string(toString(u.status))] = summary.value(std::string(toString(u.status)), 0) + 1;
+  j = {{"schema", "clharness-report/1"},
+       {"tool_version", r.tool_version},
+       {"seed", r.seed},
+       {"devices", r.devices},
+       {"summary", summary},
+       {"units", r.units}};
+}
+
+}  // namespace clh

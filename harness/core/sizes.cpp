@@ -1,0 +1,146 @@
+// Size generation with rapidcheck.
+#include "core/sizes.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+namespace clh {
+
+namespace {
+
+int64_t ceilDiv(int64_t a, int64_t b) { return a >= 0 ? (a + b - 1) / b : -((-a) / b); }
+int64_t floorDiv(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+
+// Values in [lo, hi] that tend to break kernels: the bounds, 1, 2, primes near powers of two.
+std::vector<int64_t> awkwardValues(int64_t lo, int64_t hi) {
+  static const int64_t kCandidates[] = {1, 2, 3, 5, 7, 13, 17, 31, 33, 63, 65, 97, 127, 129, 251,
+                                        257, 509, 1021, 1025, 2039, 4093, 4097};
+  std::vector<int64_t> out{lo, hi};
+  if (lo + 1 <= hi) out.push_back(lo + 1);
+  if (hi - 1 >= lo) out.push_back(hi - 1);
+  for (int64_t c : kCandidates)
+    if (c >= lo && c <= hi) out.push_back(c);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> paramNames(const Spec& spec) {
+  std::vector<std::string> names;
+  for (const auto& p : spec.params) names.push_back(p.name);
+  return names;
+}
+
+rc::Gen<Sizes> sizesGen(const Spec& spec, bool simulator) {
+  auto env = std::make_shared<ExprEnv>(paramNames(spec));
+  const Spec* s = &spec;  // the spec outlives every generator made from it
+  return rc::gen::exec([s, env, simulator]() {
+    Sizes sizes;
+    for (const auto& p : s->params) {
+      env->bind(sizes);
+      if (p.value) {
+        sizes[p.name] = env->evalInt(p.value->text);
+      } else if (!p.one_of.empty()) {
+        sizes[p.name] = *rc::gen::elementOf(p.one_of);
+      } else {
+        const auto& r = (simulator && p.sim_range) ? *p.sim_range : *p.range;
+        int64_t lo = env->evalInt(r.first.text), hi = env->evalInt(r.second.text);
+        int64_t m = p.multiple_of ? env->evalInt(p.multiple_of->text) : 1;
+        if (m <= 0) m = 1;
+        int64_t klo = ceilDiv(lo, m), khi = floorDiv(hi, m);
+        if (klo > khi) {  // empty domain for these earlier values: the caller discards
+          sizes[p.name] = lo;
+          continue;
+        }
+        auto awkward = awkwardValues(klo, khi);
+        int64_t k = *rc::gen::weightedOneOf<int64_t>({
+            {3, rc::gen::inRange<int64_t>(klo, khi + 1)},
+            {1, rc::gen::elementOf(awkward)},
+        });
+        sizes[p.name] = k * m;
+      }
+    }
+    return sizes;
+  });
+}
+
+void completeDerived(const Spec& spec, ExprEnv& env, Sizes& sizes) {
+  for (const auto& p : spec.params) {
+    if (!p.value) continue;
+    env.bind(sizes);
+    sizes[p.name] = env.evalInt(p.value->text);
+  }
+}
+
+bool inDomain(const Spec& spec, ExprEnv& env, const Sizes& sizes, bool simulator, std::string* why) {
+  auto say = [&](const std::string& w) {
+    if (why) *why = w;
+    return false;
+  };
+  env.bind(sizes);
+  for (const auto& p : spec.params) {
+    auto it = sizes.find(p.name);
+    if (it == sizes.end()) return say("no value for " + p.name);
+    int64_t v = it->second;
+    if (!p.one_of.empty() && std::find(p.one_of.begin(), p.one_of.end(), v) == p.one_of.end())
+      return say(p.name + "=" + std::to_string(v) + " is not one of its values");
+    if (p.range) {
+      const auto& r = (simulator && p.sim_range) ? *p.sim_range : *p.range;
+      int64_t lo = env.evalInt(r.first.text), hi = env.evalInt(r.second.text);
+      if (v < lo || v > hi)
+        return say(p.name + "=" + std::to_string(v) + " is outside [" + std::to_string(lo) + ", " +
+                   std::to_string(hi) + "]");
+      if (p.multiple_of) {
+        int64_t m = env.evalInt(p.multiple_of->text);
+        if (m > 0 && v % m != 0)
+          return say(p.name + "=" + std::to_string(v) + " is not a multiple of " + p.multiple_of->text);
+      }
+    }
+  }
+  for (const auto& c : spec.constraints)
+    if (!env.evalBool(c.text)) return say("constraint '" + c.text + "' does not hold");
+  return true;
+}
+
+Sizes parseSizes(const std::string& text) {
+  Sizes out;
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    if (item.empty()) continue;
+    auto eq = item.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw std::invalid_argument("--sizes: '" + item + "' is not NAME=VALUE");
+    std::string name = item.substr(0, eq), value = item.substr(eq + 1);
+    try {
+      size_t used = 0;
+      int64_t v = std::stoll(value, &used);
+      if (used != value.size()) throw std::invalid_argument(value);
+      out[name] = v;
+    } catch (const std::exception&) {
+      throw std::invalid_argument("--sizes: '" + value + "' (for " + name + ") is not an integer");
+    }
+  }
+  return out;
+}
+
+std::string formatSizes(const Sizes& sizes) {
+  std::string out;
+  for (const auto& [k, v] : sizes) out += (out.empty() ? "" : ",") + k + "=" + std::to_string(v);
+  return out;
+}
+
+uint64_t hash64(const std::string& text, uint64_t seed) {
+  uint64_t h = 1469598103934665603ull ^ (seed * 0x9E3779B97F4A7C15ull);
+  for (unsigned char c : text) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+}  // namespace clh

@@ -1,0 +1,39 @@
+// Size parameters: rapidcheck generators that shrink, constraints, and the "N=17,TS=4" syntax
+// that replays one case.
+#pragma once
+
+#include <rapidcheck.h>
+
+#include <memory>
+#include <string>
+
+#include "core/expr.hpp"
+#include "core/hostbuffer.hpp"
+#include "core/spec.hpp"
+
+namespace clh {
+
+/// The names of a spec's parameters, in order (the variables of its expressions).
+std::vector<std::string> paramNames(const Spec& spec);
+
+/// A generator of complete Sizes (derived parameters filled in) for `spec`, biased toward awkward
+/// values (bounds, 1, primes, non-multiples) and shrinking toward small ones. `simulator` selects
+/// each parameter's `simulator:` range. Cases that break `constraints` are discarded by the caller.
+rc::Gen<Sizes> sizesGen(const Spec& spec, bool simulator);
+
+/// Fills in derived (`value:`) parameters in declaration order.
+void completeDerived(const Spec& spec, ExprEnv& env, Sizes& sizes);
+
+/// Whether the sizes lie in the spec's domain: ranges, one_of, multiple_of, constraints.
+/// On false, `why` says which rule failed.
+bool inDomain(const Spec& spec, ExprEnv& env, const Sizes& sizes, bool simulator, std::string* why);
+
+/// "N=17,TS=4" -> {N:17, TS:4}. Throws std::invalid_argument with a message.
+Sizes parseSizes(const std::string& text);
+/// {N:17, TS:4} -> "N=17,TS=4" (map order).
+std::string formatSizes(const Sizes& sizes);
+
+/// A 64-bit FNV-1a hash, for deriving seeds from names and sizes.
+uint64_t hash64(const std::string& text, uint64_t seed = 0);
+
+}  // namespace clh
