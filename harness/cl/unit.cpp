@@ -120,7 +120,8 @@ UnitResult runUnit(DeviceSession& session, const Spec& spec, const UnitOptions& 
     rc::detail::TestListenerAdapter quiet;
     rc::detail::TestMetadata meta;
     meta.id = spec.name;
-    auto result = rc::detail::checkProperty(rc::detail::toProperty(property), meta, params, quiet);
+    // The five-argument form: the shorter ones read rapidcheck's global configuration (RC_PARAMS).
+    auto result = rc::detail::checkProperty(rc::detail::toProperty(property), meta, params, quiet, {});
     rc::detail::GaveUpResult gaveUp;
     if (!lastFailure && result.match(gaveUp))
       u.message = fmt::format("gave up after {} cases: the spec's constraints reject most generated sizes "

@@ -45,7 +45,8 @@ rc::Gen<Sizes> sizesGen(const Spec& spec, bool simulator) {
       if (p.value) {
         sizes[p.name] = env->evalInt(p.value->text);
       } else if (!p.one_of.empty()) {
-        sizes[p.name] = *rc::gen::elementOf(p.one_of);
+        // An index, not gen::elementOf: an index shrinks toward the first value, elementOf does not.
+        sizes[p.name] = p.one_of[*rc::gen::inRange<size_t>(0, p.one_of.size())];
       } else {
         const auto& r = (simulator && p.sim_range) ? *p.sim_range : *p.range;
         int64_t lo = env->evalInt(r.first.text), hi = env->evalInt(r.second.text);
@@ -56,11 +57,15 @@ rc::Gen<Sizes> sizesGen(const Spec& spec, bool simulator) {
           sizes[p.name] = lo;
           continue;
         }
-        auto awkward = awkwardValues(klo, khi);
-        int64_t k = *rc::gen::weightedOneOf<int64_t>({
-            {3, rc::gen::inRange<int64_t>(klo, khi + 1)},
-            {1, rc::gen::elementOf(awkward)},
-        });
+        // One case in four takes an awkward value. Every pick is an integer range, because those
+        // shrink toward their lower end (weightedOneOf's choice and elementOf do not shrink).
+        int64_t k;
+        if (*rc::gen::inRange(0, 4) == 0) {
+          auto awkward = awkwardValues(klo, khi);
+          k = awkward[*rc::gen::inRange<size_t>(0, awkward.size())];
+        } else {
+          k = *rc::gen::inRange<int64_t>(klo, khi + 1);
+        }
         sizes[p.name] = k * m;
       }
     }

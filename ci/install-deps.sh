@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs every dependency of clharness from Debian's packages. Idempotent, non-interactive;
+# uses sudo only when not root. Skips apt entirely when everything is already installed.
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build pkg-config clang-format clang-tidy
+  ocl-icd-opencl-dev opencl-clhpp-headers clinfo
+  pocl-opencl-icd oclgrind liboclgrind-dev
+  libgtest-dev googletest librapidcheck-dev libbenchmark-dev
+  libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libfmt-dev libmuparser-dev
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages already installed"
+  exit 0
+fi
+
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "install-deps: done"

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# The test job: installs what is missing, builds, and runs every CTest test (unit tests of the
+# harness and one test per spec x device). Extra arguments go to ctest (e.g. -L unit).
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+build="${BUILD_DIR:-$root/build}"
+"$root/ci/install-deps.sh"
+"$root/ci/build.sh"
+"$build/harness/app/clharness" devices || true
+cd "$build"
+exec ctest --output-on-failure --parallel "$(nproc)" --timeout 900 "$@"

@@ -1,0 +1,179 @@
+// End-to-end tests: run the built clharness tool on fixture specs (tests/e2e/specs) on PoCL and
+// check what a user sees: exit codes, messages, the shrunk case, the replay command, the reports.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <chrono>
+#include <map>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
+#include <string>
+
+namespace {
+
+struct ToolRun {
+  int code = -1;
+  std::string out;  // stdout and stderr together
+};
+
+ToolRun run(const std::string& args) {
+  std::string cmd = std::string(CLHARNESS_TOOL) + " " + args + " 2>&1";
+  ToolRun r;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return r;
+  std::array<char, 4096> buf;
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
+  int status = pclose(p);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+std::string spec(const std::string& name) { return std::string(CLH_E2E_DIR) + "/specs/" + name + ".yaml"; }
+
+const std::string kPocl = " --device 'Portable Computing Language'";
+
+bool havePocl() { return run("devices --device 'Portable Computing Language'").code == 0; }
+
+#define REQUIRE_POCL()                                   \
+  do {                                                  \
+    if (!havePocl()) GTEST_SKIP() << "no PoCL device here"; \
+  } while (0)
+
+TEST(E2E, WrongIndexFailsShrinksAndReplays) {
+  REQUIRE_POCL();
+  ToolRun r = run("check " + spec("wrong_index") + kPocl + " --cases 50");
+  EXPECT_EQ(r.code, 1) << r.out;
+  // The kernel is right only for N == 1, so the smallest failing case has N == 2 and the smallest L.
+  EXPECT_NE(r.out.find("smallest failing case: G=2,L=1,N=2"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("wrong_result: c: 2 of 2 elements differ"), std::string::npos) << r.out;
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(r.out, m, std::regex("replay: clharness (check [^\n]+)"))) << r.out;
+  ToolRun replay = run(m[1].str());
+  EXPECT_EQ(replay.code, 1) << replay.out;
+  EXPECT_NE(replay.out.find("smallest failing case: G=2,L=1,N=2"), std::string::npos) << replay.out;
+  // The replayed case shows the same values as the original run.
+  std::smatch first;
+  ASSERT_TRUE(std::regex_search(r.out, first, std::regex(R"(c\[0\]: got [^\n]+)")));
+  EXPECT_NE(replay.out.find(first[0].str()), std::string::npos) << replay.out;
+}
+
+TEST(E2E, JsonAndJUnitReports) {
+  REQUIRE_POCL();
+  std::string json = ::testing::TempDir() + "/report.json", junit = ::testing::TempDir() + "/report.xml";
+  ToolRun r = run("check " + spec("wrong_index") + " " + spec("bug_gone") + " " + spec("expected_bug") + kPocl +
+              " --cases 20 --json " + json + " --junit " + junit);
+  EXPECT_EQ(r.code, 1) << r.out;
+  std::ifstream jf(json);
+  auto j = nlohmann::json::parse(jf);
+  EXPECT_EQ(j["schema"], "clharness-report/1");
+  ASSERT_EQ(j["units"].size(), 3u);
+  std::map<std::string, std::string> status;
+  for (const auto& u : j["units"]) status[u["spec"]] = u["status"];
+  EXPECT_EQ(status["wrong_index"], "fail");
+  EXPECT_EQ(status["bug_gone"], "unexpected_pass");
+  EXPECT_EQ(status["expected_bug"], "expected_failure");
+  for (const auto& u : j["units"])
+    if (u["spec"] == "wrong_index") {
+      EXPECT_EQ(u["failing_case"]["sizes"]["N"], 2);
+      EXPECT_EQ(u["failing_case"]["findings"][0]["kind"], "wrong_result");
+      EXPECT_EQ(u["failing_case"]["findings"][0]["mismatches"][0]["index"][0], 0);
+    }
+  std::ifstream xf(junit);
+  std::stringstream xs;
+  xs << xf.rdbuf();
+  std::string xml = xs.str();
+  EXPECT_NE(xml.find("<testsuites name=\"clharness\" tests=\"3\" failures=\"2\""), std::string::npos) << xml;
+  EXPECT_NE(xml.find("type=\"wrong_result\""), std::string::npos) << xml;
+}
+
+TEST(E2E, ExpectedBugPassesAndItsAbsenceFails) {
+  REQUIRE_POCL();
+  ToolRun expected = run("check " + spec("expected_bug") + kPocl + " --cases 20");
+  EXPECT_EQ(expected.code, 0) << expected.out;
+  EXPECT_NE(expected.out.find("expected failure"), std::string::npos) << expected.out;
+  EXPECT_NE(expected.out.find("N=2"), std::string::npos) << expected.out;
+  ToolRun gone = run("check " + spec("bug_gone") + kPocl + " --cases 20");
+  EXPECT_EQ(gone.code, 1) << gone.out;
+  EXPECT_NE(gone.out.find("was the published bug fixed?"), std::string::npos) << gone.out;
+}
+
+TEST(E2E, SyntaxErrorShowsTheBuildLog) {
+  REQUIRE_POCL();
+  ToolRun r = run("check " + spec("syntax_error") + kPocl + " --cases 5");
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("build_error"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("CL_BUILD_PROGRAM_FAILURE"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("--- log ---"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("error:"), std::string::npos) << r.out;  // the compiler's own words
+}
+
+TEST(E2E, CrashIsReportedAndTheRunGoesOn) {
+  REQUIRE_POCL();
+  // Two specs: the crash of the first must not stop the second.
+  ToolRun r = run("check " + spec("wild_write") + " " + spec("bug_gone") + kPocl + " --cases 5");
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("crash: the process running the kernel died from SIGSEGV"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("bug_gone on Portable"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("replay: clharness check"), std::string::npos) << r.out;
+}
+
+TEST(E2E, HangIsStoppedAtTheTimeout) {
+  REQUIRE_POCL();
+  auto t0 = std::chrono::steady_clock::now();
+  ToolRun r = run("check " + spec("hang") + kPocl + " --cases 2 --timeout 3");
+  double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("timeout: the unit ran past its 3 s limit"), std::string::npos) << r.out;
+  EXPECT_LT(s, 60.0);  // generous: the point is that it ends at all
+}
+
+TEST(E2E, BadSpecsExitTwoWithFileAndLine) {
+  ToolRun malformed = run("check " + spec("malformed"));
+  EXPECT_EQ(malformed.code, 2) << malformed.out;
+  EXPECT_NE(malformed.out.find("malformed.yaml:4"), std::string::npos) << malformed.out;
+  EXPECT_NE(malformed.out.find("not valid YAML"), std::string::npos) << malformed.out;
+
+  ToolRun missing = run("check " + spec("missing_file"));
+  EXPECT_EQ(missing.code, 2) << missing.out;
+  EXPECT_NE(missing.out.find("missing_file.yaml:3: source: kernel file '../kernels/no_such_file.cl' not found"),
+            std::string::npos)
+      << missing.out;
+
+  ToolRun unknown = run("check " + spec("unknown_reference"));
+  EXPECT_EQ(unknown.code, 2) << unknown.out;
+  EXPECT_NE(unknown.out.find("unknown_reference.yaml:4: reference: unknown reference 'no_such_reference'"),
+            std::string::npos)
+      << unknown.out;
+  for (const ToolRun* r : {&malformed, &missing, &unknown}) {
+    EXPECT_EQ(r->out.find("terminate called"), std::string::npos) << r->out;
+    EXPECT_EQ(r->out.find("Aborted"), std::string::npos) << r->out;
+  }
+}
+
+TEST(E2E, UsageErrorsExitTwoAndMissingDeviceExitsThree) {
+  EXPECT_EQ(run("check --no-such-flag").code, 2);
+  EXPECT_EQ(run("check " + spec("bug_gone") + " --seed banana").code, 2);
+  EXPECT_EQ(run("check " + spec("bug_gone") + " --sizes N=").code, 2);
+  ToolRun none = run("check " + spec("bug_gone") + " --device 'no device has this name'");
+  EXPECT_EQ(none.code, 3) << none.out;
+  EXPECT_NE(none.out.find("no usable device"), std::string::npos) << none.out;
+}
+
+TEST(E2E, DevicesTableListsPoclAndOclgrind) {
+  ToolRun r = run("devices");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("NON-UNIFORM"), std::string::npos);
+  if (r.out.find("Portable Computing Language") == std::string::npos) GTEST_SKIP() << "no PoCL here";
+  // Oclgrind is registered by the tool itself whenever its package is installed.
+  std::ifstream icd("/usr/lib/oclgrind/liboclgrind-rt-icd.so");
+  if (icd) {
+    EXPECT_NE(r.out.find("Oclgrind Simulator"), std::string::npos) << r.out;
+  }
+}
+
+}  // namespace
