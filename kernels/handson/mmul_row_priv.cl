@@ -1,0 +1,33 @@
+// Seed 002_e55f2e832a274458.txt (Hands On OpenCL), Lecture 6, "Matrix multiplication: (Row of
+// A in private memory)", corrected for this project (mmul_row_priv_as_published.cl is the
+// published form). The published private array Awrk[1024] overflows for N > 1024; here its
+// length is the build option -DNMAX=..., the seed's 1024 by default, and the host builds the
+// kernel with NMAX >= N. Everything else is as published, including the add into C (C must
+// hold zeros before the launch).
+#ifndef NMAX
+#define NMAX 1024
+#endif
+
+__kernel void mmul(
+    const int N,
+    __global float *A,
+    __global float *B,
+    __global float *C)
+{
+    int j, k;
+    int i =
+        get_global_id(0);
+    float tmp;
+    float Awrk[NMAX];
+
+    for (k = 0; k < N; k++)
+        Awrk[k] = A[i*N+k];
+
+    for (j = 0; j < N; j++) {
+        tmp = 0.0f;
+        for (k = 0; k < N; k++)
+            tmp += Awrk[k]*B[k*N+j];
+
+        C[i*N+j] += tmp;
+    }
+}
