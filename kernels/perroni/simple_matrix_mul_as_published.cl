@@ -1,0 +1,36 @@
+// Seed 003_94bb6f8b7daffcd3.txt (Perroni, "OpenCL: Tópicos em Arquiteturas Paralelas"), section
+// "OpenCL Code Exercices", slides "Matrix Multiplication" (simpleMatrixMul), exactly as
+// published: C = A * B with A m x wA, B wA x N and C m x N, row-major; one work-item per element
+// of C, dimension 0 the column and dimension 1 the row. Parameterised: the element type WORD,
+// which the seed's framework defines elsewhere, is the build option -DWORD=... (the seed's host
+// sizes its buffers with sizeof(float)). The HTML residue "</pre>" in the slide text was left
+// out.
+// As published the dot product runs over i < N, B's width, instead of i < wA, A's width and B's
+// height: C is wrong whenever wA != N (too few terms when wA > N; reads past A's row and past
+// the end of B when wA < N). The seed only runs square 1024 x 1024 matrices, where wA == N.
+// simple_matrix_mul.cl is the corrected form.
+__kernel void simpleMatrixMul(
+    __global WORD* A, // matrix A
+    __global WORD* B, // Matrix B
+    __global WORD* C, // Resulting matrix C
+    int wA, int N // A and B width, respectively.
+)
+{
+    // Global index
+    int gx = get_global_id(0); // C matrix column.
+    int gy = get_global_id(1); // C matrix row.
+
+    // Create a private variable (register)
+    // to accumulate the sum.
+    float sum = 0;
+
+    // Sum matrices A and B.
+    for(int i=0; i < N; i++){
+        sum += A[gy * wA + i] *
+            B[i * N + gx];
+    }
+
+    // Send the sum back
+    // to Global memory.
+    C[gy * N + gx] = sum;
+}
