@@ -1,0 +1,299 @@
+// An Oclgrind plugin that writes every diagnostic Oclgrind logs, and every kernel launch, as one
+// JSON object per line to the file named by CLHARNESS_OCLGRIND_LOG. clharness::sim parses the file;
+// nothing here formats findings for people. Loaded through OCLGRIND_PLUGINS=<this .so>.
+//
+// Built without RTTI, as liboclgrind is (it exports no typeinfo for oclgrind::Plugin).
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+// Oclgrind's public headers; Kernel.h needs LLVM's ADT headers on the include path.
+#include <oclgrind/Context.h>
+#include <oclgrind/Kernel.h>
+#include <oclgrind/KernelInvocation.h>
+#include <oclgrind/Plugin.h>
+#include <oclgrind/Program.h>
+#include <oclgrind/WorkGroup.h>
+#include <oclgrind/WorkItem.h>
+
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/DebugLoc.h"
+#include "llvm/IR/Instructions.h"
+
+namespace {
+
+// Fields keep the order they are written in, so a line reads naturally.
+using json = nlohmann::ordered_json;
+
+/// Version of the JSON-lines format; the parser in harness/sim accepts this version.
+constexpr int kFormatVersion = 1;
+
+json size3(const oclgrind::Size3& s) {
+  return json::array({s.x, s.y, s.z});
+}
+
+/// The pointer address space an instruction reads or writes, or -1 when it touches no pointer.
+int pointerAddressSpace(const llvm::Instruction* instruction) {
+  if (const auto* load = llvm::dyn_cast<llvm::LoadInst>(instruction)) {
+    return static_cast<int>(load->getPointerAddressSpace());
+  }
+  if (const auto* store = llvm::dyn_cast<llvm::StoreInst>(instruction)) {
+    return static_cast<int>(store->getPointerAddressSpace());
+  }
+  if (const auto* rmw = llvm::dyn_cast<llvm::AtomicRMWInst>(instruction)) {
+    return static_cast<int>(rmw->getPointerAddressSpace());
+  }
+  if (const auto* cmpxchg = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(instruction)) {
+    return static_cast<int>(cmpxchg->getPointerAddressSpace());
+  }
+  if (const auto* call = llvm::dyn_cast<llvm::CallInst>(instruction)) {
+    // Builtins such as vload/vstore/atomic_*: the first pointer argument is the memory touched.
+    for (const llvm::Use& arg : call->args()) {
+      if (arg->getType()->isPointerTy()) {
+        return static_cast<int>(arg->getType()->getPointerAddressSpace());
+      }
+    }
+  }
+  return -1;
+}
+
+/// File, line, column and source text of an instruction, from its debug location.
+json sourceLocation(const llvm::Instruction* instruction, const oclgrind::Kernel* kernel) {
+  const llvm::DebugLoc& loc = instruction->getDebugLoc();
+  if (!loc) return nullptr;
+  json out = {{"line", loc.getLine()}, {"column", loc.getCol()}};
+  if (const auto* scope = llvm::dyn_cast_or_null<llvm::DIScope>(loc.getScope())) {
+    out["file"] = scope->getFilename().str();
+  }
+  if (kernel != nullptr && kernel->getProgram() != nullptr) {
+    const oclgrind::Program* program = kernel->getProgram();
+    if (loc.getLine() > 0 && loc.getLine() <= program->getNumSourceLines()) {
+      if (const char* text = program->getSourceLine(loc.getLine())) out["source"] = text;
+    }
+  }
+  return out;
+}
+
+std::string dumped(const llvm::Instruction* instruction) {
+  std::ostringstream out;
+  oclgrind::dumpInstruction(out, instruction);
+  return out.str();
+}
+
+const char* messageTypeName(oclgrind::MessageType type) {
+  switch (type) {
+    case oclgrind::DEBUG:
+      return "debug";
+    case oclgrind::INFO:
+      return "info";
+    case oclgrind::WARNING:
+      return "warning";
+    case oclgrind::ERROR:
+      return "error";
+  }
+  return "unknown";
+}
+
+/// Appends whole lines to one file; one write(2) per line on an O_APPEND descriptor, so lines from
+/// several threads, contexts or processes never interleave.
+class LineWriter {
+ public:
+  explicit LineWriter(const std::string& path) {
+    fd_ = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    if (fd_ < 0) {
+      std::fprintf(stderr, "clharness oclgrind plugin: cannot open %s for appending\n",
+                   path.c_str());
+    }
+  }
+  ~LineWriter() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  LineWriter(const LineWriter&) = delete;
+  LineWriter& operator=(const LineWriter&) = delete;
+
+  void write(const json& record) {
+    if (fd_ < 0) return;
+    std::string line = record.dump(-1, ' ', false, json::error_handler_t::replace);
+    line += '\n';
+    std::lock_guard<std::mutex> lock(mutex_);
+    const char* data = line.data();
+    size_t left = line.size();
+    while (left > 0) {
+      const ssize_t n = ::write(fd_, data, left);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) return;
+      data += n;
+      left -= static_cast<size_t>(n);
+    }
+  }
+
+ private:
+  int fd_ = -1;
+  std::mutex mutex_;
+};
+
+/// Process-wide numbering, shared by every Oclgrind context of the process.
+std::atomic<long> g_nextLaunch{1};
+std::atomic<long> g_nextContext{1};
+
+/// Whether an Oclgrind switch is on, read the way Oclgrind reads it (exactly "1").
+bool switchOn(const char* name) {
+  const char* value = std::getenv(name);
+  return value != nullptr && std::string(value) == "1";
+}
+
+class JsonLinesPlugin : public oclgrind::Plugin {
+ public:
+  JsonLinesPlugin(const oclgrind::Context* context, const std::string& path)
+      : oclgrind::Plugin(context), writer_(path), context_id_(g_nextContext.fetch_add(1)) {
+    // Which checks Oclgrind runs in this context (it reads the same variables when the context is
+    // made), so a reader can tell "no race found" from "race detection was off".
+    checks_ = {{"data_races", switchOn("OCLGRIND_DATA_RACES")},
+               {"uninitialized", switchOn("OCLGRIND_UNINITIALIZED")},
+               {"check_api", switchOn("OCLGRIND_CHECK_API")},
+               {"uniform_writes", switchOn("OCLGRIND_UNIFORM_WRITES")},
+               {"quick", switchOn("OCLGRIND_QUICK")}};
+    json record = base("plugin_loaded", 0, nullptr);
+    record["checks"] = checks_;
+    writer_.write(record);
+  }
+
+  void kernelBegin(const oclgrind::KernelInvocation* invocation) override {
+    const long launch = g_nextLaunch.fetch_add(1);
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      invocation_ = invocation;
+      launch_ = launch;
+    }
+    json record = base("kernel_begin", launch, invocation);
+    record["work_dim"] = invocation->getWorkDim();
+    record["global_size"] = size3(invocation->getGlobalSize());
+    record["local_size"] = size3(invocation->getLocalSize());
+    record["global_offset"] = size3(invocation->getGlobalOffset());
+    record["checks"] = checks_;
+    writer_.write(record);
+  }
+
+  void kernelEnd(const oclgrind::KernelInvocation* invocation) override {
+    long launch = 0;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      launch = launch_;
+      invocation_ = nullptr;
+      launch_ = 0;
+    }
+    writer_.write(base("kernel_end", launch, invocation));
+  }
+
+  void log(oclgrind::MessageType type, const char* message) override {
+    if (type == oclgrind::DEBUG) return;
+    // Messages are sent from the worker thread that found the problem (or from the thread running
+    // kernelEnd), so the invocation's thread-local current work-item/group are the ones it saw.
+    const oclgrind::KernelInvocation* invocation = nullptr;
+    long launch = 0;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      invocation = invocation_;
+      launch = launch_;
+    }
+    json record = base("message", launch, invocation);
+    record["type"] = messageTypeName(type);
+    record["text"] = message != nullptr ? message : "";
+    if (invocation != nullptr) addSimulatorState(record, invocation);
+    writer_.write(record);
+  }
+
+  bool isThreadSafe() const override { return true; }
+
+ private:
+  json base(const char* event, long launch, const oclgrind::KernelInvocation* invocation) {
+    json record = {{"v", kFormatVersion},
+                   {"event", event},
+                   {"pid", static_cast<long>(::getpid())},
+                   {"context", context_id_}};
+    record["launch"] = launch > 0 ? json(launch) : json(nullptr);
+    if (invocation != nullptr && invocation->getKernel() != nullptr) {
+      record["kernel"] = invocation->getKernel()->getName();
+    }
+    return record;
+  }
+
+  static void addSimulatorState(json& record, const oclgrind::KernelInvocation* invocation) {
+    const oclgrind::WorkItem* item = invocation->getCurrentWorkItem();
+    const oclgrind::WorkGroup* group = invocation->getCurrentWorkGroup();
+    if (item != nullptr) {
+      record["work_item"] = {{"global", size3(item->getGlobalID())},
+                             {"local", size3(item->getLocalID())}};
+      if (group == nullptr) group = item->getWorkGroup();
+    }
+    if (group != nullptr) record["work_group"] = size3(group->getGroupID());
+    if (item == nullptr) return;
+    const llvm::Instruction* instruction = item->getCurrentInstruction();
+    if (instruction == nullptr) return;
+    record["instruction"] = dumped(instruction);
+    json location = sourceLocation(instruction, invocation->getKernel());
+    if (!location.is_null()) record["location"] = std::move(location);
+    const int space = pointerAddressSpace(instruction);
+    if (space >= 0) record["address_space"] = oclgrind::getAddressSpaceName(space);
+  }
+
+  LineWriter writer_;
+  const long context_id_;
+  json checks_;
+  std::mutex mutex_;
+  const oclgrind::KernelInvocation* invocation_ = nullptr;
+  long launch_ = 0;
+};
+
+/// The plugin of each context. Never destroyed: a context may be released during exit (a
+/// cl::Context held in a static of the host program) after this library's statics are gone.
+struct Registry {
+  std::mutex mutex;
+  std::map<const oclgrind::Context*, JsonLinesPlugin*> plugins;
+};
+Registry& registry() {
+  static Registry* const instance = new Registry;
+  return *instance;
+}
+
+}  // namespace
+
+/// Called by Oclgrind once per context when this library is named in OCLGRIND_PLUGINS.
+extern "C" __attribute__((visibility("default"))) void initializePlugins(
+    oclgrind::Context* context) {
+  const char* path = std::getenv("CLHARNESS_OCLGRIND_LOG");
+  if (path == nullptr || *path == '\0') {
+    std::fprintf(stderr, "clharness oclgrind plugin: CLHARNESS_OCLGRIND_LOG is not set\n");
+    return;
+  }
+  auto* plugin = new JsonLinesPlugin(context, path);
+  context->registerPlugin(plugin);
+  Registry& plugins = registry();
+  std::lock_guard<std::mutex> lock(plugins.mutex);
+  plugins.plugins[context] = plugin;
+}
+
+/// Called by Oclgrind when the context goes away.
+extern "C" __attribute__((visibility("default"))) void releasePlugins(oclgrind::Context* context) {
+  JsonLinesPlugin* plugin = nullptr;
+  {
+    Registry& plugins = registry();
+    std::lock_guard<std::mutex> lock(plugins.mutex);
+    auto found = plugins.plugins.find(context);
+    if (found == plugins.plugins.end()) return;
+    plugin = found->second;
+    plugins.plugins.erase(found);
+  }
+  context->unregisterPlugin(plugin);
+  delete plugin;
+}
