@@ -1,0 +1,84 @@
+// One process's use of Oclgrind with the clharness plugin: the environment that switches its checks
+// on and loads the plugin, and draining the plugin's log into Findings case by case.
+#pragma once
+
+#include <cstddef>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/finding.hpp"
+#include "sim/oclgrind_log.hpp"
+
+namespace clh {
+
+/// The file name the plugin target builds.
+inline constexpr const char* kOclgrindPluginFileName = "libclharness_oclgrind_plugin.so";
+
+/// Where the plugin may be, best first: the path this build produced (when the build had the
+/// plugin), then next to the running executable, its oclgrind/ subfolder and ../lib/.
+std::vector<std::string> oclgrindPluginCandidates();
+
+/// The first of oclgrindPluginCandidates() that exists; empty when none does.
+std::string findOclgrindPlugin();
+
+/// Oclgrind with the plugin, for one process (and the child processes it starts after
+/// applyToProcess()). Typical use, in main or a test main, before any OpenCL call:
+///
+///     clh::OclgrindSession session(clh::findOclgrindPlugin(), log_path);
+///     session.applyToProcess();
+///     ... per case: build, launch on Oclgrind, clFinish, then
+///     std::vector<clh::Finding> found = session.drain(options);
+class OclgrindSession {
+ public:
+  /// `plugin_path`: the plugin library; `log_path`: the JSON-lines file the plugin appends to
+  /// (created when missing; what it already holds is never reported). Throws std::runtime_error
+  /// when the plugin does not exist or the log cannot be created: a broken environment.
+  OclgrindSession(std::string plugin_path, std::string log_path, OclgrindParseOptions options = {});
+
+  /// The variables Oclgrind and the plugin read: OCLGRIND_PLUGINS, CLHARNESS_OCLGRIND_LOG,
+  /// OCLGRIND_DATA_RACES=1, OCLGRIND_UNINITIALIZED=1, OCLGRIND_CHECK_API=1. For a child process's
+  /// environment, or for applyToProcess().
+  std::vector<std::pair<std::string, std::string>> environment() const;
+
+  /// setenv()s environment() in this process. Oclgrind reads them when a cl_context is created on
+  /// it; call this before the first OpenCL call and before other threads start (setenv is not
+  /// thread-safe).
+  void applyToProcess() const;
+
+  /// The findings logged since the previous drain (or since construction), with the options given
+  /// at construction. Only whole lines are read: a line being written stays for the next drain.
+  std::vector<Finding> drain();
+  /// The same with other options (the case's source file name, its device).
+  std::vector<Finding> drain(const OclgrindParseOptions& options);
+  /// The same stretch of log with its launches (kernel, sizes, whether each ended). Its `checks`
+  /// are the latest seen by this session when the stretch itself reports none.
+  OclgrindLog drainLog(const OclgrindParseOptions& options);
+
+  /// Appends an OpenCL API error to the log as a plugin message would be, so that drain() reports
+  /// it as an api_error. Oclgrind gives its API errors ("Oclgrind - OpenCL runtime error detected")
+  /// to the context's notify callback, never to plugins: see contextNotify.
+  void recordApiError(const std::string& text) const;
+
+  /// A cl_context notify callback (the pfn_notify of clCreateContext, signature
+  /// void(const char*, const void*, size_t, void*)) with user_data = this session. Use it for
+  /// contexts on Oclgrind only. Oclgrind 21.10 hands the user data over as private_info (with
+  /// cb = 0) instead of user_data; both are accepted.
+  static void contextNotify(const char* errinfo, const void* private_info, size_t cb,
+                            void* user_data);
+
+  const std::string& pluginPath() const { return plugin_path_; }
+  const std::string& logPath() const { return log_path_; }
+
+ private:
+  std::string plugin_path_;
+  std::string log_path_;
+  OclgrindParseOptions options_;
+  std::mutex mutex_;
+  std::streamoff offset_ = 0;             ///< where the next drain starts reading
+  std::optional<OclgrindChecks> checks_;  ///< the latest checks seen, for drains that see none
+};
+
+}  // namespace clh

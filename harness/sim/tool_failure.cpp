@@ -1,0 +1,96 @@
+// The simulator-failure rule: which texts and error codes are the tool's, and the single retry with
+// -cl-opt-disable.
+#include "sim/tool_failure.hpp"
+
+#include <array>
+
+namespace clh {
+namespace {
+
+constexpr int kInvalidKernelName = -46;  // CL_INVALID_KERNEL_NAME, without pulling in OpenCL here
+
+bool hasOption(const std::string& options, std::string_view option) {
+  size_t at = 0;
+  while ((at = options.find(option, at)) != std::string::npos) {
+    const bool starts = at == 0 || options[at - 1] == ' ';
+    const size_t end = at + option.size();
+    const bool ends = end == options.size() || options[end] == ' ';
+    if (starts && ends) return true;
+    at = end;
+  }
+  return false;
+}
+
+std::string firstLineOf(const std::string& text) {
+  const size_t begin = text.find_first_not_of("\n\r\t ");
+  if (begin == std::string::npos) return {};
+  return text.substr(begin, text.find('\n', begin) - begin);
+}
+
+}  // namespace
+
+bool isSimulatorToolFailure(const std::string& buildLogOrError) {
+  // Texts of Oclgrind's own failures (its FATAL_ERROR messages and its plugin loader). A compiler
+  // diagnostic about the kernel reads "input.cl:3:5: error: ..." and matches none of them.
+  static constexpr std::array<std::string_view, 6> kPatterns = {
+      "OCLGRIND FATAL ERROR",    "Undefined external function",    "Unsupported intrinsic",
+      "Unsupported instruction", "Loading Oclgrind plugin failed", "Unhandled operand type",
+  };
+  for (std::string_view pattern : kPatterns) {
+    if (buildLogOrError.find(pattern) != std::string::npos) return true;
+  }
+  return false;
+}
+
+bool isSimulatorToolFailure(const SimulatorFailure& failure) {
+  if (isSimulatorToolFailure(failure.text)) return true;
+  return failure.function == "clCreateKernel" && failure.error_code == kInvalidKernelName &&
+         failure.kernel_listed;
+}
+
+std::optional<std::string> simulatorRetryOptions(const SimulatorFailure& failure,
+                                                 const std::string& build_options) {
+  if (!isSimulatorToolFailure(failure)) return std::nullopt;
+  if (hasOption(build_options, kSimulatorRetryOption)) return std::nullopt;
+  std::string options = build_options;
+  if (!options.empty()) options += ' ';
+  options += kSimulatorRetryOption;
+  return options;
+}
+
+SimulatorBuildResult prepareOnSimulator(
+    const std::string& build_options,
+    const std::function<std::optional<SimulatorFailure>(const std::string& options)>& attempt) {
+  SimulatorBuildResult result;
+  result.options = build_options;
+  result.failure = attempt(result.options);
+  if (result.failure) {
+    if (std::optional<std::string> retry = simulatorRetryOptions(*result.failure, build_options)) {
+      result.retried = true;
+      result.options = *retry;
+      result.failure = attempt(result.options);
+    }
+  }
+  if (!result.failure) return result;
+
+  const SimulatorFailure& failure = *result.failure;
+  Finding finding;
+  finding.raw = failure.text;
+  const std::string what =
+      failure.function.empty() ? std::string("preparing the kernel") : failure.function;
+  if (isSimulatorToolFailure(failure)) {
+    finding.kind = FindingKind::tool_error;
+    finding.summary = "the simulator failed in " + what + " (error " +
+                      std::to_string(failure.error_code) + ")" +
+                      (result.retried ? " even with " + std::string(kSimulatorRetryOption) : "");
+  } else {
+    finding.kind = FindingKind::build_error;
+    finding.summary = what + " failed (error " + std::to_string(failure.error_code) + ")";
+  }
+  const std::string first = firstLineOf(failure.text);
+  if (!first.empty()) finding.summary += ": " + first;
+  result.finding = std::move(finding);
+  return result;
+}
+
+}  // namespace clh
