@@ -1,0 +1,126 @@
+// The simulator-failure rule without a simulator: which failures are the tool's, and the single
+// retry with -cl-opt-disable that prepareOnSimulator makes.
+#include "sim/tool_failure.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace {
+
+using clh::SimulatorFailure;
+
+SimulatorFailure ctpopFailure() {
+  // What the runner sees for "(n & (n - 1)) == 0" on Oclgrind 21.10: clCreateKernel says the kernel
+  // it has just built does not exist.
+  SimulatorFailure failure;
+  failure.function = "clCreateKernel";
+  failure.error_code = -46;
+  failure.text =
+      "\nOclgrind - OpenCL runtime error detected\n\tFunction: clCreateKernel\n\tError:    "
+      "CL_INVALID_KERNEL_NAME\n\tKernel 'is_pow2' not found\n";
+  failure.kernel_listed = true;
+  return failure;
+}
+
+SimulatorFailure compileError() {
+  SimulatorFailure failure;
+  failure.function = "clBuildProgram";
+  failure.error_code = -11;
+  failure.text = "input.cl:3:5: error: use of undeclared identifier 'x'\n    x = 1;\n    ^\n";
+  return failure;
+}
+
+TEST(ToolFailure, RecognisesOclgrindsOwnFailureTexts) {
+  EXPECT_TRUE(clh::isSimulatorToolFailure(
+      "OCLGRIND FATAL ERROR (./src/core/WorkItem.cpp:1681)\nUndefined external function: "
+      "llvm.ctpop.i32\nWhen creating kernel 'is_pow2'"));
+  EXPECT_TRUE(clh::isSimulatorToolFailure("Undefined external function: llvm.ctpop.i32"));
+  EXPECT_TRUE(clh::isSimulatorToolFailure("Unsupported intrinsic llvm.fshl.i32"));
+  EXPECT_TRUE(clh::isSimulatorToolFailure("Loading Oclgrind plugin failed (dlopen): x.so"));
+  EXPECT_FALSE(clh::isSimulatorToolFailure(compileError().text));
+  EXPECT_FALSE(clh::isSimulatorToolFailure(""));
+}
+
+TEST(ToolFailure, UnknownKernelThatTheProgramListsIsTheTools) {
+  EXPECT_TRUE(clh::isSimulatorToolFailure(ctpopFailure()));
+  SimulatorFailure misnamed = ctpopFailure();
+  misnamed.kernel_listed = false;  // the spec names a kernel the source lacks: the author's fault
+  EXPECT_FALSE(clh::isSimulatorToolFailure(misnamed));
+  EXPECT_FALSE(clh::isSimulatorToolFailure(compileError()));
+}
+
+TEST(ToolFailure, RetryAddsOptDisableOnce) {
+  EXPECT_EQ(clh::simulatorRetryOptions(ctpopFailure(), "-DTS=4"), "-DTS=4 -cl-opt-disable");
+  EXPECT_EQ(clh::simulatorRetryOptions(ctpopFailure(), ""), "-cl-opt-disable");
+  EXPECT_EQ(clh::simulatorRetryOptions(ctpopFailure(), "-cl-opt-disable -DTS=4"), std::nullopt);
+  EXPECT_EQ(clh::simulatorRetryOptions(compileError(), "-DTS=4"), std::nullopt);
+  // An option that merely contains the text is not the option.
+  EXPECT_EQ(clh::simulatorRetryOptions(ctpopFailure(), "-DX=-cl-opt-disabled"),
+            "-DX=-cl-opt-disabled -cl-opt-disable");
+}
+
+TEST(ToolFailure, RetrySucceedsWithoutOptimisation) {
+  std::vector<std::string> tried;
+  const clh::SimulatorBuildResult result =
+      clh::prepareOnSimulator("-DN=3", [&](const std::string& options) {
+        tried.push_back(options);
+        return options.find("-cl-opt-disable") == std::string::npos
+                   ? std::optional<SimulatorFailure>(ctpopFailure())
+                   : std::nullopt;
+      });
+  EXPECT_EQ(tried, (std::vector<std::string>{"-DN=3", "-DN=3 -cl-opt-disable"}));
+  EXPECT_TRUE(result.retried);
+  EXPECT_EQ(result.options, "-DN=3 -cl-opt-disable");
+  EXPECT_FALSE(result.failure.has_value());
+  EXPECT_FALSE(result.finding.has_value());
+}
+
+TEST(ToolFailure, StillFailingAfterTheRetryIsAToolErrorNeverTheKernels) {
+  int calls = 0;
+  const clh::SimulatorBuildResult result = clh::prepareOnSimulator("", [&](const std::string&) {
+    ++calls;
+    return std::optional<SimulatorFailure>(ctpopFailure());
+  });
+  EXPECT_EQ(calls, 2);
+  EXPECT_TRUE(result.retried);
+  ASSERT_TRUE(result.finding.has_value());
+  EXPECT_EQ(result.finding->kind, clh::FindingKind::tool_error);
+  EXPECT_EQ(
+      result.finding->summary,
+      "the simulator failed in clCreateKernel (error -46) even with -cl-opt-disable: Oclgrind "
+      "- OpenCL runtime error detected");
+  EXPECT_EQ(result.finding->raw, ctpopFailure().text);
+}
+
+TEST(ToolFailure, KernelFaultIsABuildErrorWithoutRetry) {
+  int calls = 0;
+  const clh::SimulatorBuildResult result =
+      clh::prepareOnSimulator("-DTS=4", [&](const std::string&) {
+        ++calls;
+        return std::optional<SimulatorFailure>(compileError());
+      });
+  EXPECT_EQ(calls, 1);
+  EXPECT_FALSE(result.retried);
+  ASSERT_TRUE(result.finding.has_value());
+  EXPECT_EQ(result.finding->kind, clh::FindingKind::build_error);
+  EXPECT_EQ(result.finding->summary,
+            "clBuildProgram failed (error -11): input.cl:3:5: error: use of undeclared identifier "
+            "'x'");
+}
+
+TEST(ToolFailure, SuccessAtOnceMakesNoRetry) {
+  int calls = 0;
+  const clh::SimulatorBuildResult result =
+      clh::prepareOnSimulator("-DTS=4", [&](const std::string&) {
+        ++calls;
+        return std::optional<SimulatorFailure>();
+      });
+  EXPECT_EQ(calls, 1);
+  EXPECT_FALSE(result.retried);
+  EXPECT_EQ(result.options, "-DTS=4");
+  EXPECT_FALSE(result.finding.has_value());
+}
+
+}  // namespace
