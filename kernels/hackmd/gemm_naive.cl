@@ -1,5 +1,5 @@
-// Seed 001_80066e08f2ae62e8.txt (HackMD notes "OpenCL 學習筆記 (三): Local Memory 之特性"),
-// section "程式碼簡介" (introduction to the code): the naive myGEMM kernel. Column-major
+// Seed 001_80066e08f2ae62e8.txt (HackMD notes on OpenCL, part 3: local memory),
+// section "introduction to the code": the naive myGEMM kernel. Column-major
 // matrices: A is M x K, B is K x N, C = A * B is M x N; one work-item per element of C over
 // an M x N range. Nothing was parameterised: M, N and K are the seed's own arguments. The
 // kernel has no bounds check, so the range must be exactly M x N.

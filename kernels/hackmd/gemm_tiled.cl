@@ -1,6 +1,6 @@
-// Seed 001_80066e08f2ae62e8.txt (HackMD notes "OpenCL 學習筆記 (三): Local Memory 之特性"),
-// section "改進 kernel 的缺陷": the tiled myGEMM kernel, corrected for this project so that it
-// holds for every M, N and K, not only multiples of TS (see gemm_tiled_as_published.cl):
+// Seed 001_80066e08f2ae62e8.txt (HackMD notes on OpenCL, part 3: local memory),
+// section "fixing the kernel's weakness": the tiled myGEMM kernel, corrected for this project so
+// that it holds for every M, N and K, not only multiples of TS (see gemm_tiled_as_published.cl):
 //  - the number of tiles rounds up, numTiles = (K + TS - 1) / TS;
 //  - a tile element outside A or B is loaded as 0, so the partial last tile adds nothing;
 //  - the range is M and N rounded up to multiples of TS, and only work-items inside C store.

@@ -1,5 +1,5 @@
-// Seed 001_80066e08f2ae62e8.txt (HackMD notes "OpenCL 學習筆記 (三): Local Memory 之特性"),
-// section "改進 kernel 的缺陷" (fixing the kernel's weakness): the tiled myGEMM kernel, exactly
+// Seed 001_80066e08f2ae62e8.txt (HackMD notes on OpenCL, part 3: local memory),
+// section "fixing the kernel's weakness": the tiled myGEMM kernel, exactly
 // as published. The tile side TS comes from the build option -DTS=... as in the seed's host
 // code (Initialize() passes " -DTS=" << TS); the seed has no default in the kernel.
 // As published it assumes that M, N and K are multiples of TS: numTiles = K/TS drops the last

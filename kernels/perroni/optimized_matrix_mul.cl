@@ -1,4 +1,4 @@
-// Seed 003_94bb6f8b7daffcd3.txt (Perroni, "OpenCL: Tópicos em Arquiteturas Paralelas"), section
+// Seed 003_94bb6f8b7daffcd3.txt (Perroni, OpenCL slides, parallel architectures course), section
 // "OpenCL Code Exercices", slides "Optimized Matrix Multiplication" (optimizedMatrixMul),
 // corrected for this project (optimized_matrix_mul_as_published.cl is the published form):
 // "__kernel" for "_kernel", ';' after the second barrier, and the main loop closed before the

@@ -1,4 +1,4 @@
-// Seed 003_94bb6f8b7daffcd3.txt (Perroni, "OpenCL: Tópicos em Arquiteturas Paralelas"), section
+// Seed 003_94bb6f8b7daffcd3.txt (Perroni, OpenCL slides, parallel architectures course), section
 // "OpenCL Code Exercices", slides "Optimized Matrix Multiplication" (optimizedMatrixMul), exactly
 // as published across its four slides: C = A * B in blkSize x blkSize blocks staged in the
 // dynamic __local arguments As and Bs (blkSize * blkSize elements each), two barriers per

@@ -1,4 +1,4 @@
-// Seed 003_94bb6f8b7daffcd3.txt (Perroni, "OpenCL: Tópicos em Arquiteturas Paralelas"), section
+// Seed 003_94bb6f8b7daffcd3.txt (Perroni, OpenCL slides, parallel architectures course), section
 // "OpenCL Code Exercices", slides "Matrix Multiplication" (simpleMatrixMul), corrected for this
 // project (simple_matrix_mul_as_published.cl is the published form): the dot product runs over
 // A's width wA instead of B's width N. C = A * B with A m x wA, B wA x N and C m x N, row-major;

@@ -1,4 +1,4 @@
-// Seed 003_94bb6f8b7daffcd3.txt (Perroni, "OpenCL: Tópicos em Arquiteturas Paralelas"), section
+// Seed 003_94bb6f8b7daffcd3.txt (Perroni, OpenCL slides, parallel architectures course), section
 // "OpenCL Code Exercices", slides "Matrix Multiplication" (simpleMatrixMul), exactly as
 // published: C = A * B with A m x wA, B wA x N and C m x N, row-major; one work-item per element
 // of C, dimension 0 the column and dimension 1 the row. Parameterised: the element type WORD,
