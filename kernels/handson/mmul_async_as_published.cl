@@ -5,9 +5,11 @@
 // private Awrk[1024] of the previous slides) were added so that the body compiles. The body
 // is unchanged.
 // As published the async copy always fetches the first Pdim elements of B, the same data for
-// every j, instead of column j; C(i, j) is therefore wrong whenever Mdim > 1. (It also indexes
-// A and C with Ndim where Pdim and Mdim belong, and Awrk overflows for Pdim > 1024; the seed
-// runs it with Ndim = Mdim = Pdim.) mmul_async.cl is the corrected form.
+// every j, instead of column j; C(i, j) is therefore wrong whenever Mdim > 1. Nothing orders a
+// work-item's last reads of Bwrk in step j before the work-group's copy of step j + 1, a race
+// on local memory. (It also indexes A and C with Ndim where Pdim and Mdim belong, and Awrk
+// overflows for Pdim > 1024; the seed runs it with Ndim = Mdim = Pdim.) mmul_async.cl is the
+// corrected form.
 __kernel void mmul(
     const int Ndim,
     const int Mdim,
