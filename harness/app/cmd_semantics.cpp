@@ -27,16 +27,6 @@ struct SemanticsArgs {
   std::string launch_family;  // hidden: child mode, see runIsolatedLaunchRows
 };
 
-// A regex matching exactly this text.
-std::string exactRegex(const std::string& text) {
-  std::string out = "^";
-  for (char c : text) {
-    if (std::string("\\^$.|?*+()[]{}").find(c) != std::string::npos) out += '\\';
-    out += c;
-  }
-  return out + "$";
-}
-
 nlohmann::json readJson(const fs::path& path) {
   std::ifstream in(path);
   if (!in) throw std::runtime_error("cannot read " + path.string());
@@ -80,7 +70,7 @@ int runSemantics(const SemanticsArgs& args, const std::vector<std::string>& comm
     std::vector<std::string> child = {"/proc/self/exe"};
     child.insert(child.end(), command_path.begin(), command_path.end());
     child.insert(child.end(),
-                 {"--device", exactRegex(d.displayName()), "--launch-family", "{family}"});
+                 {"--device", sem::exactDeviceRegex(d), "--launch-family", "{family}"});
     auto isolated = sem::runIsolatedLaunchRows(child);
     results.insert(results.end(), isolated.begin(), isolated.end());
     matrix.push_back(sem::makeColumn(d, std::move(results)));

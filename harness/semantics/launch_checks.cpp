@@ -81,6 +81,9 @@ const std::vector<Row>& rows() {
       {"zero_global", "A 0 in global_work_size",
        "CL_INVALID_GLOBAL_WORK_SIZE before OpenCL 2.1; from 2.1 the launch trivially succeeds"},
       {"reqd_mismatch", "Local size other than reqd_work_group_size", "CL_INVALID_WORK_GROUP_SIZE"},
+      {"reqd_null_local", "NULL local size for a kernel with reqd_work_group_size",
+       "OpenCL 1.x: CL_INVALID_WORK_GROUP_SIZE; from 2.0 no error is listed: the required size "
+       "is used and the launch runs (global a multiple of it)"},
       {"offset", "A global offset", "OpenCL 1.1+: CL_SUCCESS; 1.0: CL_INVALID_GLOBAL_OFFSET"},
       {"offset_overflow", "global + offset past the device's size_t", "CL_INVALID_GLOBAL_OFFSET"},
       {"local_mem_over", "__local arguments over CL_DEVICE_LOCAL_MEM_SIZE",
@@ -224,6 +227,15 @@ std::vector<CheckResult> runLaunchChecks(const clh::DeviceInfo& device,
     out.push_back(std::move(r));
   }
   return out;
+}
+
+std::string exactDeviceRegex(const clh::DeviceInfo& device) {
+  std::string out = "^";
+  for (char c : device.displayName()) {
+    if (std::string("\\^$.|?*+()[]{}").find(c) != std::string::npos) out += '\\';
+    out += c;
+  }
+  return out + "$";
 }
 
 std::string launchRowsJson(const std::vector<CheckResult>& rows) {

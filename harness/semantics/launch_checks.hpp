@@ -12,8 +12,8 @@
 namespace clh::semantics {
 
 struct LaunchCheckOptions {
-  int shapes_per_kernel = 0;  ///< 0: 100 on a device, 40 on a simulator
-  uint64_t seed = 20261121;   ///< fixed, so a baseline compares like with like
+  int shapes_per_kernel = 100;
+  uint64_t seed = 20261121;  ///< fixed, so a baseline compares like with like
   /// Only these families (e.g. {"zero_local"}); empty: all but the crash-prone ones.
   std::vector<std::string> families;
 };
@@ -40,6 +40,9 @@ std::vector<CheckResult> runLaunchChecks(const clh::DeviceInfo& device,
 /// signal or exiting non-zero makes its row deviate ("got the process killed by SIGABRT").
 std::vector<CheckResult> runIsolatedLaunchRows(const std::vector<std::string>& child_argv,
                                                int timeout_seconds = 300);
+
+/// A --device regex that matches exactly this device's displayName() (for a child's command line).
+std::string exactDeviceRegex(const clh::DeviceInfo& device);
 
 /// What the child prints: the rows as JSON (an array of check objects), and the parent's reader.
 std::string launchRowsJson(const std::vector<CheckResult>& rows);

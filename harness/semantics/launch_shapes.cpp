@@ -74,7 +74,10 @@ std::vector<std::string> shapeKinds(const DeviceLimits& d, const KernelLimits& k
     kinds.push_back("over_kernel_max");
   // A non-dividing local size needs a dimension of at least 2 items.
   kinds.push_back("not_dividing");
-  if (k.hasRequiredSize()) kinds.push_back("reqd_mismatch");
+  if (k.hasRequiredSize()) {
+    kinds.push_back("reqd_mismatch");
+    kinds.push_back("reqd_null_local");
+  }
   if (o.offsets) {
     kinds.push_back("offset");
     kinds.push_back("offset_overflow");
@@ -171,11 +174,15 @@ rc::Gen<LaunchShape> genLaunchShape(const DeviceLimits& d, const KernelLimits& k
       unsigned i = static_cast<unsigned>(pick(0, n - 1));
       l[i] = l[i] > 1 && *rc::gen::arbitrary<bool>() ? l[i] / 2 : l[i] * 2;
       withLocal(l);
+    } else if (s.kind == "reqd_null_local") {
+      // A global size that the required size divides, and no local size.
+      withLocal(local);
+      c.local.reset();
     } else if (s.kind == "offset") {
       if (*rc::gen::arbitrary<bool>())
         withLocal(local);
       else
-        for (unsigned i = 0; i < n; ++i) c.global[i] = pick(1, 64);
+        for (unsigned i = 0; i < n; ++i) c.global[i] = pick(1, 16);
       std::vector<size_t> off(c.global.size(), 0);
       for (unsigned i = 0; i < n; ++i) off[i] = pick(0, 1u << 20);
       c.offset = off;
@@ -185,8 +192,8 @@ rc::Gen<LaunchShape> genLaunchShape(const DeviceLimits& d, const KernelLimits& k
                                                      : (uint64_t{1} << d.address_bits) - 1;
       std::vector<size_t> off(c.global.size(), 0);
       unsigned i = static_cast<unsigned>(pick(0, n - 1));
-      // global + offset one past the largest size_t, or further.
-      off[i] = static_cast<size_t>(size_max - c.global[i] + 1 + pick(0, 1000));
+      // global + offset one past the largest size_t, or further (never wrapping round).
+      off[i] = static_cast<size_t>(size_max - pick(0, c.global[i] - 1));
       c.offset = off;
     } else if (s.kind == "local_mem_over") {
       withLocal(local);
