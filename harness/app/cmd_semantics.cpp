@@ -140,8 +140,16 @@ void addSemanticsCommand(
   for (const CLI::App* a = cmd; a && a->get_parent(); a = a->get_parent())
     path.insert(path.begin(), a->get_name());
   auto list = devices;  // the caller's function may not outlive this call
+  // Exit codes travel as CLI::RuntimeError (main returns e.get_exit_code()): 1 a change from the
+  // baseline, 2 a baseline or output file that cannot be used, 3 no device.
   cmd->callback([args, list, path] {
-    int code = runSemantics(*args, path, list);
+    int code = 0;
+    try {
+      code = runSemantics(*args, path, list);
+    } catch (const std::exception& e) {
+      std::cerr << "clharness semantics: " << e.what() << "\n";
+      code = 2;
+    }
     if (code != 0) throw CLI::RuntimeError(code);
   });
 }
