@@ -14,6 +14,7 @@
 #include "cl/unit.hpp"
 #include "core/reporters/reporters.hpp"
 #include "core/sizes.hpp"
+#include "sim/oclgrind_session.hpp"
 
 namespace fs = std::filesystem;
 
@@ -48,6 +49,22 @@ bool loadSpecs(const AppConfig& config, const std::vector<std::string>& paths, s
   return ok;
 }
 
+// The Oclgrind session of a process that runs on a simulator: its checks on, its plugin loaded.
+// Oclgrind reads the environment when a context is created, so this comes before DeviceSession.
+std::unique_ptr<OclgrindSession> simulatorSession(const DeviceInfo& dev, const std::string& logPath) {
+  if (!dev.simulator) return nullptr;
+  std::string plugin = findOclgrindPlugin();
+  if (plugin.empty()) {
+    std::string looked;
+    for (const auto& c : oclgrindPluginCandidates()) looked += (looked.empty() ? "" : ", ") + c;
+    throw std::runtime_error("the simulator's diagnostics plugin was not found (looked in " + looked +
+                             "): race and memory checks cannot run");
+  }
+  auto session = std::make_unique<OclgrindSession>(plugin, logPath);
+  session->applyToProcess();
+  return session;
+}
+
 void writeLine(std::FILE* f, const nlohmann::json& j) {
   std::string s = j.dump() + "\n";
   std::fwrite(s.data(), 1, s.size(), f);
@@ -69,6 +86,10 @@ UnitResult lostUnit(const AppConfig& config, const Spec& spec, const DeviceInfo&
   if (child.timed_out) {
     f.kind = FindingKind::timeout;
     f.summary = fmt::format("the unit ran past its {:.0f} s limit (a kernel that never ends?)", o.timeout_s);
+  } else if (child.signal && dev.simulator) {
+    // The simulator checks every access; its process dying is the simulator's own failure.
+    f.kind = FindingKind::tool_error;
+    f.summary = fmt::format("the simulator crashed ({}): not the kernel's fault", signalName(child.signal));
   } else if (child.signal) {
     f.kind = FindingKind::crash;
     f.summary = fmt::format("the process running the kernel died from {}", signalName(child.signal));
@@ -161,6 +182,7 @@ int runCheck(const AppConfig& config, const CheckOptions& o) {
   fs::path scratch = fs::temp_directory_path() / fmt::format("clharness-{}", getpid());
   fs::create_directories(scratch);
   size_t total = specs.size() * devices.size(), done = 0;
+  std::vector<std::unique_ptr<OclgrindSession>> sims(devices.size());
   std::vector<std::unique_ptr<DeviceSession>> sessions(devices.size());
   for (const auto& spec : specs) {
     for (size_t d = 0; d < devices.size(); ++d) {
@@ -169,7 +191,10 @@ int runCheck(const AppConfig& config, const CheckOptions& o) {
       if (o.isolate) {
         u = runIsolated(config, spec, dev, o, scratch);
       } else {
-        if (!sessions[d]) sessions[d] = std::make_unique<DeviceSession>(dev);
+        if (!sessions[d]) {
+          sims[d] = simulatorSession(dev, (scratch / ("oclgrind-" + dev.slug() + ".jsonl")).string());
+          sessions[d] = std::make_unique<DeviceSession>(dev, sims[d].get());
+        }
         UnitOptions uo;
         uo.seed = o.seed;
         uo.cases = o.cases;
@@ -184,6 +209,8 @@ int runCheck(const AppConfig& config, const CheckOptions& o) {
       report.units.push_back(std::move(u));
     }
   }
+  sessions.clear();  // contexts go before the simulator sessions they report to
+  sims.clear();
   std::error_code ec;
   fs::remove_all(scratch, ec);
 
@@ -217,7 +244,8 @@ int runUnitChild(const AppConfig& config, const UnitChildOptions& o) {
       if (d.platform_index == o.platform && d.device_index == o.device && d.displayName() == o.device_name)
         dev = &d;
     if (!dev) throw std::runtime_error("device '" + o.device_name + "' is no longer at the same place");
-    DeviceSession session(*dev);
+    std::unique_ptr<OclgrindSession> sim = simulatorSession(*dev, o.out + ".oclgrind.jsonl");
+    DeviceSession session(*dev, sim.get());
     UnitOptions uo;
     uo.seed = o.seed;
     uo.cases = o.cases;
@@ -227,6 +255,7 @@ int runUnitChild(const AppConfig& config, const UnitChildOptions& o) {
     uo.on_case_start = [out](const Sizes& s) { writeLine(out, {{"event", "case_start"}, {"sizes", s}}); };
     UnitResult u = runUnit(session, spec, uo);
     writeLine(out, {{"event", "result"}, {"unit", u}});
+    if (sim) std::filesystem::remove(sim->logPath());
   } catch (const std::exception& e) {
     writeLine(out, {{"event", "error"}, {"message", e.what()}});
     std::fclose(out);

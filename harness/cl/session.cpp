@@ -4,10 +4,13 @@
 #include <fmt/format.h>
 
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 #include "core/reference.hpp"
 #include "core/sizes.hpp"
+#include "sim/oclgrind_session.hpp"
+#include "sim/tool_failure.hpp"
 
 namespace clh {
 
@@ -63,49 +66,118 @@ Finding finding(FindingKind kind, std::string summary, const std::string& kernel
 
 }  // namespace
 
-DeviceSession::DeviceSession(const DeviceInfo& device)
-    : device_(device),
-      context_(device.device),
-      queue_(context_, device.device, CL_QUEUE_PROFILING_ENABLE) {}
+void DeviceSession::suppress(const Spec& spec, CaseOutcome& out) const {
+  if (spec.suppress.empty()) return;
+  std::erase_if(out.findings, [&](const Finding& f) {
+    for (const auto& s : spec.suppress)
+      if (s.kind == f.kind &&
+          (s.devices.empty() || std::regex_search(device_.displayName(), std::regex(s.devices, std::regex::icase))))
+        return true;
+    return false;
+  });
+}
 
-const BuildOutcome& DeviceSession::build(const std::string& path, const std::string& options) {
+DeviceSession::DeviceSession(const DeviceInfo& device, OclgrindSession* simulator)
+    : device_(device),
+      context_(device.simulator && simulator
+                   ? cl::Context(std::vector<cl::Device>{device.device}, nullptr,
+                                 &OclgrindSession::contextNotify, simulator)
+                   : cl::Context(device.device)),
+      queue_(context_, device.device, CL_QUEUE_PROFILING_ENABLE),
+      sim_(device.simulator ? simulator : nullptr) {}
+
+BuildOutcome DeviceSession::buildOnce(const std::string& source, const std::string& options,
+                                      const std::vector<std::string>& kernels, std::string* text,
+                                      bool* kernelListed, int* error, std::string* function) {
+  BuildOutcome out;
+  out.options = options;
+  try {
+    cl::Program program(context_, source);
+    try {
+      *function = "clBuildProgram";
+      program.build({device_.device}, options.c_str());
+    } catch (const cl::BuildError& e) {
+      *error = e.err();
+      for (const auto& [dev, log] : e.getBuildLog()) out.log += log;
+      *text = out.log;
+      return out;
+    }
+    try {
+      out.log = program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device_.device);
+    } catch (const cl::Error&) {
+    }
+    for (const auto& name : kernels) {
+      if (out.kernels.count(name)) continue;
+      try {
+        *function = "clCreateKernel";
+        out.kernels.emplace(name, cl::Kernel(program, name.c_str()));
+      } catch (const cl::Error& e) {
+        *error = e.err();
+        std::string names;
+        try {
+          names = program.getInfo<CL_PROGRAM_KERNEL_NAMES>();
+        } catch (const cl::Error&) {
+        }
+        *kernelListed = (";" + names + ";").find(";" + name + ";") != std::string::npos;
+        *text = fmt::format("no kernel '{}' could be created ({}); the program has: {}", name,
+                            clErrorName(e.err()), names.empty() ? "none" : names);
+        if (sim_)
+          for (const auto& f : sim_->drain()) *text += "\n" + f.raw;
+        out.kernels.clear();
+        return out;
+      }
+    }
+    out.program = program;
+  } catch (const cl::Error& e) {
+    *error = e.err();
+    *text = std::string(*function) + " failed: " + clErrorName(e.err());
+  }
+  return out;
+}
+
+const BuildOutcome& DeviceSession::build(const std::string& path, const std::string& options,
+                                         const std::vector<std::string>& kernels) {
   auto key = std::make_pair(path, options);
   auto it = programs_.find(key);
   if (it != programs_.end()) return it->second;
   auto src = sources_.find(path);
   if (src == sources_.end()) src = sources_.emplace(path, readFile(path)).first;
-  BuildOutcome out;
-  out.options = options;
-  try {
-    cl::Program program(context_, src->second);
-    try {
-      program.build({device_.device}, options.c_str());
-      out.program = program;
-    } catch (const cl::BuildError& e) {
-      out.error = e.err();
-      for (const auto& [dev, log] : e.getBuildLog()) out.log += log;
-    } catch (const cl::Error& e) {
-      out.error = e.err();
-    }
-    if (out.log.empty()) {
-      try {
-        out.log = program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device_.device);
-      } catch (const cl::Error&) {
-      }
-    }
-  } catch (const cl::Error& e) {
-    out.error = e.err();
-  }
-  return programs_.emplace(key, std::move(out)).first->second;
-}
 
-cl::Kernel DeviceSession::kernel(const BuildOutcome& built, const std::string& name) {
-  auto key = std::make_pair(static_cast<const void*>(&built), name);
-  auto it = kernels_.find(key);
-  if (it != kernels_.end()) return it->second;
-  cl::Kernel k(*built.program, name.c_str());
-  kernels_.emplace(key, k);
-  return k;
+  BuildOutcome result;
+  auto describe = [&](const std::string& text, int error, const std::string& function) {
+    Finding f;
+    f.kind = FindingKind::build_error;
+    f.summary = fmt::format("{} failed on {} ({}{})", function, device_.displayName(), clErrorName(error),
+                            result.options.empty() ? "" : ", options " + result.options);
+    f.raw = text;
+    f.device = device_.displayName();
+    return f;
+  };
+  if (!sim_) {
+    std::string text, function;
+    bool listed = false;
+    int error = 0;
+    result = buildOnce(src->second, options, kernels, &text, &listed, &error, &function);
+    if (!result.program) result.failure = describe(text, error, function);
+  } else {
+    // On the simulator a failure may be the tool's: retry once as the rule says, and report what
+    // remains as a tool_error, never as the kernel's fault.
+    SimulatorBuildResult r = prepareOnSimulator(options, [&](const std::string& opts) -> std::optional<SimulatorFailure> {
+      std::string text, function;
+      bool listed = false;
+      int error = 0;
+      result = buildOnce(src->second, opts, kernels, &text, &listed, &error, &function);
+      if (result.program) return std::nullopt;
+      return SimulatorFailure{function, error, text, listed};
+    });
+    sim_->drain();  // a failed attempt's API error belongs to no case
+    if (r.finding) {
+      result.failure = *r.finding;
+      result.failure->device = device_.displayName();
+      if (result.failure->raw.empty() && r.failure) result.failure->raw = r.failure->text;
+    }
+  }
+  return programs_.emplace(key, std::move(result)).first->second;
 }
 
 CaseOutcome DeviceSession::runCase(const Spec& spec, const Sizes& sizes, uint64_t seed) {
@@ -117,17 +189,14 @@ CaseOutcome DeviceSession::runCase(const Spec& spec, const Sizes& sizes, uint64_
   out.flops = rc.flops;
   out.bytes = rc.bytes;
 
-  const BuildOutcome& built = build(spec.source_path, rc.build_options);
-  if (!built.program) {
-    Finding f = finding(FindingKind::build_error,
-                        fmt::format("{} does not build on {} ({}{})", spec.source, device_.displayName(),
-                                    clErrorName(built.error),
-                                    rc.build_options.empty() ? "" : ", options " + rc.build_options));
-    f.raw = built.log;
-    f.device = device_.displayName();
-    out.findings.push_back(std::move(f));
+  std::vector<std::string> names;
+  for (const auto& l : spec.launches) names.push_back(l.kernel);
+  const BuildOutcome& built = build(spec.source_path, rc.build_options, names);
+  if (built.failure) {
+    out.findings.push_back(*built.failure);
     return out;
   }
+  if (sim_) sim_->drain();  // what earlier cases left belongs to them
 
   auto host = makeInitialBuffers(spec, rc, seed);
   std::vector<cl::Buffer> bufs;
@@ -141,16 +210,7 @@ CaseOutcome DeviceSession::runCase(const Spec& spec, const Sizes& sizes, uint64_
 
   std::vector<cl::Event> events;
   for (const auto& launch : rc.launches) {
-    cl::Kernel k;
-    try {
-      k = kernel(built, launch.kernel);
-    } catch (const cl::Error& e) {
-      out.findings.push_back(finding(FindingKind::build_error,
-                                     fmt::format("no kernel '{}' in {} ({})", launch.kernel,
-                                                 spec.source, clErrorName(e.err())),
-                                     launch.kernel));
-      return out;
-    }
+    cl::Kernel k = built.kernels.at(launch.kernel);
     cl_uint index = 0;
     try {
       for (const auto& a : launch.args) {
@@ -198,7 +258,7 @@ CaseOutcome DeviceSession::runCase(const Spec& spec, const Sizes& sizes, uint64_
       if (hb.bytes()) queue_.enqueueReadBuffer(bufs[i], CL_TRUE, 0, hb.bytes(), hb.data());
       got.emplace(b.name, std::move(hb));
     }
-    queue_.finish();
+    if (got.empty()) queue_.finish();  // blocking reads already waited for every launch
   } catch (const cl::Error& e) {
     out.findings.push_back(finding(FindingKind::launch_error,
                                    fmt::format("the kernel's execution failed: {}", clErrorName(e.err()))));
@@ -213,6 +273,22 @@ CaseOutcome DeviceSession::runCase(const Spec& spec, const Sizes& sizes, uint64_
       out.queued_to_end_ns += static_cast<double>(end - queued);
     } catch (const cl::Error&) {
     }
+  }
+
+  if (sim_) {
+    OclgrindParseOptions po;
+    po.source_file = spec.source;
+    po.device = device_.displayName();
+    OclgrindLog log = sim_->drainLog(po);
+    if (log.launches.size() < rc.launches.size()) {
+      Finding f = finding(FindingKind::tool_error,
+                          fmt::format("the simulator's plugin saw {} of {} launches: its diagnostics are "
+                                      "missing (did the plugin load?)",
+                                      log.launches.size(), rc.launches.size()));
+      f.device = device_.displayName();
+      out.findings.push_back(std::move(f));
+    }
+    for (auto& f : log.allFindings()) out.findings.push_back(std::move(f));
   }
 
   // The reference computes the expected final contents from the same initial buffers.
@@ -244,6 +320,7 @@ CaseOutcome DeviceSession::runCase(const Spec& spec, const Sizes& sizes, uint64_
       f->device = device_.displayName();
       out.findings.push_back(std::move(*f));
     }
+  suppress(spec, out);
   return out;
 }
 

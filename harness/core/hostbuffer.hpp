@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -34,24 +35,31 @@ template <> constexpr ElemType elemTypeOf<double>() { return ElemType::f64; }
 class HostBuffer {
  public:
   HostBuffer() = default;
-  HostBuffer(ElemType type, size_t count) : type_(type), count_(count) {
-    storage_.resize((count * sizeOf(type) + 7) / 8 + 1);
+  /// Uninitialised storage: every user fills it (inputs, poison, a read from the device).
+  HostBuffer(ElemType type, size_t count)
+      : type_(type), count_(count), storage_(std::make_unique_for_overwrite<uint64_t[]>((count * sizeOf(type) + 7) / 8 + 1)) {}
+  HostBuffer(const HostBuffer& o) : HostBuffer(o.type_, o.count_) { std::memcpy(data(), o.data(), bytes()); }
+  HostBuffer& operator=(const HostBuffer& o) {
+    if (this != &o) *this = HostBuffer(o);
+    return *this;
   }
+  HostBuffer(HostBuffer&&) noexcept = default;
+  HostBuffer& operator=(HostBuffer&&) noexcept = default;
   ElemType type() const { return type_; }
   size_t count() const { return count_; }
   size_t bytes() const { return count_ * sizeOf(type_); }
-  void* data() { return storage_.data(); }
-  const void* data() const { return storage_.data(); }
+  void* data() { return storage_.get(); }
+  const void* data() const { return storage_.get(); }
 
   template <class T>
   std::span<T> as() {
     check<T>();
-    return {reinterpret_cast<T*>(storage_.data()), count_};
+    return {reinterpret_cast<T*>(storage_.get()), count_};
   }
   template <class T>
   std::span<const T> as() const {
     check<T>();
-    return {reinterpret_cast<const T*>(storage_.data()), count_};
+    return {reinterpret_cast<const T*>(storage_.get()), count_};
   }
 
  private:
@@ -63,7 +71,7 @@ class HostBuffer {
   }
   ElemType type_ = ElemType::f32;
   size_t count_ = 0;
-  std::vector<uint64_t> storage_;
+  std::unique_ptr<uint64_t[]> storage_;
 };
 
 }  // namespace clh

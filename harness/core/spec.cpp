@@ -53,7 +53,7 @@ class Loader {
     if (!doc.IsMap()) throw SpecError(file_, lineOf(doc), "a spec is a YAML mapping of fields");
     checkKeys(doc, {"name", "origin", "description", "source", "reference", "params",
                     "constraints", "build_options", "buffers", "kernel", "args", "global", "local",
-                    "offset", "launches", "expect", "cases", "simulator_cases", "flops", "bytes",
+                    "offset", "launches", "expect", "suppress", "cases", "simulator_cases", "flops", "bytes",
                     "labels"},
               "spec");
     Spec s;
@@ -97,6 +97,10 @@ class Loader {
       fail(doc, "kernel", "missing: a spec needs kernel/args/global or launches");
     }
     if (doc["expect"]) s.expect = loadExpect(doc["expect"]);
+    if (doc["suppress"]) {
+      requireSeq(doc["suppress"], "suppress");
+      for (const auto& n : doc["suppress"]) s.suppress.push_back(loadSuppress(n));
+    }
     if (doc["cases"]) s.cases = positiveInt(doc["cases"], "cases");
     if (doc["simulator_cases"]) s.sim_cases = positiveInt(doc["simulator_cases"], "simulator_cases");
     if (doc["flops"]) s.flops = expr(doc["flops"], "flops");
@@ -410,6 +414,27 @@ class Loader {
     }
     e.reason = optString(n, "reason");
     return e;
+  }
+
+  SuppressSpec loadSuppress(const YAML::Node& n) {
+    SuppressSpec sp;
+    sp.line = lineOf(n);
+    checkKeys(n, {"kind", "devices", "reason"}, "suppress");
+    std::string word = n["kind"] ? scalarString(n["kind"], "suppress.kind") : "";
+    auto k = findingKindFromString(word);
+    if (!k) fail(n, "suppress.kind", "unknown finding '" + word + "'");
+    sp.kind = *k;
+    sp.devices = optString(n, "devices");
+    if (!sp.devices.empty()) {
+      try {
+        std::regex re(sp.devices);
+      } catch (const std::regex_error&) {
+        fail(n["devices"], "suppress.devices", "not a valid regular expression");
+      }
+    }
+    sp.reason = optString(n, "reason");
+    if (sp.reason.empty()) fail(n, "suppress.reason", "missing: say why the finding is not the kernel's");
+    return sp;
   }
 
   // Every expression must parse and use only known names; params only earlier params.

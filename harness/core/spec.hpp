@@ -104,6 +104,14 @@ struct ExpectSpec {
   int line = 0;
 };
 
+/// A finding to ignore on some devices, with the reason (a simulator's known false positive).
+struct SuppressSpec {
+  FindingKind kind = FindingKind::other;
+  std::string devices;  ///< regex of devices; empty: all
+  std::string reason;
+  int line = 0;
+};
+
 struct Spec {
   std::string file;   ///< the YAML file it came from
   std::string root;   ///< directory that relative paths (source) are resolved against
@@ -119,6 +127,7 @@ struct Spec {
   std::vector<BufferSpec> buffers;
   std::vector<LaunchSpec> launches;
   std::optional<ExpectSpec> expect;
+  std::vector<SuppressSpec> suppress;
   int cases = 100;           ///< random cases on a real device
   int sim_cases = 10;        ///< random cases on a simulator
   std::optional<Expr> flops; ///< floating-point operations of one case, for GFLOP/s

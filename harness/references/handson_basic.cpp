@@ -6,20 +6,20 @@ CLH_REFERENCE(vadd_f32) {
   auto a = c.in<float>("a");
   auto b = c.in<float>("b");
   auto out = c.out<float>("c");
-  for (int64_t i = 0; i < c.size("N"); ++i) out[i] = a[i] + b[i];
+  for (int64_t i = 0, n = c.size("N"); i < n; ++i) out[i] = a[i] + b[i];
 }
 
 CLH_REFERENCE(times_two_f32) {
   auto in = c.in<float>("input");
   auto out = c.out<float>("output");
-  for (int64_t i = 0; i < c.size("N"); ++i) out[i] = 2.0f * in[i];
+  for (int64_t i = 0, n = c.size("N"); i < n; ++i) out[i] = 2.0f * in[i];
 }
 
 CLH_REFERENCE(mul_f32) {
   auto a = c.in<float>("a");
   auto b = c.in<float>("b");
   auto out = c.out<float>("c");
-  for (int64_t i = 0; i < c.size("N"); ++i) out[i] = a[i] * b[i];
+  for (int64_t i = 0, n = c.size("N"); i < n; ++i) out[i] = a[i] * b[i];
 }
 
 CLH_REFERENCE(vadd3_f32) {
@@ -27,7 +27,7 @@ CLH_REFERENCE(vadd3_f32) {
   auto b = c.in<float>("b");
   auto cc = c.in<float>("c");
   auto d = c.out<float>("d");
-  for (int64_t i = 0; i < c.size("N"); ++i) d[i] = (a[i] + b[i]) + cc[i];
+  for (int64_t i = 0, n = c.size("N"); i < n; ++i) d[i] = (a[i] + b[i]) + cc[i];
 }
 
 CLH_REFERENCE(vadd_chain_f32) {
@@ -38,7 +38,7 @@ CLH_REFERENCE(vadd_chain_f32) {
   auto C = c.out<float>("C");
   auto D = c.out<float>("D");
   auto F = c.out<float>("F");
-  for (int64_t i = 0; i < c.size("N"); ++i) {
+  for (int64_t i = 0, n = c.size("N"); i < n; ++i) {
     C[i] = A[i] + B[i];
     D[i] = C[i] + E[i];
     F[i] = D[i] + G[i];
