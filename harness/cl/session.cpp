@@ -84,7 +84,8 @@ DeviceSession::DeviceSession(const DeviceInfo& device, OclgrindSession* simulato
                                  &OclgrindSession::contextNotify, simulator)
                    : cl::Context(device.device)),
       queue_(context_, device.device, CL_QUEUE_PROFILING_ENABLE),
-      sim_(device.simulator ? simulator : nullptr) {}
+      sim_(device.simulator ? simulator : nullptr),
+      guard_bytes_(device.simulator ? 0 : guardBytesFor(device.device)) {}
 
 BuildOutcome DeviceSession::buildOnce(const std::string& source, const std::string& options,
                                       const std::vector<std::string>& kernels, std::string* text,
@@ -137,11 +138,17 @@ BuildOutcome DeviceSession::buildOnce(const std::string& source, const std::stri
 
 const BuildOutcome& DeviceSession::build(const std::string& path, const std::string& options,
                                          const std::vector<std::string>& kernels) {
-  auto key = std::make_pair(path, options);
-  auto it = programs_.find(key);
-  if (it != programs_.end()) return it->second;
   auto src = sources_.find(path);
   if (src == sources_.end()) src = sources_.emplace(path, readFile(path)).first;
+  return buildText(src->second, options, kernels);
+}
+
+const BuildOutcome& DeviceSession::buildText(const std::string& text, const std::string& options,
+                                             const std::vector<std::string>& kernels) {
+  auto key = std::make_pair(text, options);
+  auto it = programs_.find(key);
+  if (it != programs_.end()) return it->second;
+  const std::string* source = &text;
 
   BuildOutcome result;
   auto describe = [&](const std::string& text, int error, const std::string& function) {
@@ -157,7 +164,7 @@ const BuildOutcome& DeviceSession::build(const std::string& path, const std::str
     std::string text, function;
     bool listed = false;
     int error = 0;
-    result = buildOnce(src->second, options, kernels, &text, &listed, &error, &function);
+    result = buildOnce(*source, options, kernels, &text, &listed, &error, &function);
     if (!result.program) result.failure = describe(text, error, function);
   } else {
     // On the simulator a failure may be the tool's: retry once as the rule says, and report what
@@ -166,7 +173,7 @@ const BuildOutcome& DeviceSession::build(const std::string& path, const std::str
       std::string text, function;
       bool listed = false;
       int error = 0;
-      result = buildOnce(src->second, opts, kernels, &text, &listed, &error, &function);
+      result = buildOnce(*source, opts, kernels, &text, &listed, &error, &function);
       if (result.program) return std::nullopt;
       return SimulatorFailure{function, error, text, listed};
     });
@@ -180,7 +187,7 @@ const BuildOutcome& DeviceSession::build(const std::string& path, const std::str
   return programs_.emplace(key, std::move(result)).first->second;
 }
 
-CaseOutcome DeviceSession::runCase(const Spec& spec, const Sizes& sizes, uint64_t seed) {
+CaseOutcome DeviceSession::runCase(const Spec& spec, const Sizes& sizes, uint64_t seed, const RunOptions& run) {
   CaseOutcome out;
   out.sizes = sizes;
   auto& env = envs_[spec.file + "|" + spec.name];
@@ -191,7 +198,8 @@ CaseOutcome DeviceSession::runCase(const Spec& spec, const Sizes& sizes, uint64_
 
   std::vector<std::string> names;
   for (const auto& l : spec.launches) names.push_back(l.kernel);
-  const BuildOutcome& built = build(spec.source_path, rc.build_options, names);
+  const BuildOutcome& built = run.source_text ? buildText(*run.source_text, rc.build_options, names)
+                                              : build(spec.source_path, rc.build_options, names);
   if (built.failure) {
     out.findings.push_back(*built.failure);
     return out;
@@ -199,13 +207,14 @@ CaseOutcome DeviceSession::runCase(const Spec& spec, const Sizes& sizes, uint64_
   if (sim_) sim_->drain();  // what earlier cases left belongs to them
 
   auto host = makeInitialBuffers(spec, rc, seed);
-  std::vector<cl::Buffer> bufs;
-  bufs.reserve(spec.buffers.size());
-  for (size_t i = 0; i < spec.buffers.size(); ++i) {
-    HostBuffer& hb = host.at(spec.buffers[i].name);
-    size_t bytes = std::max<size_t>(hb.bytes(), sizeOf(hb.type()));  // size 0 is illegal
-    bufs.emplace_back(context_, CL_MEM_READ_WRITE, bytes);
-    if (hb.bytes()) queue_.enqueueWriteBuffer(bufs.back(), CL_FALSE, 0, hb.bytes(), hb.data());
+  CaseBuffers bufs(context_, queue_, run.buffers, run.guard_zones ? guard_bytes_ : 0);
+  try {
+    for (const auto& b : spec.buffers) bufs.add(b.name, host.at(b.name));
+  } catch (const cl::Error& e) {
+    out.findings.push_back(finding(FindingKind::launch_error,
+                                   fmt::format("creating the buffers ({} mode) failed: {}",
+                                               toString(run.buffers), clErrorName(e.err()))));
+    return out;
   }
 
   std::vector<cl::Event> events;
@@ -215,7 +224,7 @@ CaseOutcome DeviceSession::runCase(const Spec& spec, const Sizes& sizes, uint64_
     try {
       for (const auto& a : launch.args) {
         switch (a.kind) {
-          case ArgSpec::Kind::buffer: k.setArg(index, bufs[a.buffer]); break;
+          case ArgSpec::Kind::buffer: k.setArg(index, bufs.arg(a.buffer)); break;
           case ArgSpec::Kind::scalar: setScalar(k, index, a.type, a.value); break;
           case ArgSpec::Kind::local: k.setArg(index, cl::Local(std::max<size_t>(a.local_bytes, 1))); break;
         }
@@ -255,10 +264,14 @@ CaseOutcome DeviceSession::runCase(const Spec& spec, const Sizes& sizes, uint64_
       const auto& b = spec.buffers[i];
       if (b.role != Role::out && b.role != Role::inout) continue;
       HostBuffer hb(b.type, rc.counts[i]);
-      if (hb.bytes()) queue_.enqueueReadBuffer(bufs[i], CL_TRUE, 0, hb.bytes(), hb.data());
+      bufs.read(i, hb, run.read);
       got.emplace(b.name, std::move(hb));
     }
-    if (got.empty()) queue_.finish();  // blocking reads already waited for every launch
+    if (got.empty()) queue_.finish();  // every read mode waits for the launches before it
+    for (auto& f : bufs.checkGuards()) {
+      f.device = device_.displayName();
+      out.findings.push_back(std::move(f));
+    }
   } catch (const cl::Error& e) {
     out.findings.push_back(finding(FindingKind::launch_error,
                                    fmt::format("the kernel's execution failed: {}", clErrorName(e.err()))));

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "cl/devices.hpp"
+#include "cl/memory.hpp"
 #include "cl/opencl.hpp"
 #include "core/case.hpp"
 #include "core/result.hpp"
@@ -27,6 +28,18 @@ struct BuildOutcome {
   std::optional<Finding> failure;  ///< build_error, or tool_error when the simulator failed
 };
 
+/// How one case is run: the buffer-flag and read modes, guard zones, and (for the barrier audit)
+/// a replacement for the kernel's source text.
+struct RunOptions {
+  BufferMode buffers = BufferMode::write;
+  ReadMode read = ReadMode::blocking;
+  /// Guard zones around every buffer; never on a simulator, which checks every access itself
+  /// (and would see the guards as part of the allocation).
+  bool guard_zones = true;
+  std::optional<std::string> source_text;  ///< run this text instead of the spec's file
+  std::string source_label;                ///< its name in findings (e.g. "mutant without barrier 2")
+};
+
 class DeviceSession {
  public:
   /// `simulator`: the Oclgrind session of this process, for a simulator device (its findings join
@@ -41,10 +54,13 @@ class DeviceSession {
   /// session. On a simulator, a failure of the tool is retried once as sim/tool_failure.hpp says.
   const BuildOutcome& build(const std::string& source_path, const std::string& options,
                             const std::vector<std::string>& kernels);
+  /// The same for a source text (cached by the text itself).
+  const BuildOutcome& buildText(const std::string& text, const std::string& options,
+                                const std::vector<std::string>& kernels);
 
   /// Runs one case: resolves the sizes, builds, fills and poisons buffers, runs every launch,
   /// reads back, runs the reference and compares. Findings are values; only a broken spec throws.
-  CaseOutcome runCase(const Spec& spec, const Sizes& sizes, uint64_t seed);
+  CaseOutcome runCase(const Spec& spec, const Sizes& sizes, uint64_t seed, const RunOptions& run = {});
 
  private:
   /// Drops the findings the spec suppresses on this device.
@@ -60,6 +76,7 @@ class DeviceSession {
   std::map<std::pair<std::string, std::string>, BuildOutcome> programs_;
   OclgrindSession* sim_ = nullptr;
   std::map<std::string, std::unique_ptr<ExprEnv>> envs_;  // per spec name
+  size_t guard_bytes_ = 0;
 };
 
 }  // namespace clh

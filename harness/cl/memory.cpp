@@ -1,0 +1,192 @@
+// Buffer creation in every flag mode, the read modes, and guard zones.
+#include "cl/memory.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+
+namespace clh {
+
+namespace {
+
+constexpr uint8_t kGuardByte = 0xC3;
+
+struct ModeName {
+  BufferMode mode;
+  const char* name;
+};
+constexpr ModeName kBufferModes[] = {{BufferMode::write, "write"},
+                                     {BufferMode::copy_host_ptr, "copy_host_ptr"},
+                                     {BufferMode::use_host_ptr, "use_host_ptr"},
+                                     {BufferMode::alloc_host_ptr, "alloc_host_ptr"},
+                                     {BufferMode::alloc_copy_host_ptr, "alloc_copy_host_ptr"}};
+struct ReadName {
+  ReadMode mode;
+  const char* name;
+};
+constexpr ReadName kReadModes[] = {{ReadMode::blocking, "blocking"},
+                                   {ReadMode::nonblocking_wait, "nonblocking_wait"},
+                                   {ReadMode::nonblocking_finish, "nonblocking_finish"},
+                                   {ReadMode::map, "map"}};
+
+}  // namespace
+
+const char* toString(BufferMode m) {
+  for (const auto& e : kBufferModes)
+    if (e.mode == m) return e.name;
+  return "?";
+}
+const char* toString(ReadMode m) {
+  for (const auto& e : kReadModes)
+    if (e.mode == m) return e.name;
+  return "?";
+}
+std::optional<BufferMode> bufferModeFromString(const std::string& s) {
+  for (const auto& e : kBufferModes)
+    if (s == e.name) return e.mode;
+  return std::nullopt;
+}
+std::optional<ReadMode> readModeFromString(const std::string& s) {
+  for (const auto& e : kReadModes)
+    if (s == e.name) return e.mode;
+  return std::nullopt;
+}
+const std::vector<BufferMode>& allBufferModes() {
+  static const std::vector<BufferMode> all = [] {
+    std::vector<BufferMode> v;
+    for (const auto& e : kBufferModes) v.push_back(e.mode);
+    return v;
+  }();
+  return all;
+}
+const std::vector<ReadMode>& allReadModes() {
+  static const std::vector<ReadMode> all = [] {
+    std::vector<ReadMode> v;
+    for (const auto& e : kReadModes) v.push_back(e.mode);
+    return v;
+  }();
+  return all;
+}
+
+size_t guardBytesFor(const cl::Device& device) {
+  size_t alignBytes = device.getInfo<CL_DEVICE_MEM_BASE_ADDR_ALIGN>() / 8;
+  size_t g = 4096;
+  if (alignBytes > 0) g = (g + alignBytes - 1) / alignBytes * alignBytes;
+  return g;
+}
+
+CaseBuffers::CaseBuffers(cl::Context& context, cl::CommandQueue& queue, BufferMode mode, size_t guard)
+    : context_(context), queue_(queue), mode_(mode), guard_(guard) {}
+
+size_t CaseBuffers::add(const std::string& name, const HostBuffer& hb) {
+  Entry e;
+  e.name = name;
+  e.bytes = hb.bytes();
+  // Size 0 is illegal for clCreateBuffer: a buffer of no elements still gets one element.
+  const size_t body = std::max<size_t>(e.bytes, sizeOf(hb.type()));
+  e.body = body;
+  const size_t total = body + 2 * guard_;
+  // The initial image: guard pattern, contents, guard pattern.
+  std::vector<uint8_t> image;
+  const bool needImage = guard_ > 0 || mode_ != BufferMode::write;
+  if (needImage) {
+    image.assign(total, kGuardByte);
+    std::memcpy(image.data() + guard_, hb.data(), e.bytes);
+  }
+  cl_mem_flags flags = CL_MEM_READ_WRITE;
+  void* hostPtr = nullptr;
+  switch (mode_) {
+    case BufferMode::write: break;
+    case BufferMode::copy_host_ptr:
+      flags |= CL_MEM_COPY_HOST_PTR;
+      hostPtr = image.data();
+      break;
+    case BufferMode::use_host_ptr:
+      flags |= CL_MEM_USE_HOST_PTR;
+      e.host = std::move(image);
+      hostPtr = e.host.data();
+      break;
+    case BufferMode::alloc_host_ptr: flags |= CL_MEM_ALLOC_HOST_PTR; break;
+    case BufferMode::alloc_copy_host_ptr:
+      flags |= CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR;
+      hostPtr = image.data();
+      break;
+  }
+  cl::Buffer whole(context_, flags, total, hostPtr);
+  if (mode_ == BufferMode::write) {
+    if (guard_ > 0)
+      queue_.enqueueWriteBuffer(whole, CL_TRUE, 0, total, image.data());
+    else if (e.bytes)
+      queue_.enqueueWriteBuffer(whole, CL_FALSE, 0, e.bytes, hb.data());
+  } else if (mode_ == BufferMode::alloc_host_ptr) {
+    void* p = queue_.enqueueMapBuffer(whole, CL_TRUE, CL_MAP_WRITE, 0, total);
+    std::memcpy(p, image.data(), total);
+    queue_.enqueueUnmapMemObject(whole, p);
+  }
+  cl::Buffer view = whole;
+  if (guard_ > 0) {
+    cl_buffer_region region{guard_, body};
+    view = whole.createSubBuffer(CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region);
+  }
+  whole_.push_back(whole);
+  views_.push_back(view);
+  entries_.push_back(std::move(e));
+  return entries_.size() - 1;
+}
+
+void CaseBuffers::read(size_t i, HostBuffer& out, ReadMode mode) {
+  const size_t bytes = entries_[i].bytes;
+  if (!bytes) return;
+  const cl::Buffer& b = whole_[i];
+  switch (mode) {
+    case ReadMode::blocking: queue_.enqueueReadBuffer(b, CL_TRUE, guard_, bytes, out.data()); break;
+    case ReadMode::nonblocking_wait: {
+      cl::Event ev;
+      queue_.enqueueReadBuffer(b, CL_FALSE, guard_, bytes, out.data(), nullptr, &ev);
+      cl::WaitForEvents({ev});
+      break;
+    }
+    case ReadMode::nonblocking_finish:
+      queue_.enqueueReadBuffer(b, CL_FALSE, guard_, bytes, out.data());
+      queue_.finish();
+      break;
+    case ReadMode::map: {
+      void* p = queue_.enqueueMapBuffer(b, CL_TRUE, CL_MAP_READ, guard_, bytes);
+      std::memcpy(out.data(), p, bytes);
+      queue_.enqueueUnmapMemObject(b, p);
+      break;
+    }
+  }
+}
+
+std::vector<Finding> CaseBuffers::checkGuards() {
+  std::vector<Finding> out;
+  if (guard_ == 0) return out;
+  std::vector<uint8_t> before(guard_), after(guard_);
+  for (size_t i = 0; i < entries_.size(); ++i) {
+    queue_.enqueueReadBuffer(whole_[i], CL_FALSE, 0, guard_, before.data());
+    queue_.enqueueReadBuffer(whole_[i], CL_TRUE, guard_ + entries_[i].body, guard_, after.data());
+    auto firstBad = [](const std::vector<uint8_t>& g, bool fromEnd) -> std::optional<size_t> {
+      for (size_t k = 0; k < g.size(); ++k) {
+        size_t at = fromEnd ? g.size() - 1 - k : k;
+        if (g[at] != kGuardByte) return at;
+      }
+      return std::nullopt;
+    };
+    auto lo = firstBad(before, true);   // the changed byte nearest the buffer's start
+    auto hi = firstBad(after, false);   // the changed byte nearest the buffer's end
+    if (!lo && !hi) continue;
+    Finding f;
+    f.kind = FindingKind::out_of_bounds;
+    std::string where;
+    if (lo) where = fmt::format("{} bytes before its start", guard_ - *lo);
+    if (hi) where += fmt::format("{}byte {} past its end", where.empty() ? "" : " and ", *hi);
+    f.summary = fmt::format("buffer '{}' was written outside its {} bytes: {} (guard zone)", entries_[i].name,
+                            entries_[i].bytes, where);
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
+}  // namespace clh
