@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "app/app.hpp"
+#include "cl/devices.hpp"
 #include "core/reference.hpp"
 
 namespace fs = std::filesystem;
@@ -39,6 +40,10 @@ clh::AppConfig resolveConfig(const std::string& rootFlag) {
 }
 
 }  // namespace
+
+// Subcommands that register themselves (each in its own file).
+void addSemanticsCommand(CLI::App& app,
+                         const std::function<std::vector<clh::DeviceInfo>(const std::string& regex)>& devices);
 
 int main(int argc, char** argv) {
   CLI::App app{
@@ -95,8 +100,14 @@ int main(int argc, char** argv) {
   ctestCmd->add_option("paths", ctestPaths)->required();
   ctestCmd->add_option("--exe", ctestExe)->required();
 
+  // Commands that run from CLI11's callback find devices through the same registration.
+  auto devicesFor = [&root](const std::string& regex) { return clh::findDevices(resolveConfig(root), regex); };
+  addSemanticsCommand(app, devicesFor);
+
   try {
     app.parse(argc, argv);
+  } catch (const CLI::RuntimeError& e) {  // a command that ran in a callback, with its exit code
+    return e.get_exit_code();
   } catch (const CLI::ParseError& e) {
     int rc = app.exit(e);
     return rc == 0 ? 0 : clh::kExitUsage;
