@@ -69,14 +69,36 @@ int64_t ExprEnv::evalInt(const std::string& text) {
   if (!std::isfinite(v)) throw ExprError("'" + text + "' is not a finite number");
   double r = std::trunc(v);
   if (std::fabs(v - std::round(v)) < 1e-9) r = std::round(v);
+  if (r < -0x1p63 || r >= 0x1p63) throw ExprError("'" + text + "' = " + std::to_string(v) + " does not fit a 64-bit integer");
   return static_cast<int64_t>(r);
 }
 
+namespace {
+// Gives every unknown name a variable, so usedNames() can list names that are not parameters.
+double* scratchVariable(const mu::char_type*, void* user) {
+  auto* store = static_cast<std::vector<std::unique_ptr<double>>*>(user);
+  store->push_back(std::make_unique<double>(1.0));
+  return store->back().get();
+}
+}  // namespace
+
 std::vector<std::string> ExprEnv::usedNames(const std::string& text) {
-  mu::Parser& p = impl_->parser(text);
-  std::vector<std::string> out;
-  for (const auto& [name, ptr] : p.GetUsedVar()) out.push_back(name);
-  return out;
+  std::vector<std::unique_ptr<double>> store;
+  mu::Parser p;
+  std::vector<double> values(impl_->names.size(), 1.0);
+  try {
+    p.DefineOprt("%", fmodOp, mu::prMUL_DIV, mu::oaLEFT, true);
+    p.DefineFun("floor", floorFn);
+    p.DefineFun("ceil", ceilFn);
+    for (size_t i = 0; i < impl_->names.size(); ++i) p.DefineVar(impl_->names[i], &values[i]);
+    p.SetVarFactory(scratchVariable, &store);
+    p.SetExpr(text);
+    std::vector<std::string> out;
+    for (const auto& [name, ptr] : p.GetUsedVar()) out.push_back(name);
+    return out;
+  } catch (const mu::Parser::exception_type& e) {
+    throw ExprError("bad expression '" + text + "': " + e.GetMsg());
+  }
 }
 
 std::string substituteBraces(const std::string& text, ExprEnv& env) {

@@ -68,7 +68,7 @@ void from_json(const json& j, Finding& f) {
 }
 
 void to_json(json& j, const CaseOutcome& c) {
-  j = {{"sizes", c.sizes}, {"findings", c.findings}, {"kernel_ns", c.kernel_ns}};
+  j = {{"sizes", c.sizes}, {"findings", c.findings}, {"kernel_ns", c.kernel_ns}, {"queued_to_end_ns", c.queued_to_end_ns}};
   if (c.flops) j["flops"] = *c.flops;
   if (c.bytes) j["bytes"] = *c.bytes;
 }
@@ -76,6 +76,7 @@ void from_json(const json& j, CaseOutcome& c) {
   c.sizes = j.value("sizes", Sizes{});
   c.findings = j.value("findings", std::vector<Finding>{});
   c.kernel_ns = j.value("kernel_ns", 0.0);
+  c.queued_to_end_ns = j.value("queued_to_end_ns", 0.0);
   if (j.contains("flops")) c.flops = j["flops"].get<double>();
   if (j.contains("bytes")) c.bytes = j["bytes"].get<double>();
 }

@@ -10,6 +10,8 @@ namespace clh {
 
 namespace {
 
+constexpr int kFullSize = 100;  // rapidcheck's largest size: ranges resized to it are not scaled
+
 int64_t ceilDiv(int64_t a, int64_t b) { return a >= 0 ? (a + b - 1) / b : -((-a) / b); }
 int64_t floorDiv(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 
@@ -25,6 +27,30 @@ std::vector<int64_t> awkwardValues(int64_t lo, int64_t hi) {
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
+}
+
+// An integer in [lo, hi]: half the cases uniform, the others the lower bound, its successor, the
+// upper bound, or an awkward value. However it was chosen, the value shrinks toward `lo` (rapidcheck's
+// own branch choices would not: a shrunk choice draws a fresh value instead of a smaller one).
+// The choice ignores rapidcheck's size parameter, so small early sizes still reach the top.
+rc::Gen<int64_t> biasedRange(int64_t lo, int64_t hi) {
+  return rc::Gen<int64_t>([lo, hi](const rc::Random& random, int) {
+    rc::Random r = random;
+    const uint64_t span = static_cast<uint64_t>(hi - lo) + 1;
+    int64_t k;
+    switch (r.next() % 8) {
+      case 4: k = std::min(lo + 1, hi); break;
+      case 5: k = lo; break;
+      case 6: k = hi; break;
+      case 7: {
+        auto awkward = awkwardValues(lo, hi);
+        k = awkward[r.next() % awkward.size()];
+        break;
+      }
+      default: k = lo + static_cast<int64_t>(span ? r.next() % span : r.next());
+    }
+    return rc::shrinkable::shrinkRecur(k, [lo](int64_t v) { return rc::shrink::towards(v, lo); });
+  });
 }
 
 }  // namespace
@@ -46,7 +72,7 @@ rc::Gen<Sizes> sizesGen(const Spec& spec, bool simulator) {
         sizes[p.name] = env->evalInt(p.value->text);
       } else if (!p.one_of.empty()) {
         // An index, not gen::elementOf: an index shrinks toward the first value, elementOf does not.
-        sizes[p.name] = p.one_of[*rc::gen::inRange<size_t>(0, p.one_of.size())];
+        sizes[p.name] = p.one_of[*rc::gen::resize(kFullSize, rc::gen::inRange<size_t>(0, p.one_of.size()))];
       } else {
         const auto& r = (simulator && p.sim_range) ? *p.sim_range : *p.range;
         int64_t lo = env->evalInt(r.first.text), hi = env->evalInt(r.second.text);
@@ -57,15 +83,7 @@ rc::Gen<Sizes> sizesGen(const Spec& spec, bool simulator) {
           sizes[p.name] = lo;
           continue;
         }
-        // One case in four takes an awkward value. Every pick is an integer range, because those
-        // shrink toward their lower end (weightedOneOf's choice and elementOf do not shrink).
-        int64_t k;
-        if (*rc::gen::inRange(0, 4) == 0) {
-          auto awkward = awkwardValues(klo, khi);
-          k = awkward[*rc::gen::inRange<size_t>(0, awkward.size())];
-        } else {
-          k = *rc::gen::inRange<int64_t>(klo, khi + 1);
-        }
+        int64_t k = *biasedRange(klo, khi);
         sizes[p.name] = k * m;
       }
     }

@@ -79,6 +79,7 @@ class Loader {
       for (const auto& c : doc["constraints"]) s.constraints.push_back(expr(c, "constraints"));
     }
     s.build_options = optString(doc, "build_options");
+    if (doc["build_options"]) s.build_options_line = lineOf(doc["build_options"]);
     if (!doc["buffers"]) fail(doc, "buffers", "missing (at least one buffer)");
     loadBuffers(doc["buffers"], s);
 
@@ -486,8 +487,8 @@ class Loader {
     const std::string& bo = s.build_options;
     for (size_t pos = bo.find('{'); pos != std::string::npos; pos = bo.find('{', pos + 1)) {
       size_t close = bo.find('}', pos);
-      if (close == std::string::npos) throw SpecError(file_, 0, "build_options: unclosed '{'");
-      check(Expr{bo.substr(pos + 1, close - pos - 1), 0}, "build_options", all);
+      if (close == std::string::npos) throw SpecError(file_, s.build_options_line, "build_options: unclosed '{'");
+      check(Expr{bo.substr(pos + 1, close - pos - 1), s.build_options_line}, "build_options", all);
     }
   }
 

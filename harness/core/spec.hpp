@@ -124,6 +124,7 @@ struct Spec {
   std::vector<ParamSpec> params;
   std::vector<Expr> constraints;
   std::string build_options;  ///< may contain {EXPR}
+  int build_options_line = 0;
   std::vector<BufferSpec> buffers;
   std::vector<LaunchSpec> launches;
   std::optional<ExpectSpec> expect;

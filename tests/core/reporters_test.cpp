@@ -123,7 +123,7 @@ Report sampleReport() {
 // BUG (harness/core/reporters/console.cpp, writeConsoleReport): each details block ends with a
 // blank line and the totals line starts with another, so a report with failures has two blank
 // lines before the totals where a report without has one.
-TEST(ConsoleReporter, DISABLED_MatchesGolden) {
+TEST(ConsoleReporter, MatchesGolden) {
   std::ostringstream os;
   writeConsoleReport(os, sampleReport());
   EXPECT_EQ(os.str(), golden("report.txt"));

@@ -130,7 +130,7 @@ TEST(ResultJson, SparseUnitResultRoundTrips) {
 // BUG (harness/core/result.cpp, to_json(CaseOutcome)): queued_to_end_ns is not written, so it is
 // lost between the child process and the parent (check_cmd.cpp reads the unit back with
 // get<UnitResult>()).
-TEST(ResultJson, DISABLED_CaseOutcomeKeepsQueuedToEnd) {
+TEST(ResultJson, CaseOutcomeKeepsQueuedToEnd) {
   UnitResult u = everyFieldSet();
   u.failing->queued_to_end_ns = 5000;
   expectSame(roundTrip(u), u);

@@ -87,9 +87,9 @@ void writeConsoleReport(std::ostream& os, const Report& r) {
   std::map<Status, int> n;
   for (const auto& u : r.units) n[u.status]++;
   os << fmt::format(
-      "\n{} units: {} passed, {} failed, {} expected failures, {} unexpected passes, {} tool errors, {} "
+      "{}{} units: {} passed, {} failed, {} expected failures, {} unexpected passes, {} tool errors, {} "
       "skipped\n",
-      r.units.size(), n[Status::pass], n[Status::fail], n[Status::expected_failure], n[Status::unexpected_pass],
+      header ? "" : "\n", r.units.size(), n[Status::pass], n[Status::fail], n[Status::expected_failure], n[Status::unexpected_pass],
       n[Status::tool_error], n[Status::skipped]);
 }
 
