@@ -70,7 +70,9 @@ void writeConsoleReport(std::ostream& os, const Report& r) {
   os << fmt::format("{:<30} {:<44} {:>5}  {:<17} {:>7} {:>9}\n", "SPEC", "DEVICE", "CASES", "RESULT", "TIME",
                     "GFLOP/s");
   for (const auto& u : r.units) {
-    std::string perf = u.perf.gflops() > 0 ? fmt::format("{:.3f}", u.perf.gflops())
+    // A simulator's kernel time is interpretation time: no rate is printed for it.
+    std::string perf = u.device_kind == "simulator" ? "-"
+                       : u.perf.gflops() > 0        ? fmt::format("{:.3f}", u.perf.gflops())
                        : u.perf.gbytes() > 0 ? fmt::format("{:.2f}GB/s", u.perf.gbytes())
                                              : "-";
     os << fmt::format("{:<30} {:<44} {:>5}  {:<17} {:>6.2f}s {:>9}\n", fit(u.spec, 30), fit(u.device, 44),
