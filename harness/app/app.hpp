@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cl/devices.hpp"
+#include "cl/session.hpp"
 
 namespace clh {
 
@@ -33,7 +34,13 @@ struct CheckOptions {
   double timeout_s = 600;
   bool isolate = true;
   bool shrink = true;
+  std::string buffer_mode = "default";  ///< a BufferMode name, "all", or "default" (the spec's)
+  std::string read_mode = "default";    ///< a ReadMode name, "all", or "default" (the spec's)
 };
+
+/// The run modes `--buffer-mode` and `--read-mode` ask for (one entry per combination); throws
+/// std::invalid_argument naming the bad word.
+std::vector<RunOptions> runModes(const std::string& buffer_mode, const std::string& read_mode);
 
 int runCheck(const AppConfig& config, const CheckOptions& options);
 int runDevices(const AppConfig& config, const std::string& regex, bool json);
@@ -48,6 +55,7 @@ struct UnitChildOptions {
   std::optional<std::string> sizes;
   bool shrink = true;
   std::string out;
+  std::string buffer_mode = "default", read_mode = "default";
 };
 int runUnitChild(const AppConfig& config, const UnitChildOptions& options);
 

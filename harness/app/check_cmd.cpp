@@ -123,6 +123,7 @@ UnitResult runIsolated(const AppConfig& config, const Spec& spec, const DeviceIn
                                    "--cases",        std::to_string(o.cases),
                                    "--out",          out.string()};
   if (o.sizes) argv.insert(argv.end(), {"--sizes", *o.sizes});
+  argv.insert(argv.end(), {"--buffer-mode", o.buffer_mode, "--read-mode", o.read_mode});
   if (!o.shrink) argv.push_back("--no-shrink");
   ChildOutcome child = runChild(argv, o.timeout_s);
 
@@ -154,18 +155,39 @@ UnitResult runIsolated(const AppConfig& config, const Spec& spec, const DeviceIn
 
 }  // namespace
 
+std::vector<RunOptions> runModes(const std::string& bufferMode, const std::string& readMode) {
+  std::vector<std::optional<BufferMode>> buffers;
+  std::vector<std::optional<ReadMode>> reads;
+  if (bufferMode == "default") buffers.push_back(std::nullopt);
+  else if (bufferMode == "all") buffers.assign(allBufferModes().begin(), allBufferModes().end());
+  else if (auto m = bufferModeFromString(bufferMode)) buffers.push_back(*m);
+  else throw std::invalid_argument("--buffer-mode: unknown mode '" + bufferMode + "'");
+  if (readMode == "default") reads.push_back(std::nullopt);
+  else if (readMode == "all") reads.assign(allReadModes().begin(), allReadModes().end());
+  else if (auto m = readModeFromString(readMode)) reads.push_back(*m);
+  else throw std::invalid_argument("--read-mode: unknown mode '" + readMode + "'");
+  std::vector<RunOptions> out;
+  for (const auto& b : buffers)
+    for (const auto& r : reads) {
+      RunOptions ro;
+      if (b) ro.buffers = *b;
+      ro.read = r;
+      out.push_back(ro);
+    }
+  return out;
+}
+
 int runCheck(const AppConfig& config, const CheckOptions& o) {
   std::vector<std::string> paths = o.paths;
   if (paths.empty()) paths.push_back((fs::path(config.repo_root) / "specs").string());
   std::vector<Spec> specs;
   if (!loadSpecs(config, paths, specs)) return kExitUsage;
-  if (o.sizes) {
-    try {
-      parseSizes(*o.sizes);
-    } catch (const std::invalid_argument& e) {
-      std::cerr << "clharness: " << e.what() << "\n";
-      return kExitUsage;
-    }
+  try {
+    runModes(o.buffer_mode, o.read_mode);
+    if (o.sizes) parseSizes(*o.sizes);
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "clharness: " << e.what() << "\n";
+    return kExitUsage;
   }
   auto devices = findDevices(config, o.device_regex);
   if (devices.empty()) {
@@ -200,6 +222,7 @@ int runCheck(const AppConfig& config, const CheckOptions& o) {
         uo.cases = o.cases;
         uo.shrink = o.shrink;
         uo.tool = config.tool_name;
+        uo.modes = runModes(o.buffer_mode, o.read_mode);
         if (o.sizes) uo.sizes = parseSizes(*o.sizes);
         u = runUnit(*sessions[d], spec, uo);
       }
@@ -251,6 +274,7 @@ int runUnitChild(const AppConfig& config, const UnitChildOptions& o) {
     uo.cases = o.cases;
     uo.shrink = o.shrink;
     uo.tool = config.tool_name;
+    uo.modes = runModes(o.buffer_mode, o.read_mode);
     if (o.sizes) uo.sizes = parseSizes(*o.sizes);
     uo.on_case_start = [out](const Sizes& s) { writeLine(out, {{"event", "case_start"}, {"sizes", s}}); };
     UnitResult u = runUnit(session, spec, uo);

@@ -75,6 +75,12 @@ int main(int argc, char** argv) {
   checkCmd->add_option("--timeout", check.timeout_s, "seconds one spec may run on one device (default 600)");
   checkCmd->add_flag("--no-isolate", noIsolate, "run in this process (a crashing kernel ends the run)");
   checkCmd->add_flag("--no-shrink", noShrink, "report the first failing case without shrinking it");
+  checkCmd->add_option("--buffer-mode", check.buffer_mode,
+                       "buffer flags: write, copy_host_ptr, use_host_ptr, alloc_host_ptr, alloc_copy_host_ptr, "
+                       "or all (each case in every mode; all must agree)");
+  checkCmd->add_option("--read-mode", check.read_mode,
+                       "how results come back: blocking, nonblocking_wait, nonblocking_finish, map, "
+                       "host_pointer (recorded, never failed), or all");
 
   auto* refs = app.add_subcommand("references", "list the registered reference functions");
 
@@ -92,6 +98,8 @@ int main(int argc, char** argv) {
   unitCmd->add_option("--sizes", unit.sizes);
   unitCmd->add_option("--out", unit.out)->required();
   unitCmd->add_flag("--no-shrink", unitNoShrink);
+  unitCmd->add_option("--buffer-mode", unit.buffer_mode);
+  unitCmd->add_option("--read-mode", unit.read_mode);
 
   std::vector<std::string> ctestPaths;
   std::string ctestExe;

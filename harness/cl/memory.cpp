@@ -12,62 +12,7 @@ namespace {
 
 constexpr uint8_t kGuardByte = 0xC3;
 
-struct ModeName {
-  BufferMode mode;
-  const char* name;
-};
-constexpr ModeName kBufferModes[] = {{BufferMode::write, "write"},
-                                     {BufferMode::copy_host_ptr, "copy_host_ptr"},
-                                     {BufferMode::use_host_ptr, "use_host_ptr"},
-                                     {BufferMode::alloc_host_ptr, "alloc_host_ptr"},
-                                     {BufferMode::alloc_copy_host_ptr, "alloc_copy_host_ptr"}};
-struct ReadName {
-  ReadMode mode;
-  const char* name;
-};
-constexpr ReadName kReadModes[] = {{ReadMode::blocking, "blocking"},
-                                   {ReadMode::nonblocking_wait, "nonblocking_wait"},
-                                   {ReadMode::nonblocking_finish, "nonblocking_finish"},
-                                   {ReadMode::map, "map"}};
-
 }  // namespace
-
-const char* toString(BufferMode m) {
-  for (const auto& e : kBufferModes)
-    if (e.mode == m) return e.name;
-  return "?";
-}
-const char* toString(ReadMode m) {
-  for (const auto& e : kReadModes)
-    if (e.mode == m) return e.name;
-  return "?";
-}
-std::optional<BufferMode> bufferModeFromString(const std::string& s) {
-  for (const auto& e : kBufferModes)
-    if (s == e.name) return e.mode;
-  return std::nullopt;
-}
-std::optional<ReadMode> readModeFromString(const std::string& s) {
-  for (const auto& e : kReadModes)
-    if (s == e.name) return e.mode;
-  return std::nullopt;
-}
-const std::vector<BufferMode>& allBufferModes() {
-  static const std::vector<BufferMode> all = [] {
-    std::vector<BufferMode> v;
-    for (const auto& e : kBufferModes) v.push_back(e.mode);
-    return v;
-  }();
-  return all;
-}
-const std::vector<ReadMode>& allReadModes() {
-  static const std::vector<ReadMode> all = [] {
-    std::vector<ReadMode> v;
-    for (const auto& e : kReadModes) v.push_back(e.mode);
-    return v;
-  }();
-  return all;
-}
 
 size_t guardBytesFor(const cl::Device& device) {
   size_t alignBytes = device.getInfo<CL_DEVICE_MEM_BASE_ADDR_ALIGN>() / 8;
@@ -76,12 +21,13 @@ size_t guardBytesFor(const cl::Device& device) {
   return g;
 }
 
-CaseBuffers::CaseBuffers(cl::Context& context, cl::CommandQueue& queue, BufferMode mode, size_t guard)
-    : context_(context), queue_(queue), mode_(mode), guard_(guard) {}
+CaseBuffers::CaseBuffers(cl::Context& context, cl::CommandQueue& queue, size_t guard)
+    : context_(context), queue_(queue), guard_(guard) {}
 
-size_t CaseBuffers::add(const std::string& name, const HostBuffer& hb) {
+size_t CaseBuffers::add(const std::string& name, const HostBuffer& hb, BufferMode mode_) {
   Entry e;
   e.name = name;
+  e.mode = mode_;
   e.bytes = hb.bytes();
   // Size 0 is illegal for clCreateBuffer: a buffer of no elements still gets one element.
   const size_t body = std::max<size_t>(e.bytes, sizeOf(hb.type()));
@@ -139,6 +85,14 @@ void CaseBuffers::read(size_t i, HostBuffer& out, ReadMode mode) {
   const size_t bytes = entries_[i].bytes;
   if (!bytes) return;
   const cl::Buffer& b = whole_[i];
+  if (mode == ReadMode::host_pointer) {
+    if (entries_[i].mode == BufferMode::use_host_ptr) {
+      queue_.finish();
+      std::memcpy(out.data(), entries_[i].host.data() + guard_, bytes);
+      return;
+    }
+    mode = ReadMode::blocking;
+  }
   switch (mode) {
     case ReadMode::blocking: queue_.enqueueReadBuffer(b, CL_TRUE, guard_, bytes, out.data()); break;
     case ReadMode::nonblocking_wait: {
@@ -155,8 +109,10 @@ void CaseBuffers::read(size_t i, HostBuffer& out, ReadMode mode) {
       void* p = queue_.enqueueMapBuffer(b, CL_TRUE, CL_MAP_READ, guard_, bytes);
       std::memcpy(out.data(), p, bytes);
       queue_.enqueueUnmapMemObject(b, p);
+      queue_.finish();  // the copy above is done; the unmap must be too before the buffer goes
       break;
     }
+    case ReadMode::host_pointer: break;  // handled above
   }
 }
 

@@ -31,8 +31,8 @@ struct BuildOutcome {
 /// How one case is run: the buffer-flag and read modes, guard zones, and (for the barrier audit)
 /// a replacement for the kernel's source text.
 struct RunOptions {
-  BufferMode buffers = BufferMode::write;
-  ReadMode read = ReadMode::blocking;
+  BufferMode buffers = BufferMode::write;  ///< for buffers whose spec names no `memory:`
+  std::optional<ReadMode> read;            ///< unset: the spec's `read:`, else blocking
   /// Guard zones around every buffer; never on a simulator, which checks every access itself
   /// (and would see the guards as part of the allocation).
   bool guard_zones = true;

@@ -5,6 +5,7 @@
 #include <rapidcheck.h>
 #include <rapidcheck/detail/TestListenerAdapter.h>
 
+#include <algorithm>
 #include <chrono>
 #include <regex>
 
@@ -83,9 +84,24 @@ UnitResult runUnit(DeviceSession& session, const Spec& spec, const UnitOptions& 
 
   auto runOne = [&](const Sizes& sizes) {
     if (options.on_case_start) options.on_case_start(sizes);
-    CaseOutcome c = session.runCase(spec, sizes, options.seed);
+    CaseOutcome c;
+    for (size_t m = 0; m < options.modes.size(); ++m) {
+      CaseOutcome one = session.runCase(spec, sizes, options.seed, options.modes[m]);
+      if (m == 0) {
+        c = std::move(one);
+        continue;
+      }
+      for (auto& f : one.findings) {
+        f.summary = fmt::format("[{} buffers, {} read] {}", toString(options.modes[m].buffers),
+                                options.modes[m].read ? toString(*options.modes[m].read) : "default", f.summary);
+        c.findings.push_back(std::move(f));
+      }
+      for (auto& o : one.observations) c.observations.push_back(std::move(o));
+    }
     ++u.cases_run;
     accumulate(u.perf, c);
+    for (const auto& o : c.observations)
+      if (std::find(u.observations.begin(), u.observations.end(), o) == u.observations.end()) u.observations.push_back(o);
     return c;
   };
 

@@ -18,6 +18,8 @@ struct UnitOptions {
   bool shrink = true;
   std::string tool = "clharness";  ///< how the replay command names the tool
   std::function<void(const Sizes&)> on_case_start;  ///< called before each case (crash attribution)
+  /// Each case runs once per entry (buffer and read modes); all must agree with the reference.
+  std::vector<RunOptions> modes{RunOptions{}};
 };
 
 /// Runs `spec` on the session's device. Exceptions only for a spec that cannot be evaluated.

@@ -70,6 +70,7 @@ void from_json(const json& j, Finding& f) {
 void to_json(json& j, const CaseOutcome& c) {
   j = {{"sizes", c.sizes}, {"findings", c.findings}, {"kernel_ns", c.kernel_ns}, {"queued_to_end_ns", c.queued_to_end_ns}};
   if (c.flops) j["flops"] = *c.flops;
+  if (!c.observations.empty()) j["observations"] = c.observations;
   if (c.bytes) j["bytes"] = *c.bytes;
 }
 void from_json(const json& j, CaseOutcome& c) {
@@ -77,6 +78,7 @@ void from_json(const json& j, CaseOutcome& c) {
   c.findings = j.value("findings", std::vector<Finding>{});
   c.kernel_ns = j.value("kernel_ns", 0.0);
   c.queued_to_end_ns = j.value("queued_to_end_ns", 0.0);
+  c.observations = j.value("observations", std::vector<std::string>{});
   if (j.contains("flops")) c.flops = j["flops"].get<double>();
   if (j.contains("bytes")) c.bytes = j["bytes"].get<double>();
 }
@@ -95,6 +97,7 @@ void to_json(json& j, const UnitResult& u) {
   for (auto k : u.expected) exp.push_back(toString(k));
   j["expected"] = exp;
   if (u.failing) j["failing_case"] = *u.failing;
+  if (!u.observations.empty()) j["observations"] = u.observations;
   if (!u.replay.empty()) j["replay"] = u.replay;
   json perf = {{"cases", u.perf.cases}, {"kernel_ns", u.perf.kernel_ns}};
   if (u.perf.flops > 0) perf["flops"] = u.perf.flops, perf["gflops"] = u.perf.gflops();
@@ -116,6 +119,7 @@ void from_json(const json& j, UnitResult& u) {
     if (auto kind = findingKindFromString(k)) u.expected.push_back(*kind);
   if (j.contains("failing_case")) u.failing = j["failing_case"].get<CaseOutcome>();
   u.replay = j.value("replay", "");
+  u.observations = j.value("observations", std::vector<std::string>{});
   if (j.contains("perf")) {
     const auto& p = j["perf"];
     u.perf.cases = p.value("cases", 0);

@@ -21,6 +21,8 @@ struct CaseOutcome {
   double kernel_ns = 0;  ///< sum over launches of (end - start)
   double queued_to_end_ns = 0;
   std::optional<double> flops, bytes;
+  /// What the implementation did where the specification leaves it free (never a failure).
+  std::vector<std::string> observations;
   bool ok() const { return findings.empty(); }
 };
 
@@ -61,6 +63,7 @@ struct UnitResult {
   std::string replay;                  ///< the command that replays `failing`
   std::string message;                 ///< one paragraph: why this status
   std::vector<FindingKind> expected;   ///< what the spec expects, if anything
+  std::vector<std::string> observations;  ///< distinct observations over the cases
   Perf perf;
   double seconds = 0;
 };

@@ -53,7 +53,7 @@ class Loader {
     if (!doc.IsMap()) throw SpecError(file_, lineOf(doc), "a spec is a YAML mapping of fields");
     checkKeys(doc, {"name", "origin", "description", "source", "reference", "params",
                     "constraints", "build_options", "buffers", "kernel", "args", "global", "local",
-                    "offset", "launches", "expect", "suppress", "cases", "simulator_cases", "flops", "bytes",
+                    "offset", "launches", "expect", "suppress", "read", "cases", "simulator_cases", "flops", "bytes",
                     "labels"},
               "spec");
     Spec s;
@@ -98,6 +98,15 @@ class Loader {
       fail(doc, "kernel", "missing: a spec needs kernel/args/global or launches");
     }
     if (doc["expect"]) s.expect = loadExpect(doc["expect"]);
+    if (doc["read"]) {
+      std::string m = scalarString(doc["read"], "read");
+      s.read = readModeFromString(m);
+      if (!s.read) {
+        std::string list;
+        for (auto mode : allReadModes()) list += (list.empty() ? "" : ", ") + std::string(toString(mode));
+        fail(doc["read"], "read", "unknown read mode '" + m + "' (expected: " + list + ")");
+      }
+    }
     if (doc["suppress"]) {
       requireSeq(doc["suppress"], "suppress");
       for (const auto& n : doc["suppress"]) s.suppress.push_back(loadSuppress(n));
@@ -296,7 +305,16 @@ class Loader {
       b.line = lineOf(kv.first);
       std::string field = "buffers." + b.name;
       const YAML::Node& d = kv.second;
-      checkKeys(d, {"type", "count", "shape", "role", "init", "compare"}, field);
+      checkKeys(d, {"type", "count", "shape", "role", "init", "compare", "memory"}, field);
+      if (d["memory"]) {
+        std::string m = scalarString(d["memory"], field + ".memory");
+        b.memory = bufferModeFromString(m);
+        if (!b.memory) {
+          std::string list;
+          for (auto mode : allBufferModes()) list += (list.empty() ? "" : ", ") + std::string(toString(mode));
+          fail(d["memory"], field + ".memory", "unknown mode '" + m + "' (expected: " + list + ")");
+        }
+      }
       std::string type = d["type"] ? scalarString(d["type"], field + ".type") : "float";
       auto t = elemTypeFromString(type);
       if (!t) fail(d["type"], field + ".type", "unknown type '" + type + "' (expected: char uchar short ushort int uint long ulong float double)");

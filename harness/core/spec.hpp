@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/finding.hpp"
+#include "core/modes.hpp"
 
 namespace clh {
 
@@ -75,6 +76,7 @@ struct BufferSpec {
   Role role = Role::in;
   InitSpec init;
   CompareSpec compare;
+  std::optional<BufferMode> memory;  ///< this buffer's flags, whatever the run's mode
 };
 
 /// One kernel argument: a named buffer, a scalar, or a dynamic __local allocation.
@@ -128,6 +130,7 @@ struct Spec {
   std::vector<BufferSpec> buffers;
   std::vector<LaunchSpec> launches;
   std::optional<ExpectSpec> expect;
+  std::optional<ReadMode> read;  ///< how results come back, unless the run says otherwise
   std::vector<SuppressSpec> suppress;
   int cases = 100;           ///< random cases on a real device
   int sim_cases = 10;        ///< random cases on a simulator

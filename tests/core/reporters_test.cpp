@@ -51,7 +51,7 @@ Report sampleReport() {
   wrong.kernel = "mmul";
   wrong.mismatches = {{"C", {0, 1}, "1.5", "2.5", false}, {"C", {2, 2}, "nan", "3", true}};
   wrong.mismatch_count = 3;
-  fail.failing = CaseOutcome{{{"N", 3}, {"TS", 2}}, {wrong}, 0, 0, std::nullopt, std::nullopt};
+  fail.failing = CaseOutcome{{{"N", 3}, {"TS", 2}}, {wrong}, 0, 0, std::nullopt, std::nullopt, {}};
   fail.replay =
       "clharness check specs/handson/mmul.yaml --device 'pocl: cpu' --seed 42 --sizes N=3,TS=2";
   fail.perf = {12, 0, 0, 0};
@@ -72,7 +72,7 @@ Report sampleReport() {
   race.lines = {{"kernels/handson/mmul_as_published.cl", 14, "Bwrk[k] = B[k*N + j];"}};
   race.work_items = {"global(1,0,0) local(1,0,0) group(0,0,0)",
                      "global(0,0,0) local(0,0,0) group(0,0,0)"};
-  xfail.failing = CaseOutcome{{{"N", 2}}, {race}, 0, 0, std::nullopt, std::nullopt};
+  xfail.failing = CaseOutcome{{{"N", 2}}, {race}, 0, 0, std::nullopt, std::nullopt, {}};
   xfail.replay =
       "clharness check specs/handson/mmul_as_published.yaml --device oclgrind --seed 42 --sizes "
       "N=2";
@@ -111,7 +111,7 @@ Report sampleReport() {
       "  float x = tile[lid] & mask;\n"
       "    ^ \"here\"\n"
       "\x1b[0m1 error generated.\n";
-  tool.failing = CaseOutcome{{}, {crash}, 0, 0, std::nullopt, std::nullopt};
+  tool.failing = CaseOutcome{{}, {crash}, 0, 0, std::nullopt, std::nullopt, {}};
   tool.replay = "clharness check specs/perroni/transpose.yaml --device oclgrind --seed 42";
   tool.message = "the tool failed on this kernel (not the kernel's fault)";
   tool.seconds = 0.25;

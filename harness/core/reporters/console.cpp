@@ -17,7 +17,7 @@ std::string fit(const std::string& s, size_t width) {
 
 std::string statusWord(Status s) {
   switch (s) {
-    case Status::pass: return "pass";
+    case Status::pass: return "pass";  // also the heading of a passing unit's observations
     case Status::fail: return "FAIL";
     case Status::expected_failure: return "expected failure";
     case Status::unexpected_pass: return "FAIL (bug gone)";
@@ -64,6 +64,7 @@ void writeUnitDetails(std::ostream& os, const UnitResult& u) {
     }
   }
   if (!u.replay.empty()) os << "  replay: " << u.replay << "\n";
+  for (const auto& o : u.observations) os << "  observed: " << o << "\n";
 }
 
 void writeConsoleReport(std::ostream& os, const Report& r) {
@@ -80,7 +81,7 @@ void writeConsoleReport(std::ostream& os, const Report& r) {
   }
   bool header = false;
   for (const auto& u : r.units) {
-    if (u.status == Status::pass || u.status == Status::skipped) continue;
+    if ((u.status == Status::pass || u.status == Status::skipped) && u.observations.empty()) continue;
     if (!header) os << "\n";
     header = true;
     writeUnitDetails(os, u);
