@@ -1,0 +1,395 @@
+// The barrier audit's driver and rules: mutants on every device, the evidence each device gives,
+// the verdict per call, and the terminal, Markdown and JSON forms of the result.
+#include "audit/audit.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "core/sizes.hpp"
+
+namespace fs = std::filesystem;
+
+namespace clh::audit {
+
+namespace {
+
+std::string readText(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read kernel file " + path);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string quote(const std::string& s) {
+  if (!s.empty() && s.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                        "0123456789_-./=,:") == std::string::npos)
+    return s;
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+std::string exactRegex(const std::string& s) {
+  std::string out = "^";
+  for (char c : s) {
+    if (std::string_view(R"(\^$.|?*+()[]{})").find(c) != std::string_view::npos) out += '\\';
+    out += c;
+  }
+  return out + "$";
+}
+
+// wrong_result and unwritten are one thing here: the outputs are not what the reference says.
+int category(FindingKind k) {
+  return k == FindingKind::unwritten ? static_cast<int>(FindingKind::wrong_result)
+                                     : static_cast<int>(k);
+}
+
+bool hasLines(FindingKind k) {
+  return k == FindingKind::race || k == FindingKind::out_of_bounds ||
+         k == FindingKind::uninitialized || k == FindingKind::divergence;
+}
+
+std::set<int> lineSet(const Finding& f) {
+  std::set<int> s;
+  for (const auto& l : f.lines) s.insert(l.line);
+  return s;
+}
+
+// Whether the unmodified kernel showed `f` already (the mutant's file differs: lines compare by
+// number, which the mutants keep).
+bool shownBy(const Finding& f, const std::vector<Finding>& baseline) {
+  for (const auto& b : baseline) {
+    if (category(b.kind) != category(f.kind)) continue;
+    if (hasLines(f.kind) && !f.lines.empty() && !b.lines.empty() && lineSet(f) != lineSet(b))
+      continue;
+    return true;
+  }
+  return false;
+}
+
+std::string kindsOf(const std::vector<Finding>& fs) {
+  std::vector<std::string> kinds;
+  for (const auto& f : fs) {
+    std::string k(toString(f.kind));
+    if (std::find(kinds.begin(), kinds.end(), k) == kinds.end()) kinds.push_back(k);
+  }
+  std::string out;
+  for (const auto& k : kinds) out += (out.empty() ? "" : ", ") + k;
+  return out;
+}
+
+// A finding's summary without file names ("between line 41 and line 34"): mutants live in a
+// scratch folder, and every line number is the kernel file's own.
+std::string shortSummary(const Finding& f) {
+  std::string s = f.summary;
+  for (const auto& l : f.lines) {
+    if (l.file.empty()) continue;
+    for (size_t p; (p = s.find(l.file + ":")) != std::string::npos;)
+      s.replace(p, l.file.size() + 1, "line ");
+  }
+  return s;
+}
+
+// A device's short name for tables: the part after "Platform: ".
+std::string shortDevice(const std::string& display) {
+  if (display.rfind("Portable Computing Language", 0) == 0) return "PoCL";
+  size_t colon = display.find(": ");
+  return colon == std::string::npos ? display : display.substr(0, colon);
+}
+
+std::string markdownCell(std::string s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '|')
+      out += "\\|";
+    else if (c == '\n')
+      out += ' ';
+    else
+      out += c;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string_view toString(Verdict v) {
+  switch (v) {
+    case Verdict::necessary:
+      return "necessary";
+    case Verdict::redundant:
+      return "redundant";
+    case Verdict::undetermined:
+      return "undetermined";
+  }
+  return "undetermined";
+}
+
+Spec mutantSpec(const Spec& spec, const std::string& mutant_file) {
+  Spec m = spec;
+  m.source = mutant_file;
+  m.source_path = mutant_file;
+  return m;
+}
+
+std::string mutantFileName(const Spec& spec, const SyncCall& call) {
+  return fmt::format("{}.no-{}-{}.line{}.cl", fs::path(spec.source_path).stem().string(),
+                     call.function, call.index, call.line);
+}
+
+DeviceEvidence weigh(const UnitResult& baseline, const UnitResult& mutant, bool simulator) {
+  DeviceEvidence e;
+  e.device = mutant.device;
+  e.simulator = simulator;
+  e.mutant = mutant;
+  e.baseline = baseline;
+  std::vector<Finding> before =
+      baseline.failing ? baseline.failing->findings : std::vector<Finding>{};
+  for (const auto& f : before)
+    if (f.kind == FindingKind::build_error || f.kind == FindingKind::tool_error) {
+      e.note = fmt::format("the unmodified kernel does not run here ({}: {})", toString(f.kind),
+                           f.summary);
+      return e;
+    }
+  if (!mutant.failing) {
+    if (baseline.failing)
+      e.note =
+          fmt::format("the unmodified kernel fails here ({}) and this mutant passed its {} cases",
+                      kindsOf(before), mutant.cases_run);
+    return e;
+  }
+  std::vector<Finding> after = mutant.failing->findings;
+  for (const auto& f : after) {
+    if (f.kind == FindingKind::tool_error) {
+      e.note = "the tool failed on the mutant: " + f.summary;
+      e.evidence.clear();
+      return e;
+    }
+    if (f.kind == FindingKind::build_error) {
+      e.note = "the mutant does not build: " + f.summary;
+      e.evidence.clear();
+      return e;
+    }
+    if (!shownBy(f, before)) e.evidence.push_back(f);
+  }
+  if (e.evidence.empty())
+    e.note = fmt::format("shows only what the unmodified kernel shows here ({})", kindsOf(after));
+  return e;
+}
+
+const Finding* headline(const std::vector<Finding>& findings) {
+  static const std::vector<FindingKind> order = {
+      FindingKind::race,      FindingKind::divergence,    FindingKind::wrong_result,
+      FindingKind::unwritten, FindingKind::out_of_bounds, FindingKind::uninitialized,
+      FindingKind::crash,     FindingKind::timeout,       FindingKind::launch_error,
+      FindingKind::api_error, FindingKind::other};
+  for (auto k : order)
+    for (const auto& f : findings)
+      if (f.kind == k) return &f;
+  return findings.empty() ? nullptr : &findings.front();
+}
+
+void decide(CallAudit& call) {
+  for (const auto& d : call.devices)
+    if (!d.evidence.empty()) {
+      call.verdict = Verdict::necessary;
+      // A simulator's race names both lines; prefer it over a wrong result when both exist.
+      const DeviceEvidence* best = &d;
+      for (const auto& o : call.devices)
+        if (!o.evidence.empty() && headline(o.evidence)->kind == FindingKind::race) best = &o;
+      call.reason = shortDevice(best->device) + ": " + describe(*best);
+      return;
+    }
+  bool allClean = !call.devices.empty(), simulator = false;
+  for (const auto& d : call.devices) {
+    allClean = allClean && d.clean();
+    simulator = simulator || (d.simulator && d.clean());
+  }
+  if (allClean && simulator) {
+    call.verdict = Verdict::redundant;
+    std::string runs;
+    for (const auto& d : call.devices)
+      runs += fmt::format("{}{} {} cases", runs.empty() ? "" : ", ", shortDevice(d.device),
+                          d.mutant.cases_run);
+    call.reason = "nothing found without it (" + runs + ")";
+    return;
+  }
+  call.verdict = Verdict::undetermined;
+  std::string why;
+  for (const auto& d : call.devices)
+    if (!d.note.empty()) why += (why.empty() ? "" : "; ") + shortDevice(d.device) + ": " + d.note;
+  if (allClean && !simulator)
+    why =
+        "every device passed, but no simulator ran: a missing barrier can pass on every CPU device";
+  call.reason = why.empty() ? "no device ran" : why;
+}
+
+std::string describe(const DeviceEvidence& e) {
+  if (!e.evidence.empty()) {
+    const Finding& h = *headline(e.evidence);
+    std::string s = std::string(toString(h.kind));
+    if (!h.address_space.empty()) s += " (" + h.address_space + ")";
+    s += ": " + shortSummary(h);
+    if (e.mutant.failing) s += " at " + formatSizes(e.mutant.failing->sizes);
+    std::vector<Finding> rest;
+    for (const auto& f : e.evidence)
+      if (f.kind != h.kind) rest.push_back(f);
+    if (!rest.empty()) s += "; also " + kindsOf(rest);
+    return s;
+  }
+  if (!e.note.empty()) return e.note;
+  return fmt::format("pass ({} cases)", e.mutant.cases_run);
+}
+
+SpecAudit auditSpec(const Spec& spec, const std::vector<DeviceInfo>& devices,
+                    const AuditOptions& options, const UnitRunner& run) {
+  auto t0 = std::chrono::steady_clock::now();
+  SpecAudit a;
+  a.spec = spec.name;
+  a.spec_file = spec.file;
+  a.source = spec.source;
+  for (const auto& l : spec.launches)
+    if (a.kernels.find(l.kernel) == std::string::npos)
+      a.kernels += (a.kernels.empty() ? "" : ", ") + l.kernel;
+  std::string text = readText(spec.source_path);
+  std::vector<SyncCall> calls = findSyncCalls(text);
+  std::erase_if(calls, [&](const SyncCall& c) {
+    return !options.only.empty() &&
+           std::find(options.only.begin(), options.only.end(), c.index) == options.only.end();
+  });
+  if (calls.empty()) return a;
+
+  auto unitOptions = [&](const DeviceInfo& d) {
+    UnitOptions uo;
+    uo.seed = options.seed;
+    uo.cases = d.simulator ? options.sim_cases : options.cases;
+    uo.sizes = options.sizes;
+    uo.shrink = options.shrink;
+    uo.tool = options.tool;
+    return uo;
+  };
+  auto tell = [&](const std::string& what) {
+    if (options.progress) options.progress(what);
+  };
+
+  std::vector<UnitResult> baselines;
+  for (const auto& d : devices) {
+    tell(fmt::format("{} (unmodified) on {}", spec.name, d.displayName()));
+    baselines.push_back(run(spec, d, unitOptions(d)));
+  }
+  fs::path dir = fs::path(options.mutants_dir) / spec.name;
+  fs::create_directories(dir);
+  for (const auto& call : calls) {
+    fs::path file = dir / mutantFileName(spec, call);
+    {
+      std::ofstream out(file, std::ios::binary);
+      out << removeCall(text, call);
+      if (!out) throw std::runtime_error("cannot write the mutant " + file.string());
+    }
+    Spec mutant = mutantSpec(spec, file.string());
+    CallAudit ca;
+    ca.call = call;
+    for (size_t i = 0; i < devices.size(); ++i) {
+      const auto& d = devices[i];
+      tell(fmt::format("{} {} on {}", spec.name, mutantLabel(call), d.displayName()));
+      UnitResult m = run(mutant, d, unitOptions(d));
+      DeviceEvidence e = weigh(baselines[i], m, d.simulator);
+      e.device = d.displayName();
+      if (m.failing)
+        e.replay =
+            fmt::format("{} audit {} --call {} --device {} --seed {} --sizes {}", options.tool,
+                        quote(spec.file), call.index, quote(exactRegex(d.displayName())),
+                        options.seed, quote(formatSizes(m.failing->sizes)));
+      ca.devices.push_back(std::move(e));
+    }
+    decide(ca);
+    a.calls.push_back(std::move(ca));
+  }
+  a.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return a;
+}
+
+std::string renderAudit(const SpecAudit& a) {
+  std::string out = fmt::format("{} ({}, kernel {}): ", a.spec, a.source, a.kernels);
+  if (a.calls.empty()) return out + "no synchronisation call to audit\n";
+  out += fmt::format("{} synchronisation call{} audited in {:.1f}s\n", a.calls.size(),
+                     a.calls.size() == 1 ? "" : "s", a.seconds);
+  size_t width = 0;
+  for (const auto& c : a.calls)
+    for (const auto& d : c.devices) width = std::max(width, d.device.size());
+  for (const auto& c : a.calls) {
+    out += fmt::format("  #{} line {:<4} {:<36} {}\n", c.call.index, c.call.line, c.call.text,
+                       toString(c.verdict));
+    for (const auto& d : c.devices) {
+      out += fmt::format("      {:<{}}  {}\n", d.device, width, describe(d));
+      if (!d.evidence.empty()) {
+        const Finding& h = *headline(d.evidence);
+        for (const auto& l : h.lines)
+          out += fmt::format("      {:<{}}    line {}: {}\n", "", width, l.line, l.text);
+      }
+    }
+  }
+  return out;
+}
+
+std::string renderMarkdown(const std::vector<SpecAudit>& audits) {
+  std::string out =
+      "| kernel (spec) | line | call | verdict | evidence without it |\n"
+      "| --- | --- | --- | --- | --- |\n";
+  for (const auto& a : audits)
+    for (const auto& c : a.calls) {
+      std::string evidence;
+      for (const auto& d : c.devices)
+        evidence += (evidence.empty() ? "" : "<br>") + shortDevice(d.device) + ": " + describe(d);
+      out += fmt::format("| {} (`{}`) | {} | `{}` | **{}** | {} |\n", markdownCell(a.kernels),
+                         markdownCell(a.spec), c.call.line, markdownCell(c.call.text),
+                         toString(c.verdict), markdownCell(evidence));
+    }
+  return out;
+}
+
+nlohmann::json toJson(const std::vector<SpecAudit>& audits) {
+  nlohmann::json specs = nlohmann::json::array();
+  for (const auto& a : audits) {
+    nlohmann::json calls = nlohmann::json::array();
+    for (const auto& c : a.calls) {
+      nlohmann::json devs = nlohmann::json::array();
+      for (const auto& d : c.devices) {
+        nlohmann::json j = {{"device", d.device},
+                            {"simulator", d.simulator},
+                            {"summary", describe(d)},
+                            {"evidence", d.evidence},
+                            {"note", d.note},
+                            {"replay", d.replay},
+                            {"mutant", d.mutant},
+                            {"baseline_status", toString(d.baseline.status)},
+                            {"baseline_cases", d.baseline.cases_run}};
+        if (d.baseline.failing) j["baseline_findings"] = d.baseline.failing->findings;
+        devs.push_back(std::move(j));
+      }
+      calls.push_back({{"index", c.call.index},
+                       {"function", c.call.function},
+                       {"line", c.call.line},
+                       {"column", c.call.column},
+                       {"text", c.call.text},
+                       {"verdict", toString(c.verdict)},
+                       {"reason", c.reason},
+                       {"devices", std::move(devs)}});
+    }
+    specs.push_back({{"spec", a.spec},
+                     {"spec_file", a.spec_file},
+                     {"source", a.source},
+                     {"kernels", a.kernels},
+                     {"seconds", a.seconds},
+                     {"calls", std::move(calls)}});
+  }
+  return {{"schema", "clharness-audit/1"}, {"specs", std::move(specs)}};
+}
+
+}  // namespace clh::audit

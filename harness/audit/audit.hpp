@@ -1,0 +1,118 @@
+// The barrier audit: removes each synchronisation call of a spec's kernel in turn, runs every
+// mutant where the unmodified kernel runs (the simulator for races, real devices for wrong
+// results) and judges each call necessary, redundant or undetermined, with the evidence.
+#pragma once
+
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "audit/mutants.hpp"
+#include "cl/devices.hpp"
+#include "cl/unit.hpp"
+#include "core/result.hpp"
+#include "core/spec.hpp"
+
+namespace clh::audit {
+
+/// What removing a call did.
+enum class Verdict {
+  necessary,     ///< some device showed a race, a wrong result or another finding without it
+  redundant,     ///< every device, a simulator among them, ran the same cases cleanly without it
+  undetermined,  ///< neither: no simulator ran, the kernel already fails, a tool failed, ...
+};
+std::string_view toString(Verdict v);
+
+/// What one device showed for one mutant, next to what it showed for the unmodified kernel.
+struct DeviceEvidence {
+  std::string device;  ///< display name
+  bool simulator = false;
+  UnitResult mutant;    ///< the mutant's unit: cases run, the smallest failing case, ...
+  UnitResult baseline;  ///< the unmodified kernel's unit on the same device, same seed
+  /// The mutant's findings that the unmodified kernel did not show here (all of them when the
+  /// unmodified kernel passed): the evidence that the call is needed.
+  std::vector<Finding> evidence;
+  std::string note;    ///< why this device says nothing either way, when it does not
+  std::string replay;  ///< the command that replays the mutant's smallest failing case
+
+  /// Both the unmodified kernel and the mutant ran their cases and nothing was found.
+  bool clean() const { return !mutant.failing && !baseline.failing && note.empty(); }
+};
+
+/// One synchronisation call and its verdict.
+struct CallAudit {
+  SyncCall call;
+  Verdict verdict = Verdict::undetermined;
+  std::string reason;  ///< one line: the deciding evidence, or why there is none
+  std::vector<DeviceEvidence> devices;
+};
+
+/// One spec's audit.
+struct SpecAudit {
+  std::string spec;       ///< spec name
+  std::string spec_file;  ///< the spec's path as given
+  std::string source;     ///< the kernel file as the spec names it
+  std::string kernels;    ///< the kernel names the spec launches, comma-separated
+  std::vector<CallAudit> calls;
+  double seconds = 0;
+};
+
+/// Runs `spec` on `device` with `options`: one unit, for instance in a child process. `spec` is
+/// the spec itself or a mutant of it (its source_path names the mutant's file). Must not throw
+/// for a kernel that crashes or hangs: such a unit is a finding (crash, timeout).
+using UnitRunner = std::function<UnitResult(const Spec& spec, const DeviceInfo& device,
+                                            const UnitOptions& options)>;
+
+struct AuditOptions {
+  std::string mutants_dir;  ///< where each mutant's source is written (created when missing)
+  std::vector<int> only;    ///< audit only these calls (1-based indices); empty: every call
+  uint64_t seed = 1;
+  int cases = 0;               ///< cases on a real device; 0: the spec's own count
+  int sim_cases = 0;           ///< cases on a simulator; 0: the spec's own count
+  std::optional<Sizes> sizes;  ///< run exactly this case on every device (a replay)
+  bool shrink = true;
+  std::string tool = "clharness";  ///< how replay commands name the tool
+  /// Told what runs next, e.g. "hackmd_gemm_tiled without barrier #2 (line 45) on Oclgrind".
+  std::function<void(const std::string&)> progress;
+};
+
+/// A copy of `spec` whose kernel source is `mutant_file` (findings' source lines name that file);
+/// the name stays, so the property generates the same sizes as for the unmodified kernel.
+Spec mutantSpec(const Spec& spec, const std::string& mutant_file);
+
+/// The file name of a mutant: "<source stem>.no-<function>-<index>.line<line>.cl".
+std::string mutantFileName(const Spec& spec, const SyncCall& call);
+
+/// Audits one spec on `devices`: the unmodified kernel and each mutant on each device through
+/// `run`. Throws std::runtime_error when the kernel file cannot be read or a mutant written.
+SpecAudit auditSpec(const Spec& spec, const std::vector<DeviceInfo>& devices,
+                    const AuditOptions& options, const UnitRunner& run);
+
+/// The evidence one device gives: the mutant's findings minus those the unmodified kernel showed
+/// there (same kind, wrong_result and unwritten counting as one, and for the simulator's
+/// findings the same source lines); a tool error or a mutant that does not build gives a note
+/// instead.
+DeviceEvidence weigh(const UnitResult& baseline, const UnitResult& mutant, bool simulator);
+
+/// The verdict from every device's evidence: necessary when any device has evidence; redundant
+/// when every device is clean and one of them is a simulator; otherwise undetermined.
+void decide(CallAudit& call);
+
+/// The most telling finding of a list (race, divergence, wrong result, ... in that order).
+const Finding* headline(const std::vector<Finding>& findings);
+
+/// One line for a device's evidence, e.g. "race (local): Read-write data race ... at K=3,M=1".
+std::string describe(const DeviceEvidence& e);
+
+/// A terminal table of one spec's audit.
+std::string renderAudit(const SpecAudit& audit);
+/// A Markdown table for docs/catalog.md: one row per call, the evidence of each device.
+std::string renderMarkdown(const std::vector<SpecAudit>& audits);
+
+/// The JSON form (`--json`): {"schema": "clharness-audit/1", "specs": [...]}.
+nlohmann::json toJson(const std::vector<SpecAudit>& audits);
+
+}  // namespace clh::audit

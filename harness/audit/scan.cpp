@@ -1,0 +1,358 @@
+// The scan of a kernel without a spec: argument info -> an in-memory spec (random inputs, no
+// reference, nothing compared) -> one case on the session's device, whose findings are the scan's.
+#include "audit/scan.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <functional>
+#include <numeric>
+
+#include "core/reference.hpp"
+#include "core/result.hpp"
+
+namespace clh::audit {
+
+namespace {
+
+// The reference of a scan: there is nothing to compare, every buffer is an input.
+constexpr const char* kNoReference = "__scan_no_reference";
+
+std::string trim(std::string s) {
+  auto blank = [](unsigned char c) { return std::isspace(c); };
+  s.erase(s.begin(), std::find_if_not(s.begin(), s.end(), blank));
+  s.erase(std::find_if_not(s.rbegin(), s.rend(), blank).base(), s.end());
+  return s;
+}
+
+std::string dims(const std::vector<size_t>& v) {
+  std::string s;
+  for (size_t x : v) s += (s.empty() ? "" : ",") + std::to_string(x);
+  return s;
+}
+
+std::string addressSpace(cl_kernel_arg_address_qualifier q) {
+  switch (q) {
+    case CL_KERNEL_ARG_ADDRESS_GLOBAL:
+      return "global";
+    case CL_KERNEL_ARG_ADDRESS_CONSTANT:
+      return "constant";
+    case CL_KERNEL_ARG_ADDRESS_LOCAL:
+      return "local";
+    default:
+      return "private";
+  }
+}
+
+double parseNumber(const std::string& name, const std::string& text) {
+  try {
+    size_t used = 0;
+    double v = std::stod(text, &used);
+    if (used == text.size()) return v;
+  } catch (const std::exception&) {
+  }
+  throw ScanUsageError(fmt::format("--arg {}={}: not a number", name, text));
+}
+
+size_t parseCount(const std::string& name, const std::string& text) {
+  double v = parseNumber(name, text);
+  if (v < 1 || v != static_cast<double>(static_cast<size_t>(v)))
+    throw ScanUsageError(fmt::format(
+        "--arg {}={}: a buffer's element count must be a positive integer", name, text));
+  return static_cast<size_t>(v);
+}
+
+}  // namespace
+
+std::vector<size_t> defaultLocalSize(const std::vector<size_t>& global, size_t max_items,
+                                     const std::vector<size_t>& max_dims) {
+  std::vector<size_t> local;
+  size_t room = std::max<size_t>(max_items, 1);
+  for (size_t d = 0; d < global.size(); ++d) {
+    size_t cap = room;
+    if (d < max_dims.size() && max_dims[d] > 0) cap = std::min(cap, max_dims[d]);
+    size_t best = 1;
+    for (size_t l = std::min(cap, global[d]); l >= 1; --l)
+      if (global[d] % l == 0) {
+        best = l;
+        break;
+      }
+    local.push_back(best);
+    room /= best;
+  }
+  return local;
+}
+
+bool parseArgType(const std::string& type_name, ElemType& type, int& width) {
+  std::string t = type_name;
+  while (!t.empty() && (t.back() == '*' || std::isspace(static_cast<unsigned char>(t.back()))))
+    t.pop_back();
+  for (const char* q : {"const ", "volatile ", "restrict ", "__global ", "global "})
+    for (size_t p; (p = t.find(q)) != std::string::npos;) t.erase(p, std::string(q).size());
+  t = trim(t);
+  if (t.rfind("unsigned ", 0) == 0) t = "u" + trim(t.substr(9));
+  size_t digits = t.size();
+  while (digits > 0 && std::isdigit(static_cast<unsigned char>(t[digits - 1]))) --digits;
+  width = 1;
+  if (digits < t.size()) {
+    width = std::stoi(t.substr(digits));
+    if (width != 2 && width != 3 && width != 4 && width != 8 && width != 16) return false;
+    if (width == 3) width = 4;  // a 3-component vector occupies 4 in memory
+    t = t.substr(0, digits);
+  }
+  auto e = elemTypeFromString(t);
+  if (!e) return false;
+  type = *e;
+  return true;
+}
+
+ScanResult runScan(DeviceSession& session, const ScanOptions& options) {
+  ScanResult r;
+  r.device = session.device().displayName();
+  r.kernel = options.kernel;
+  r.source = options.source_path;
+  r.global = options.global;
+  if (options.global.empty() || options.global.size() > 3)
+    throw ScanUsageError("--global needs 1 to 3 sizes");
+  for (size_t g : options.global)
+    if (g == 0) throw ScanUsageError("--global: a size of 0 launches nothing");
+  if (!options.local.empty() && options.local.size() != options.global.size())
+    throw ScanUsageError(fmt::format("--local has {} sizes and --global {}", options.local.size(),
+                                     options.global.size()));
+  if (options.build_options.find_first_of("{}") != std::string::npos)
+    throw ScanUsageError(
+        "--build-options: braces are not supported (they name size expressions in specs)");
+  r.build_options = options.build_options;
+  if (r.build_options.find("-cl-kernel-arg-info") == std::string::npos)
+    r.build_options += std::string(r.build_options.empty() ? "" : " ") + "-cl-kernel-arg-info";
+
+  const DeviceInfo& dev = session.device();
+  if (options.local.empty()) {
+    r.local = defaultLocalSize(options.global,
+                               std::min<size_t>(kScanMaxLocalItems, dev.max_work_group_size),
+                               dev.max_work_item_sizes);
+    r.local_chosen = true;
+    r.notes.push_back(fmt::format("local size {} chosen (set it with --local)", dims(r.local)));
+  } else {
+    r.local = options.local;
+    for (size_t d = 0; d < r.local.size(); ++d)
+      if (r.local[d] == 0 || r.global[d] % r.local[d] != 0)
+        throw ScanUsageError(
+            fmt::format("--local {} does not divide --global {}", dims(r.local), dims(r.global)));
+  }
+
+  const BuildOutcome& built = session.build(options.source_path, r.build_options, {options.kernel});
+  if (built.failure) {
+    r.findings.push_back(*built.failure);
+    return r;
+  }
+  cl::Kernel kernel = built.kernels.at(options.kernel);
+  cl_uint count = kernel.getInfo<CL_KERNEL_NUM_ARGS>();
+
+  size_t items = std::accumulate(r.global.begin(), r.global.end(), size_t{1}, std::multiplies<>());
+  size_t groupItems =
+      std::accumulate(r.local.begin(), r.local.end(), size_t{1}, std::multiplies<>());
+  size_t bufferDefault = std::max(kScanMinBufferElements, kScanBufferPerItem * items);
+
+  Spec spec;
+  spec.name = "scan_" + options.kernel;
+  spec.file = options.source_path;
+  spec.source = options.source_path;
+  spec.source_path = options.source_path;
+  spec.reference = kNoReference;
+  spec.build_options = r.build_options;
+  spec.cases = 1;
+  spec.sim_cases = 1;
+  LaunchSpec launch;
+  launch.kernel = options.kernel;
+  for (size_t g : r.global) launch.global.push_back({std::to_string(g), 0});
+  for (size_t l : r.local) launch.local.push_back({std::to_string(l), 0});
+
+  std::vector<std::string> known;
+  struct UnsizedLocal {
+    size_t arg;
+    ElemType type;
+    int width;
+  };
+  std::vector<UnsizedLocal> locals;  // __local arguments the user did not size: sized below
+  for (cl_uint i = 0; i < count; ++i) {
+    ScanArgument a;
+    a.index = static_cast<int>(i);
+    try {
+      a.address_space = addressSpace(kernel.getArgInfo<CL_KERNEL_ARG_ADDRESS_QUALIFIER>(i));
+      a.type_name = trim(kernel.getArgInfo<CL_KERNEL_ARG_TYPE_NAME>(i));
+      a.name = trim(kernel.getArgInfo<CL_KERNEL_ARG_NAME>(i));
+    } catch (const cl::Error& e) {
+      throw std::runtime_error(
+          fmt::format("{} gave no argument info for '{}' ({}): scan cannot "
+                      "tell buffers from scalars",
+                      r.device, options.kernel, clErrorName(e.err())));
+    }
+    // Some drivers keep the NUL terminator in returned strings.
+    a.type_name.erase(std::find(a.type_name.begin(), a.type_name.end(), '\0'), a.type_name.end());
+    a.name.erase(std::find(a.name.begin(), a.name.end(), '\0'), a.name.end());
+    if (a.name.empty()) a.name = "arg" + std::to_string(i);
+    known.push_back(a.name);
+    auto given = options.args.find(a.name);
+    a.from_user = given != options.args.end();
+
+    ElemType type = ElemType::u8;
+    int width = 1;
+    bool pointer = a.address_space != "private";
+    if (!parseArgType(a.type_name, type, width))
+      throw ScanUsageError(
+          fmt::format("argument {} '{}' has type '{}', which scan cannot fill "
+                      "(it fills scalars, vectors in memory and buffers of them)",
+                      i, a.name, a.type_name));
+    ArgSpec arg;
+    arg.type = type;
+    if (a.address_space == "global" || a.address_space == "constant") {
+      size_t n = a.from_user ? parseCount(a.name, given->second) : bufferDefault;
+      BufferSpec b;
+      b.name = a.name;
+      b.type = type;
+      b.count = {std::to_string(n * width), 0};
+      b.role = Role::in;
+      b.init.kind = InitSpec::Kind::uniform;
+      if (isFloat(type)) {
+        b.init.a = -1, b.init.b = 1, b.init.text = "uniform(-1, 1)";
+      } else {
+        b.init.a = 0, b.init.b = 100, b.init.text = "uniform(0, 100)";
+      }
+      spec.buffers.push_back(b);
+      arg.kind = ArgSpec::Kind::buffer;
+      arg.buffer = a.name;
+      a.given = fmt::format("{} x {}{}, random {}", n, toString(type),
+                            width > 1 ? std::to_string(width) : "",
+                            isFloat(type) ? "in [-1, 1]" : "in [0, 100]");
+    } else if (pointer) {  // __local
+      arg.kind = ArgSpec::Kind::local;
+      if (a.from_user) {
+        size_t n = parseCount(a.name, given->second);
+        arg.value = {std::to_string(n * width), 0};
+        a.given = fmt::format("{} x {}{} of local memory", n, toString(type),
+                              width > 1 ? std::to_string(width) : "");
+      } else {
+        locals.push_back({launch.args.size(), type, width});
+      }
+    } else {
+      if (width != 1)
+        throw ScanUsageError(
+            fmt::format("argument {} '{}' is a vector ({}) passed by value, which "
+                        "scan cannot fill",
+                        i, a.name, a.type_name));
+      double v = a.from_user ? parseNumber(a.name, given->second)
+                             : (isFloat(type) ? 1.0 : static_cast<double>(r.global[0]));
+      arg.kind = ArgSpec::Kind::scalar;
+      arg.name = a.name;
+      arg.value = {fmt::format("{:.17g}", v), 0};
+      a.given = fmt::format("= {}", fmt::format("{:.17g}", v));
+    }
+    launch.args.push_back(arg);
+    r.arguments.push_back(a);
+  }
+  for (const auto& [name, value] : options.args)
+    if (std::find(known.begin(), known.end(), name) == known.end()) {
+      std::string list;
+      for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
+      throw ScanUsageError(
+          fmt::format("--arg {}: kernel '{}' has no parameter of that name (it has: {})", name,
+                      options.kernel, list.empty() ? "none" : list));
+    }
+  // Unset __local arguments share the device's local memory: 4 elements per work-item of the
+  // group, at least 1024, as far as the memory allows.
+  if (!locals.empty()) {
+    uint64_t room =
+        dev.local_mem_size ? dev.local_mem_size / 2 : 16384;  // leave room for the kernel's own
+    for (const auto& l : locals) {
+      size_t width = static_cast<size_t>(l.width);
+      size_t want = std::max(kScanMinBufferElements, kScanBufferPerItem * groupItems);
+      size_t fit = room / locals.size() / (sizeOf(l.type) * width);
+      size_t n = std::max<size_t>(1, std::min(want, fit));
+      launch.args[l.arg].value = {std::to_string(n * width), 0};
+      r.arguments[l.arg].given = fmt::format("{} x {}{} of local memory", n, toString(l.type),
+                                             width > 1 ? std::to_string(width) : "");
+    }
+  }
+  spec.launches.push_back(launch);
+  if (!spec.buffers.empty() &&
+      std::any_of(r.arguments.begin(), r.arguments.end(), [](const ScanArgument& a) {
+        return !a.from_user && (a.address_space == "global" || a.address_space == "constant");
+      }))
+    r.notes.push_back(
+        fmt::format("buffers not set with --arg NAME=COUNT hold {} elements each: an "
+                    "access past a smaller real buffer goes unseen",
+                    bufferDefault));
+
+  ReferenceRegistry::instance().add(kNoReference, [](RefCase&) {});
+  CaseOutcome outcome = session.runCase(spec, {}, options.seed);
+  r.findings = std::move(outcome.findings);
+  return r;
+}
+
+std::string renderScan(const ScanResult& r) {
+  std::string out = fmt::format("scan of {} in {} on {}\n", r.kernel, r.source, r.device);
+  out += fmt::format("  global {}  local {}{}  build options: {}\n", dims(r.global), dims(r.local),
+                     r.local_chosen ? " (chosen)" : "", r.build_options);
+  for (const auto& a : r.arguments)
+    out += fmt::format("  arg {} {:<12} {:<8} {:<16} {}{}\n", a.index, a.name, a.address_space,
+                       a.type_name, a.given, a.from_user ? " (--arg)" : "");
+  for (const auto& n : r.notes) out += "  note: " + n + "\n";
+  if (r.findings.empty()) return out + "no diagnostics\n";
+  out += fmt::format("{} diagnostic{}:\n", r.findings.size(), r.findings.size() == 1 ? "" : "s");
+  for (const auto& f : r.findings) {
+    out += fmt::format("  {}{}: {}\n", toString(f.kind),
+                       f.address_space.empty() ? "" : " (" + f.address_space + ")", f.summary);
+    for (const auto& l : f.lines) out += fmt::format("      {}:{}: {}\n", l.file, l.line, l.text);
+    if (!f.work_items.empty()) {
+      std::string who;
+      for (const auto& w : f.work_items) who += (who.empty() ? "" : "; ") + w;
+      out += "      work-items: " + who + "\n";
+    }
+    if (f.kind == FindingKind::build_error && !f.raw.empty()) out += f.raw + "\n";
+  }
+  return out;
+}
+
+void to_json(nlohmann::json& j, const ScanArgument& a) {
+  j = {{"index", a.index},         {"name", a.name},   {"address_space", a.address_space},
+       {"type_name", a.type_name}, {"given", a.given}, {"from_user", a.from_user}};
+}
+
+void from_json(const nlohmann::json& j, ScanArgument& a) {
+  a.index = j.value("index", 0);
+  a.name = j.value("name", "");
+  a.address_space = j.value("address_space", "");
+  a.type_name = j.value("type_name", "");
+  a.given = j.value("given", "");
+  a.from_user = j.value("from_user", false);
+}
+
+void to_json(nlohmann::json& j, const ScanResult& r) {
+  j = {{"device", r.device},
+       {"kernel", r.kernel},
+       {"source", r.source},
+       {"build_options", r.build_options},
+       {"global", r.global},
+       {"local", r.local},
+       {"local_chosen", r.local_chosen},
+       {"arguments", r.arguments},
+       {"findings", r.findings},
+       {"notes", r.notes}};
+}
+
+void from_json(const nlohmann::json& j, ScanResult& r) {
+  r.device = j.value("device", "");
+  r.kernel = j.value("kernel", "");
+  r.source = j.value("source", "");
+  r.build_options = j.value("build_options", "");
+  r.global = j.value("global", std::vector<size_t>{});
+  r.local = j.value("local", std::vector<size_t>{});
+  r.local_chosen = j.value("local_chosen", false);
+  r.arguments = j.value("arguments", std::vector<ScanArgument>{});
+  r.findings = j.value("findings", std::vector<Finding>{});
+  r.notes = j.value("notes", std::vector<std::string>{});
+}
+
+}  // namespace clh::audit
