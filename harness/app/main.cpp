@@ -44,6 +44,8 @@ clh::AppConfig resolveConfig(const std::string& rootFlag) {
 // Subcommands that register themselves (each in its own file).
 void addSemanticsCommand(CLI::App& app,
                          const std::function<std::vector<clh::DeviceInfo>(const std::string& regex)>& devices);
+void addAuditCommand(CLI::App& app, const std::function<clh::AppConfig()>& config);
+void addScanCommand(CLI::App& app, const std::function<clh::AppConfig()>& config);
 
 int main(int argc, char** argv) {
   CLI::App app{
@@ -111,6 +113,8 @@ int main(int argc, char** argv) {
   // Commands that run from CLI11's callback find devices through the same registration.
   auto devicesFor = [&root](const std::string& regex) { return clh::findDevices(resolveConfig(root), regex); };
   addSemanticsCommand(app, devicesFor);
+  addAuditCommand(app, [&root] { return resolveConfig(root); });
+  addScanCommand(app, [&root] { return resolveConfig(root); });
 
   try {
     app.parse(argc, argv);

@@ -1,0 +1,377 @@
+// `clharness audit`: the barrier audit of specs on every selected device, each (mutant, device)
+// unit in a child process (`clharness __audit_unit`), then a table per spec, --json and --markdown.
+// Exit codes: 0 whatever the verdicts, 2 bad usage or spec, 3 no usable device.
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/app.hpp"
+#include "app/isolate.hpp"
+#include "audit/audit.hpp"
+#include "cl/unit.hpp"
+#include "core/sizes.hpp"
+#include "sim/oclgrind_session.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct AuditArgs {
+  std::vector<std::string> paths;
+  std::string device_regex;
+  std::string json_path, markdown_path, mutants_dir;
+  std::vector<int> calls;
+  std::string seed = "1";
+  int cases = 0, sim_cases = 0;
+  std::string sizes;
+  bool no_shrink = false;
+  double timeout_s = 300;
+};
+
+// The hidden child: one spec (or a mutant of it) on one device, as JSON lines in `out`.
+struct AuditUnitArgs {
+  std::string spec_file, source, device_name, out, sizes, stderr_file;
+  int platform = 0, device = 0, cases = 0;
+  std::string seed = "1";
+  bool no_shrink = false;
+};
+
+bool parseSeed(const std::string& text, uint64_t& out) {
+  try {
+    size_t used = 0;
+    out = std::stoull(text, &used, 0);
+    return used == text.size();
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+void writeLine(std::FILE* f, const nlohmann::json& j) {
+  std::string s = j.dump() + "\n";
+  std::fwrite(s.data(), 1, s.size(), f);
+  std::fflush(f);
+}
+
+// Oclgrind reads its environment when a context is created: this comes before the DeviceSession.
+std::unique_ptr<clh::OclgrindSession> simulatorFor(const clh::DeviceInfo& dev,
+                                                   const std::string& log) {
+  if (!dev.simulator) return nullptr;
+  std::string plugin = clh::findOclgrindPlugin();
+  if (plugin.empty())
+    throw std::runtime_error(
+        "the simulator's diagnostics plugin was not found: race checks cannot run");
+  auto s = std::make_unique<clh::OclgrindSession>(plugin, log);
+  s->applyToProcess();
+  return s;
+}
+
+int runAuditUnit(const clh::AppConfig& config, const AuditUnitArgs& a) {
+  // The simulator prints every report on stderr; the parent reads them from the plugin's log.
+  if (!a.stderr_file.empty()) {
+    int fd = ::open(a.stderr_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0 || ::dup2(fd, STDERR_FILENO) < 0) {
+      std::cerr << "clharness: cannot write " << a.stderr_file << "\n";
+      return clh::kExitUsage;
+    }
+    ::close(fd);
+  }
+  std::FILE* out = std::fopen(a.out.c_str(), "w");
+  if (!out) {
+    std::cerr << "clharness: cannot write " << a.out << "\n";
+    return clh::kExitUsage;
+  }
+  int code = clh::kExitOk;
+  try {
+    clh::Spec spec = clh::loadSpec(a.spec_file, config.repo_root);
+    if (!a.source.empty()) spec = clh::audit::mutantSpec(spec, a.source);
+    const clh::DeviceInfo* dev = nullptr;
+    auto devices = clh::findDevices(config, "");
+    for (const auto& d : devices)
+      if (d.platform_index == a.platform && d.device_index == a.device &&
+          d.displayName() == a.device_name)
+        dev = &d;
+    if (!dev)
+      throw std::runtime_error("device '" + a.device_name + "' is no longer at the same place");
+    auto sim = simulatorFor(*dev, a.out + ".oclgrind.jsonl");
+    {
+      clh::DeviceSession session(*dev, sim.get());
+      clh::UnitOptions uo;
+      if (!parseSeed(a.seed, uo.seed)) throw std::runtime_error("--seed: not an unsigned integer");
+      uo.cases = a.cases;
+      uo.shrink = !a.no_shrink;
+      uo.tool = config.tool_name;
+      if (!a.sizes.empty()) uo.sizes = clh::parseSizes(a.sizes);
+      uo.on_case_start = [out](const clh::Sizes& s) {
+        writeLine(out, {{"event", "case_start"}, {"sizes", s}});
+      };
+      clh::UnitResult u = clh::runUnit(session, spec, uo);
+      writeLine(out, {{"event", "result"}, {"unit", u}});
+    }
+    if (sim) fs::remove(sim->logPath());
+  } catch (const std::exception& e) {
+    writeLine(out, {{"event", "error"}, {"message", e.what()}});
+    code = clh::kExitUsage;
+  }
+  std::fclose(out);
+  return code;
+}
+
+// The last `bytes` of a file (what a child printed before it died).
+std::string tail(const std::string& path, size_t bytes) {
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  if (!in) return {};
+  auto size = static_cast<size_t>(in.tellg());
+  size_t from = size > bytes ? size - bytes : 0;
+  in.seekg(static_cast<std::streamoff>(from));
+  std::string s(size - from, '\0');
+  in.read(s.data(), static_cast<std::streamsize>(s.size()));
+  return s;
+}
+
+// Runs one unit in a child process; a crash or a hang becomes the unit's finding.
+clh::UnitResult runIsolated(const clh::AppConfig& config, const clh::Spec& spec,
+                            const clh::DeviceInfo& dev, const clh::UnitOptions& uo,
+                            double timeout_s, const fs::path& scratch) {
+  static int serial = 0;
+  fs::path out = scratch / fmt::format("audit-unit-{}.jsonl", ++serial);
+  std::vector<std::string> argv = {config.exe,       "__audit_unit",
+                                   "--spec",         spec.file,
+                                   "--source",       spec.source_path,
+                                   "--platform",     std::to_string(dev.platform_index),
+                                   "--device-index", std::to_string(dev.device_index),
+                                   "--device-name",  dev.displayName(),
+                                   "--seed",         std::to_string(uo.seed),
+                                   "--cases",        std::to_string(uo.cases),
+                                   "--out",          out.string(),
+                                   "--stderr",       out.string() + ".stderr"};
+  if (uo.sizes) argv.insert(argv.end(), {"--sizes", clh::formatSizes(*uo.sizes)});
+  if (!uo.shrink) argv.push_back("--no-shrink");
+  clh::ChildOutcome child = clh::runChild(argv, timeout_s);
+
+  std::optional<clh::Sizes> last;
+  std::optional<clh::UnitResult> result;
+  std::string error;
+  int started = 0;
+  std::ifstream in(out);
+  for (std::string line; std::getline(in, line);) {
+    nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
+    if (j.is_discarded()) continue;  // cut short by a crash
+    std::string ev = j.value("event", "");
+    if (ev == "case_start") {
+      last = j["sizes"].get<clh::Sizes>();
+      ++started;
+    } else if (ev == "result") {
+      result = j["unit"].get<clh::UnitResult>();
+    } else if (ev == "error") {
+      error = j.value("message", "");
+    }
+  }
+  in.close();
+  std::string errTail = tail(out.string() + ".stderr", 2000);
+  std::error_code ec;
+  for (const char* suffix : {"", ".oclgrind.jsonl", ".stderr"})
+    fs::remove(out.string() + suffix, ec);
+  if (result && !child.timed_out && !child.signal) return *result;
+
+  clh::UnitResult u;
+  u.spec = spec.name;
+  u.spec_file = spec.file;
+  u.device = dev.displayName();
+  u.device_kind = clh::toString(dev.kind);
+  u.seed = uo.seed;
+  u.cases_run = started;
+  clh::Finding f;
+  f.device = u.device;
+  if (child.timed_out) {
+    f.kind = clh::FindingKind::timeout;
+    f.summary =
+        fmt::format("the unit ran past its {:.0f} s limit (a kernel that never ends?)", timeout_s);
+  } else if (child.signal) {
+    // The simulator checks every access: its process dying is its own failure, not the kernel's.
+    f.kind = dev.simulator ? clh::FindingKind::tool_error : clh::FindingKind::crash;
+    f.summary =
+        fmt::format("the process running the kernel died from {}", clh::signalName(child.signal));
+  } else {
+    f.kind = clh::FindingKind::tool_error;
+    f.summary =
+        !error.empty() ? error
+        : !child.error.empty()
+            ? child.error
+            : fmt::format("the unit's process exited with code {} and no result", child.exit_code);
+  }
+  f.raw = errTail;
+  clh::CaseOutcome c;
+  if (last) c.sizes = *last;
+  c.findings.push_back(f);
+  u.failing = c;
+  u.status = f.kind == clh::FindingKind::tool_error ? clh::Status::tool_error : clh::Status::fail;
+  u.message =
+      last ? "during the case " + clh::formatSizes(*last) + " (not shrunk)" : "before any case ran";
+  return u;
+}
+
+int runAudit(const clh::AppConfig& config, const AuditArgs& args) {
+  clh::audit::AuditOptions options;
+  if (!parseSeed(args.seed, options.seed)) {
+    std::cerr << "clharness audit: --seed: '" << args.seed << "' is not an unsigned integer\n";
+    return clh::kExitUsage;
+  }
+  if (!args.sizes.empty()) {
+    try {
+      options.sizes = clh::parseSizes(args.sizes);
+    } catch (const std::invalid_argument& e) {
+      std::cerr << "clharness audit: " << e.what() << "\n";
+      return clh::kExitUsage;
+    }
+  }
+  std::vector<clh::Spec> specs;
+  try {
+    std::vector<std::string> paths = args.paths;
+    if (paths.empty()) paths.push_back((fs::path(config.repo_root) / "specs").string());
+    for (const auto& f : clh::findSpecFiles(paths))
+      specs.push_back(clh::loadSpec(f, config.repo_root));
+  } catch (const clh::SpecError& e) {
+    std::cerr << "clharness audit: bad spec: " << e.what() << "\n";
+    return clh::kExitUsage;
+  }
+  if (specs.empty()) {
+    std::cerr << "clharness audit: no spec files (*.yaml) under the given paths\n";
+    return clh::kExitUsage;
+  }
+  auto devices = clh::findDevices(config, args.device_regex);
+  if (devices.empty()) {
+    std::cerr << "clharness audit: no usable device"
+              << (args.device_regex.empty() ? "" : " matches --device '" + args.device_regex + "'")
+              << "; `clharness devices` lists what was found\n";
+    return clh::kExitNoDevice;
+  }
+
+  fs::path scratch = fs::temp_directory_path() / fmt::format("clharness-audit-{}", getpid());
+  fs::create_directories(scratch);
+  options.mutants_dir =
+      args.mutants_dir.empty() ? (scratch / "mutants").string() : args.mutants_dir;
+  options.only = args.calls;
+  options.cases = args.cases;
+  options.sim_cases = args.sim_cases;
+  options.shrink = !args.no_shrink;
+  options.tool = config.tool_name;
+  options.progress = [](const std::string& what) { std::cerr << "running " << what << "\n"; };
+  auto runner = [&](const clh::Spec& spec, const clh::DeviceInfo& dev, const clh::UnitOptions& uo) {
+    return runIsolated(config, spec, dev, uo, args.timeout_s, scratch);
+  };
+
+  std::vector<clh::audit::SpecAudit> audits;
+  std::vector<std::string> without;
+  int code = clh::kExitOk;
+  for (const auto& spec : specs) {
+    try {
+      auto a = clh::audit::auditSpec(spec, devices, options, runner);
+      if (a.calls.empty()) {
+        without.push_back(spec.name);
+        continue;
+      }
+      std::cout << clh::audit::renderAudit(a) << std::flush;
+      audits.push_back(std::move(a));
+    } catch (const std::exception& e) {
+      std::cerr << "clharness audit: " << spec.name << ": " << e.what() << "\n";
+      code = clh::kExitUsage;
+    }
+  }
+  if (!without.empty()) {
+    std::string list;
+    for (const auto& n : without) list += (list.empty() ? "" : ", ") + n;
+    std::cout << "no synchronisation call to audit in: " << list << "\n";
+  }
+  if (!audits.empty()) {
+    std::cout << fmt::format("\n{:<40} {:<5} {:<36} {}\n", "SPEC", "LINE", "CALL", "VERDICT");
+    for (const auto& a : audits)
+      for (const auto& c : a.calls)
+        std::cout << fmt::format("{:<40} {:<5} {:<36} {}\n", a.spec, c.call.line, c.call.text,
+                                 clh::audit::toString(c.verdict));
+  }
+  auto write = [&](const std::string& path, const std::string& text) {
+    std::ofstream f(path);
+    f << text;
+    if (!f) {
+      std::cerr << "clharness audit: cannot write " << path << "\n";
+      code = clh::kExitUsage;
+    }
+  };
+  if (!args.json_path.empty()) write(args.json_path, clh::audit::toJson(audits).dump(2) + "\n");
+  if (!args.markdown_path.empty()) write(args.markdown_path, clh::audit::renderMarkdown(audits));
+  std::error_code ec;
+  fs::remove_all(scratch, ec);  // with the mutants, unless --mutants put them elsewhere
+  return code;
+}
+
+}  // namespace
+
+void addAuditCommand(CLI::App& app, const std::function<clh::AppConfig()>& config) {
+  auto args = std::make_shared<AuditArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "audit",
+      "Barrier audit: remove each barrier, fence or async wait of each spec's kernel in turn, run "
+      "every mutant on the simulator and the real devices, and report each call necessary (with "
+      "the race or wrong result that follows its removal) or redundant");
+  cmd->add_option("paths", args->paths, "spec files or directories (default: specs/)");
+  cmd->add_option("--device", args->device_regex,
+                  "only devices whose 'Platform: Device' name matches REGEX");
+  cmd->add_option("--call", args->calls,
+                  "audit only the N-th synchronisation call (1-based; repeatable)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--seed", args->seed, "run seed; the same seed replays the same sizes and data");
+  cmd->add_option("--cases", args->cases,
+                  "random cases per mutant on a real device (default: the spec's)")
+      ->check(CLI::Range(1, 1000000));
+  cmd->add_option("--sim-cases", args->sim_cases,
+                  "random cases per mutant on a simulator (default: the spec's)")
+      ->check(CLI::Range(1, 1000000));
+  cmd->add_option("--sizes", args->sizes, "run exactly this case, e.g. N=17,TS=4");
+  cmd->add_flag("--no-shrink", args->no_shrink,
+                "report the first failing case without shrinking it");
+  cmd->add_option("--timeout", args->timeout_s,
+                  "seconds one mutant may run on one device (default 300)");
+  cmd->add_option("--json", args->json_path, "write the audit as JSON to FILE");
+  cmd->add_option("--markdown", args->markdown_path, "write the audit as a Markdown table to FILE");
+  cmd->add_option("--mutants", args->mutants_dir, "keep the mutants' sources in DIR/<spec>/");
+  auto cfg = config;  // the caller's function may not outlive this call
+  cmd->callback([args, cfg] {
+    int code = clh::kExitUsage;
+    try {
+      code = runAudit(cfg(), *args);
+    } catch (const std::exception& e) {
+      std::cerr << "clharness audit: " << e.what() << "\n";
+    }
+    throw CLI::RuntimeError(code);  // main returns its code, 0 included
+  });
+
+  auto unit = std::make_shared<AuditUnitArgs>();
+  CLI::App* child = app.add_subcommand("__audit_unit", "(internal) one audit unit in this process");
+  child->group("");
+  child->add_option("--spec", unit->spec_file)->required();
+  child->add_option("--source", unit->source);
+  child->add_option("--platform", unit->platform)->required();
+  child->add_option("--device-index", unit->device)->required();
+  child->add_option("--device-name", unit->device_name)->required();
+  child->add_option("--seed", unit->seed);
+  child->add_option("--cases", unit->cases);
+  child->add_option("--sizes", unit->sizes);
+  child->add_option("--out", unit->out)->required();
+  child->add_flag("--no-shrink", unit->no_shrink);
+  child->add_option("--stderr", unit->stderr_file);
+  child->callback([unit, cfg] {
+    int code = runAuditUnit(cfg(), *unit);
+    throw CLI::RuntimeError(code);  // main returns its code, 0 included
+  });
+}

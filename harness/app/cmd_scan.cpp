@@ -1,0 +1,288 @@
+// `clharness scan FILE.cl --kernel NAME --global X[,Y[,Z]]`: checks a kernel that has no spec on
+// the simulator with every check on, in a child process (this command again, with --child-out).
+// Exit codes: 0 no diagnostic, 1 any diagnostic, 2 bad usage, 3 no usable device.
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <iterator>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/app.hpp"
+#include "app/isolate.hpp"
+#include "audit/scan.hpp"
+#include "sim/oclgrind_session.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct ScanArgs {
+  std::string file, kernel, global, local, build_options;
+  std::vector<std::string> args;
+  std::string device_regex = "Oclgrind";
+  std::string seed = "1";
+  std::string json_path;
+  double timeout_s = 300;
+  bool no_isolate = false;
+  std::string child_out;     // hidden: the child's JSON result
+  std::string child_stderr;  // hidden: where the child's stderr (the simulator's text) goes
+};
+
+std::vector<size_t> parseDims(const std::string& option, const std::string& text) {
+  std::vector<size_t> out;
+  std::string item;
+  for (size_t i = 0; i <= text.size(); ++i) {
+    if (i < text.size() && text[i] != ',' && text[i] != 'x') {
+      item += text[i];
+      continue;
+    }
+    size_t used = 0;
+    unsigned long long v = 0;
+    try {
+      v = std::stoull(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (item.empty() || used != item.size() || v == 0)
+      throw clh::audit::ScanUsageError(option + " '" + text +
+                                       "': expected 1 to 3 positive sizes, e.g. 64,64");
+    out.push_back(v);
+    item.clear();
+  }
+  if (out.size() > 3) throw clh::audit::ScanUsageError(option + " '" + text + "': at most 3 sizes");
+  return out;
+}
+
+clh::audit::ScanOptions toOptions(const ScanArgs& a) {
+  clh::audit::ScanOptions o;
+  o.source_path = a.file;
+  o.kernel = a.kernel;
+  o.build_options = a.build_options;
+  o.global = parseDims("--global", a.global);
+  if (!a.local.empty()) o.local = parseDims("--local", a.local);
+  for (const auto& kv : a.args) {
+    size_t eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == kv.size())
+      throw clh::audit::ScanUsageError("--arg '" + kv + "': expected NAME=VALUE");
+    o.args[kv.substr(0, eq)] = kv.substr(eq + 1);
+  }
+  try {
+    size_t used = 0;
+    o.seed = std::stoull(a.seed, &used, 0);
+    if (used != a.seed.size()) throw std::invalid_argument("seed");
+  } catch (const std::exception&) {
+    throw clh::audit::ScanUsageError("--seed '" + a.seed + "': not an unsigned integer");
+  }
+  return o;
+}
+
+std::string exactRegex(const std::string& s) {
+  std::string out = "^";
+  for (char c : s) {
+    if (std::string_view(R"(\^$.|?*+()[]{})").find(c) != std::string_view::npos) out += '\\';
+    out += c;
+  }
+  return out + "$";
+}
+
+// The child side: the scan on the one device the regex selects, its result as JSON in a file.
+int runChildScan(const clh::AppConfig& config, const ScanArgs& a) {
+  nlohmann::json out;
+  int code = clh::kExitOk;
+  if (!a.child_stderr.empty()) {  // the findings come from the plugin's log, not from this text
+    int fd = ::open(a.child_stderr.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd >= 0) {
+      ::dup2(fd, STDERR_FILENO);
+      ::close(fd);
+    }
+  }
+  try {
+    clh::audit::ScanOptions o = toOptions(a);
+    auto devices = clh::findDevices(config, a.device_regex);
+    if (devices.empty()) throw std::runtime_error("the device is gone");
+    const clh::DeviceInfo& dev = devices.front();
+    std::unique_ptr<clh::OclgrindSession> sim;
+    if (dev.simulator) {
+      std::string plugin = clh::findOclgrindPlugin();
+      if (plugin.empty())
+        throw std::runtime_error("the simulator's diagnostics plugin was not found");
+      sim = std::make_unique<clh::OclgrindSession>(plugin, a.child_out + ".oclgrind.jsonl");
+      sim->applyToProcess();
+    }
+    {
+      clh::DeviceSession session(dev, sim.get());
+      out["result"] = clh::audit::runScan(session, o);
+    }
+    if (sim) fs::remove(sim->logPath());
+  } catch (const clh::audit::ScanUsageError& e) {
+    out["usage_error"] = e.what();
+  } catch (const std::exception& e) {
+    out["error"] = e.what();
+  }
+  std::ofstream f(a.child_out);
+  f << out.dump() << "\n";
+  if (!f) code = clh::kExitUsage;
+  return code;
+}
+
+int runScanCommand(const clh::AppConfig& config, const ScanArgs& a) {
+  try {
+    toOptions(a);  // usage errors before any device is touched
+  } catch (const clh::audit::ScanUsageError& e) {
+    std::cerr << "clharness scan: " << e.what() << "\n";
+    return clh::kExitUsage;
+  }
+  if (!fs::is_regular_file(a.file)) {
+    std::cerr << "clharness scan: no kernel file " << a.file << "\n";
+    return clh::kExitUsage;
+  }
+  auto devices = clh::findDevices(config, a.device_regex);
+  if (devices.empty()) {
+    std::cerr << "clharness scan: no device matches '" << a.device_regex
+              << "'; `clharness devices` lists what was found\n";
+    return clh::kExitNoDevice;
+  }
+  fs::path scratch = fs::temp_directory_path() / fmt::format("clharness-scan-{}", getpid());
+  fs::create_directories(scratch);
+  std::vector<clh::audit::ScanResult> results;
+  int code = clh::kExitOk;
+  for (const auto& dev : devices) {
+    fs::path out = scratch / (dev.slug() + ".json");
+    std::vector<std::string> argv = {config.exe,   "scan",           a.file,
+                                     "--kernel",   a.kernel,         "--global",
+                                     a.global,     "--device",       exactRegex(dev.displayName()),
+                                     "--seed",     a.seed,           "--child-out",
+                                     out.string(), "--child-stderr", out.string() + ".stderr"};
+    if (!a.local.empty()) argv.insert(argv.end(), {"--local", a.local});
+    if (!a.build_options.empty()) argv.push_back("--build-options=" + a.build_options);
+    for (const auto& kv : a.args) argv.push_back("--arg=" + kv);
+    clh::ChildOutcome child = clh::runChild(argv, a.timeout_s);
+    nlohmann::json j;
+    if (std::ifstream in(out); in) j = nlohmann::json::parse(in, nullptr, false);
+    clh::audit::ScanResult r;
+    r.device = dev.displayName();
+    r.kernel = a.kernel;
+    r.source = a.file;
+    if (j.is_object() && j.contains("usage_error")) {
+      std::cerr << "clharness scan: " << j["usage_error"].get<std::string>() << "\n";
+      code = clh::kExitUsage;
+      continue;
+    }
+    if (j.is_object() && j.contains("result") && !child.timed_out && !child.signal) {
+      r = j["result"].get<clh::audit::ScanResult>();
+    } else {
+      clh::Finding f;
+      f.device = r.device;
+      f.kernel = a.kernel;
+      if (child.timed_out) {
+        f.kind = clh::FindingKind::timeout;
+        f.summary = fmt::format("the kernel ran past the {:.0f} s limit (--timeout)", a.timeout_s);
+      } else if (child.signal) {
+        f.kind = dev.simulator ? clh::FindingKind::tool_error : clh::FindingKind::crash;
+        f.summary = fmt::format(
+            "the process running the kernel died from {}{}", clh::signalName(child.signal),
+            dev.simulator ? " (the simulator's failure, not the kernel's)" : "");
+      } else {
+        f.kind = clh::FindingKind::tool_error;
+        f.summary = j.is_object() && j.contains("error")
+                        ? j["error"].get<std::string>()
+                        : "the scan's process ended without a result";
+      }
+      std::ifstream err(out.string() + ".stderr");
+      std::string text((std::istreambuf_iterator<char>(err)), std::istreambuf_iterator<char>());
+      f.raw = text.size() > 4000 ? text.substr(text.size() - 4000) : text;
+      r.findings.push_back(f);
+    }
+    std::cout << clh::audit::renderScan(r);
+    if (!r.findings.empty() && code == clh::kExitOk) code = clh::kExitCheckFailed;
+    results.push_back(std::move(r));
+  }
+  std::error_code ec;
+  fs::remove_all(scratch, ec);
+  if (!a.json_path.empty()) {
+    std::ofstream f(a.json_path);
+    f << nlohmann::json{{"schema", "clharness-scan/1"}, {"results", results}}.dump(2) << "\n";
+    if (!f) {
+      std::cerr << "clharness scan: cannot write " << a.json_path << "\n";
+      return clh::kExitUsage;
+    }
+  }
+  return code;
+}
+
+// In one process, for --no-isolate: a kernel that crashes ends the command.
+int runInProcess(const clh::AppConfig& config, ScanArgs a) {
+  a.child_out =
+      (fs::temp_directory_path() / fmt::format("clharness-scan-{}.json", getpid())).string();
+  int code = runChildScan(config, a);
+  std::ifstream in(a.child_out);
+  nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+  in.close();
+  fs::remove(a.child_out);
+  if (code != 0 || !j.is_object()) return clh::kExitUsage;
+  if (j.contains("usage_error") || j.contains("error")) {
+    std::cerr << "clharness scan: "
+              << (j.contains("error") ? j["error"] : j["usage_error"]).get<std::string>() << "\n";
+    return clh::kExitUsage;
+  }
+  auto r = j["result"].get<clh::audit::ScanResult>();
+  std::cout << clh::audit::renderScan(r);
+  return r.findings.empty() ? clh::kExitOk : clh::kExitCheckFailed;
+}
+
+}  // namespace
+
+void addScanCommand(CLI::App& app, const std::function<clh::AppConfig()>& config) {
+  auto a = std::make_shared<ScanArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "scan",
+      "Check a kernel that has no spec: arguments from the kernel's own argument info, random "
+      "inputs, generous buffers, one launch on Oclgrind with every check on; lists each diagnostic "
+      "(exit 1 when there is any)");
+  cmd->add_option("file", a->file, "the kernel's .cl file")->required();
+  cmd->add_option("--kernel", a->kernel, "the kernel's name")->required();
+  cmd->add_option("--global", a->global, "global size X[,Y[,Z]]")->required();
+  cmd->add_option("--local", a->local,
+                  "local size X[,Y[,Z]] (default: chosen, at most 64 work-items; races between "
+                  "work-items show only inside a work-group)");
+  cmd->add_option("--build-options", a->build_options,
+                  "build options, e.g. --build-options='-DTS=8' (-cl-kernel-arg-info is added)");
+  cmd->add_option("--arg", a->args,
+                  "NAME=VALUE: a scalar argument's value, or a buffer's or __local argument's "
+                  "element count (repeatable; default: integers get the global size X, floats 1, "
+                  "buffers 4 elements per work-item and at least 1024)");
+  cmd->add_option("--device", a->device_regex,
+                  "devices whose 'Platform: Device' name matches (default: Oclgrind)");
+  cmd->add_option("--seed", a->seed, "seed of the random inputs");
+  cmd->add_option("--json", a->json_path, "write the diagnostics as JSON to FILE");
+  cmd->add_option("--timeout", a->timeout_s,
+                  "seconds the kernel may run on one device (default 300)");
+  cmd->add_flag("--no-isolate", a->no_isolate,
+                "run in this process (a crashing kernel ends the command)");
+  cmd->add_option("--child-out", a->child_out, "(internal) the child's result file")->group("");
+  cmd->add_option("--child-stderr", a->child_stderr, "(internal) the child's stderr file")
+      ->group("");
+  auto cfg = config;
+  cmd->callback([a, cfg] {
+    int code = clh::kExitUsage;
+    try {
+      if (!a->child_out.empty())
+        code = runChildScan(cfg(), *a);
+      else if (a->no_isolate)
+        code = runInProcess(cfg(), *a);
+      else
+        code = runScanCommand(cfg(), *a);
+    } catch (const std::exception& e) {
+      std::cerr << "clharness scan: " << e.what() << "\n";
+    }
+    throw CLI::RuntimeError(code);  // main returns its code, 0 included
+  });
+}
