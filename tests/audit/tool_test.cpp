@@ -1,0 +1,242 @@
+// The audit and scan commands and the out-of-bounds checks, run through the built tool on
+// Oclgrind (label simulator) or on PoCL (label device): one source, two executables.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+
+namespace {
+
+struct ToolRun {
+  int code = -1;
+  std::string out;  // stdout and stderr
+};
+
+ToolRun run(const std::string& args) {
+  std::string cmd = std::string(CLHARNESS_TOOL) + " " + args + " 2>&1";
+  ToolRun r;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return r;
+  std::array<char, 4096> buf;
+  for (size_t n; (n = fread(buf.data(), 1, buf.size(), p)) > 0;) r.out.append(buf.data(), n);
+  int status = pclose(p);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+nlohmann::json readJson(const std::string& path) {
+  std::ifstream in(path);
+  return nlohmann::json::parse(in, nullptr, false);
+}
+
+std::string fixture(const std::string& rel) {
+  return std::string(CLH_AUDIT_DIR) + "/" + rel;
+}
+std::string root(const std::string& rel) {
+  return std::string(CLHARNESS_SOURCE_ROOT) + "/" + rel;
+}
+std::string temp(const std::string& name) {
+  return ::testing::TempDir() + "/" + name;
+}
+
+[[maybe_unused]] std::set<int> lineSet(const nlohmann::json& finding) {
+  std::set<int> s;
+  for (const auto& l : finding["lines"]) s.insert(l["line"].get<int>());
+  return s;
+}
+
+// The devices these tests run on: Oclgrind for the simulator build, PoCL for the device one.
+#if CLH_AUDIT_SIMULATOR
+const std::string kDevice = "Oclgrind";
+#else
+const std::string kDevice = "Portable Computing Language";
+#endif
+
+#define REQUIRE_DEVICE()                                                       \
+  do {                                                                         \
+    if (run("devices --device '" + kDevice + "'").code != 0)                   \
+      GTEST_SKIP() << "no " << kDevice << " device here: nothing was checked"; \
+  } while (0)
+
+#if CLH_AUDIT_SIMULATOR
+
+TEST(AuditTool, TiledMatmulBothBarriersNecessaryTheSecondARaceOnAShrunkSize) {
+  REQUIRE_DEVICE();
+  std::string json = temp("gemm_tiled_audit.json");
+  ToolRun r =
+      run("audit " + root("specs/hackmd/gemm_tiled.yaml") + " --device Oclgrind --json " + json);
+  ASSERT_EQ(r.code, 0) << r.out;
+  auto j = readJson(json);
+  ASSERT_EQ(j["schema"], "clharness-audit/1") << r.out;
+  const auto& calls = j["specs"][0]["calls"];
+  ASSERT_EQ(calls.size(), 2u) << r.out;
+  EXPECT_EQ(calls[0]["line"], 37);
+  EXPECT_EQ(calls[1]["line"], 45);
+  EXPECT_EQ(calls[0]["verdict"], "necessary") << r.out;
+  EXPECT_EQ(calls[1]["verdict"], "necessary") << r.out;
+
+  // Without the second barrier: a read-write race on local memory between the read of the tiles
+  // (line 41) and the next step's store into them (line 33 or 34), both lines named.
+  const auto& sim = calls[1]["devices"][0];
+  const nlohmann::json* race = nullptr;
+  for (const auto& f : sim["evidence"])
+    if (f["kind"] == "race") race = &f;
+  ASSERT_NE(race, nullptr) << sim.dump(2);
+  EXPECT_EQ((*race)["address_space"], "local");
+  EXPECT_EQ((*race)["summary"].get<std::string>().rfind("Read-write data race at local memory", 0),
+            0u);
+  std::set<int> lines = lineSet(*race);
+  EXPECT_EQ(lines.size(), 2u);
+  EXPECT_TRUE(lines.count(41)) << race->dump(2);
+  EXPECT_TRUE(lines.count(33) || lines.count(34)) << race->dump(2);
+  // The smallest case with a race between two tiles: 2 x 2 work-items and two tiles of K.
+  EXPECT_EQ(sim["mutant"]["failing_case"]["sizes"],
+            (nlohmann::json{{"K", 3}, {"M", 1}, {"N", 1}, {"TS", 2}}));
+  // The terminal table says it too, with the source text of both lines.
+  EXPECT_NE(r.out.find("acc += Asub[k][row] * Bsub[col][k];"), std::string::npos) << r.out;
+  // And the replay command reruns exactly that mutant and case.
+  EXPECT_NE(sim["replay"].get<std::string>().find("--call 2"), std::string::npos);
+}
+
+TEST(AuditTool, ARedundantBarrierIsReportedRedundant) {
+  REQUIRE_DEVICE();
+  std::string json = temp("redundant_audit.json");
+  ToolRun r = run("audit " + fixture("specs/vadd_redundant_barrier.yaml") +
+                  " --device Oclgrind --json " + json);
+  ASSERT_EQ(r.code, 0) << r.out;
+  auto j = readJson(json);
+  const auto& calls = j["specs"][0]["calls"];
+  ASSERT_EQ(calls.size(), 1u) << r.out;
+  EXPECT_EQ(calls[0]["verdict"], "redundant") << r.out;
+  EXPECT_EQ(calls[0]["devices"][0]["mutant"]["cases_run"], 4);  // the spec's simulator_cases
+}
+
+TEST(OutOfBounds, SimulatorReportsTheInvalidWrite) {
+  REQUIRE_DEVICE();
+  std::string json = temp("past_end_sim.json");
+  ToolRun r =
+      run("check " + fixture("specs/vadd_past_end.yaml") + " --device Oclgrind --json " + json);
+  EXPECT_EQ(r.code, 1) << r.out;
+  auto j = readJson(json);
+  const auto& f = j["units"][0]["failing_case"]["findings"][0];
+  EXPECT_EQ(f["kind"], "out_of_bounds") << j.dump(2);
+  EXPECT_EQ(f["summary"].get<std::string>().rfind("Invalid write", 0), 0u) << f.dump(2);
+  EXPECT_EQ(f["address_space"], "global");
+  ASSERT_FALSE(f["lines"].empty());
+  EXPECT_EQ(f["lines"][0]["line"], 8);
+}
+
+TEST(ScanTool, ARacyKernelExitsOneAndListsTheRace) {
+  REQUIRE_DEVICE();
+  std::string json = temp("scan_race.json");
+  ToolRun r = run("scan " + fixture("kernels/local_race.cl") +
+                  " --kernel neighbour_sum --global 16 --local 8 --arg n=12 --json " + json);
+  EXPECT_EQ(r.code, 1) << r.out;
+  auto j = readJson(json);
+  ASSERT_EQ(j["results"].size(), 1u) << r.out;
+  const nlohmann::json* race = nullptr;
+  for (const auto& f : j["results"][0]["findings"])
+    if (f["kind"] == "race") race = &f;
+  ASSERT_NE(race, nullptr) << r.out;
+  EXPECT_EQ((*race)["address_space"], "local");
+  EXPECT_EQ(lineSet(*race), (std::set<int>{8, 9}));
+  // The arguments came from the kernel's own argument info.
+  const auto& args = j["results"][0]["arguments"];
+  ASSERT_EQ(args.size(), 4u);
+  EXPECT_EQ(args[2]["name"], "tile");
+  EXPECT_EQ(args[2]["address_space"], "local");
+  EXPECT_EQ(args[3]["given"], "= 12");
+  EXPECT_NE(r.out.find("race (local)"), std::string::npos) << r.out;
+}
+
+TEST(ScanTool, ACleanKernelExitsZero) {
+  REQUIRE_DEVICE();
+  ToolRun r = run("scan " + fixture("kernels/clean_sum.cl") +
+                  " --kernel neighbour_sum --global 16 --local 8");
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("no diagnostics"), std::string::npos) << r.out;
+}
+
+TEST(ScanTool, ACatalogKernelWithItsBuildOptionsIsClean) {
+  REQUIRE_DEVICE();
+  ToolRun r =
+      run("scan " + root("kernels/hackmd/gemm_tiled.cl") +
+          " --kernel myGEMM --global 8,8 --local 4,4 --build-options=-DTS=4 --arg M=8 --arg N=8 "
+          "--arg K=8 --arg A=64 --arg B=64 --arg C=64");
+  EXPECT_EQ(r.code, 0) << r.out;
+  // The same kernel with a buffer too small for its accesses: out of bounds, exit 1.
+  ToolRun small =
+      run("scan " + root("kernels/hackmd/gemm_tiled.cl") +
+          " --kernel myGEMM --global 8,8 --local 4,4 --build-options=-DTS=4 --arg M=8 --arg N=8 "
+          "--arg K=8 --arg A=60 --arg B=64 --arg C=64");
+  EXPECT_EQ(small.code, 1) << small.out;
+  EXPECT_NE(small.out.find("out_of_bounds"), std::string::npos) << small.out;
+}
+
+TEST(ScanTool, UsageErrorsExitTwo) {
+  REQUIRE_DEVICE();
+  ToolRun unknown = run("scan " + fixture("kernels/clean_sum.cl") +
+                        " --kernel neighbour_sum --global 16 --arg m=3");
+  EXPECT_EQ(unknown.code, 2) << unknown.out;
+  EXPECT_NE(unknown.out.find("it has: in, out, tile, n"), std::string::npos) << unknown.out;
+  ToolRun local = run("scan " + fixture("kernels/clean_sum.cl") +
+                      " --kernel neighbour_sum --global 16 --local 5");
+  EXPECT_EQ(local.code, 2) << local.out;
+}
+
+#else  // the device build: PoCL
+
+TEST(OutOfBounds, GuardZonesNameTheBuffer) {
+  REQUIRE_DEVICE();
+  std::string json = temp("past_end_pocl.json");
+  ToolRun r = run("check " + fixture("specs/vadd_past_end.yaml") + " --device '" + kDevice +
+                  "' --json " + json);
+  EXPECT_EQ(r.code, 1) << r.out;
+  auto j = readJson(json);
+  const auto& f = j["units"][0]["failing_case"]["findings"][0];
+  EXPECT_EQ(f["kind"], "out_of_bounds") << j.dump(2);
+  EXPECT_NE(f["summary"].get<std::string>().find("'c'"), std::string::npos) << f.dump(2);
+  EXPECT_NE(f["summary"].get<std::string>().find("guard zone"), std::string::npos) << f.dump(2);
+}
+
+TEST(AuditTool, MulLocalWithoutItsFirstBarrierIsWrongOnTheDevice) {
+  REQUIRE_DEVICE();
+  // On PoCL a work-group of 16 x 16 reads tiles before the other work-items wrote them.
+  std::string json = temp("mul_local_pocl.json");
+  ToolRun r = run("audit " + root("specs/intermediate/mul_local.yaml") + " --device '" + kDevice +
+                  "' --call 1 --sizes BSIDE=16,Blk=1 --json " + json);
+  ASSERT_EQ(r.code, 0) << r.out;
+  auto j = readJson(json);
+  const auto& call = j["specs"][0]["calls"][0];
+  EXPECT_EQ(call["line"], 34);
+  EXPECT_EQ(call["verdict"], "necessary") << r.out;
+  EXPECT_EQ(call["devices"][0]["evidence"][0]["kind"], "wrong_result") << r.out;
+}
+
+TEST(AuditTool, WithoutASimulatorNothingIsRedundant) {
+  REQUIRE_DEVICE();
+  std::string json = temp("redundant_pocl.json");
+  ToolRun r = run("audit " + fixture("specs/vadd_redundant_barrier.yaml") + " --device '" +
+                  kDevice + "' --json " + json);
+  ASSERT_EQ(r.code, 0) << r.out;
+  auto j = readJson(json);
+  EXPECT_EQ(j["specs"][0]["calls"][0]["verdict"], "undetermined") << r.out;
+}
+
+#endif
+
+TEST(AuditTool, NoDeviceExitsThree) {
+  EXPECT_EQ(run("audit " + root("specs/hackmd/gemm_tiled.yaml") + " --device no-such-device").code,
+            3);
+  EXPECT_EQ(run("scan " + fixture("kernels/clean_sum.cl") +
+                " --kernel k --global 4 --device no-such-device")
+                .code,
+            3);
+}
+
+}  // namespace

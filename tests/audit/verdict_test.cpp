@@ -1,0 +1,152 @@
+// The audit's rules on hand-made results: what counts as evidence on one device, and the verdict
+// from all of them (necessary, redundant, undetermined); also scan's argument types and local size.
+#include <gtest/gtest.h>
+
+#include "audit/audit.hpp"
+#include "audit/scan.hpp"
+
+namespace {
+
+using namespace clh;
+using namespace clh::audit;
+
+Finding finding(FindingKind kind, std::vector<int> lines = {}, std::string summary = "s") {
+  Finding f;
+  f.kind = kind;
+  f.summary = std::move(summary);
+  for (int l : lines) f.lines.push_back({"k.cl", l, ""});
+  return f;
+}
+
+UnitResult passed(const std::string& device, int cases = 10) {
+  UnitResult u;
+  u.device = device;
+  u.cases_run = cases;
+  return u;
+}
+
+UnitResult failed(const std::string& device, std::vector<Finding> findings,
+                  Sizes sizes = {{"N", 2}}) {
+  UnitResult u = passed(device, 3);
+  u.status = Status::fail;
+  CaseOutcome c;
+  c.sizes = std::move(sizes);
+  c.findings = std::move(findings);
+  u.failing = c;
+  return u;
+}
+
+TEST(Weigh, EveryFindingIsEvidenceWhenTheKernelItselfPasses) {
+  auto e = weigh(passed("sim"), failed("sim", {finding(FindingKind::race, {41, 34})}), true);
+  ASSERT_EQ(e.evidence.size(), 1u);
+  EXPECT_EQ(e.evidence[0].kind, FindingKind::race);
+  EXPECT_TRUE(e.note.empty());
+  EXPECT_FALSE(e.clean());
+}
+
+TEST(Weigh, WhatTheKernelAlreadyShowsIsNoEvidence) {
+  // wrong_result and unwritten are the same evidence; a race on other lines is new.
+  auto base =
+      failed("sim", {finding(FindingKind::wrong_result), finding(FindingKind::race, {10, 12})});
+  auto mutant =
+      failed("sim", {finding(FindingKind::unwritten), finding(FindingKind::race, {12, 10}),
+                     finding(FindingKind::race, {41, 34})});
+  auto e = weigh(base, mutant, true);
+  ASSERT_EQ(e.evidence.size(), 1u);
+  EXPECT_EQ(e.evidence[0].lines[0].line, 41);
+
+  auto same = weigh(base, failed("sim", {finding(FindingKind::wrong_result)}), true);
+  EXPECT_TRUE(same.evidence.empty());
+  EXPECT_NE(same.note.find("only what the unmodified kernel shows"), std::string::npos)
+      << same.note;
+}
+
+TEST(Weigh, ToolErrorsAndBuildErrorsAreNotes) {
+  auto tool = weigh(passed("sim"), failed("sim", {finding(FindingKind::tool_error)}), true);
+  EXPECT_TRUE(tool.evidence.empty());
+  EXPECT_NE(tool.note.find("tool failed"), std::string::npos);
+  auto build = weigh(passed("d"), failed("d", {finding(FindingKind::build_error)}), false);
+  EXPECT_TRUE(build.evidence.empty());
+  EXPECT_NE(build.note.find("does not build"), std::string::npos);
+  auto broken = weigh(failed("d", {finding(FindingKind::build_error)}), passed("d"), false);
+  EXPECT_NE(broken.note.find("does not run here"), std::string::npos);
+  EXPECT_FALSE(broken.clean());
+}
+
+CallAudit call(std::vector<DeviceEvidence> devices) {
+  CallAudit c;
+  c.call.function = "barrier";
+  c.devices = std::move(devices);
+  decide(c);
+  return c;
+}
+
+TEST(Decide, AnyEvidenceMakesTheCallNecessaryAndARaceIsTheReason) {
+  auto wrong = weigh(passed("PoCL"),
+                     failed("PoCL", {finding(FindingKind::wrong_result, {}, "C: 3 of 4")}), false);
+  auto race = weigh(passed("sim"),
+                    failed("sim", {finding(FindingKind::race, {41, 34}, "Read-write")}), true);
+  auto c = call({wrong, race});
+  EXPECT_EQ(c.verdict, Verdict::necessary);
+  EXPECT_NE(c.reason.find("race"), std::string::npos) << c.reason;
+  // A wrong result on a real device alone is enough, with a simulator that saw nothing.
+  auto quiet = weigh(passed("sim"), passed("sim"), true);
+  EXPECT_EQ(call({wrong, quiet}).verdict, Verdict::necessary);
+}
+
+TEST(Decide, RedundantNeedsEveryDeviceCleanAndASimulator) {
+  auto sim = weigh(passed("sim"), passed("sim", 10), true);
+  auto dev = weigh(passed("PoCL"), passed("PoCL", 100), false);
+  EXPECT_EQ(call({sim, dev}).verdict, Verdict::redundant);
+  auto onlyDevice = call({dev});
+  EXPECT_EQ(onlyDevice.verdict, Verdict::undetermined);
+  EXPECT_NE(onlyDevice.reason.find("no simulator"), std::string::npos) << onlyDevice.reason;
+  auto toolFailed = weigh(passed("sim"), failed("sim", {finding(FindingKind::tool_error)}), true);
+  EXPECT_EQ(call({toolFailed, dev}).verdict, Verdict::undetermined);
+  EXPECT_EQ(call({}).verdict, Verdict::undetermined);
+}
+
+TEST(Describe, NamesKindSpaceLinesAndTheShrunkCase) {
+  Finding f =
+      finding(FindingKind::race, {41, 34},
+              "Read-write data race at local memory between k.cl:41 and k.cl:34 in kernel k");
+  f.address_space = "local";
+  auto e =
+      weigh(passed("sim"),
+            failed("sim", {f, finding(FindingKind::wrong_result)}, {{"K", 3}, {"TS", 2}}), true);
+  EXPECT_EQ(
+      describe(e),
+      "race (local): Read-write data race at local memory between line 41 and line 34 in kernel "
+      "k at K=3,TS=2; also wrong_result");
+  EXPECT_EQ(describe(weigh(passed("d"), passed("d", 100), false)), "pass (100 cases)");
+}
+
+TEST(Scan, ArgumentTypes) {
+  ElemType t;
+  int w = 0;
+  ASSERT_TRUE(parseArgType("float*", t, w));
+  EXPECT_EQ(t, ElemType::f32);
+  EXPECT_EQ(w, 1);
+  ASSERT_TRUE(parseArgType("const uint4*", t, w));
+  EXPECT_EQ(t, ElemType::u32);
+  EXPECT_EQ(w, 4);
+  ASSERT_TRUE(parseArgType("float3*", t, w));
+  EXPECT_EQ(w, 4);  // a 3-vector occupies 4 elements
+  ASSERT_TRUE(parseArgType("unsigned char*", t, w));
+  EXPECT_EQ(t, ElemType::u8);
+  ASSERT_TRUE(parseArgType("int", t, w));
+  EXPECT_EQ(t, ElemType::i32);
+  EXPECT_FALSE(parseArgType("struct point*", t, w));
+  EXPECT_FALSE(parseArgType("image2d_t", t, w));
+  EXPECT_FALSE(parseArgType("float5*", t, w));
+}
+
+TEST(Scan, DefaultLocalSizeDividesTheGlobalOne) {
+  EXPECT_EQ(defaultLocalSize({1000}, 64), (std::vector<size_t>{50}));
+  EXPECT_EQ(defaultLocalSize({16, 16}, 64), (std::vector<size_t>{16, 4}));
+  EXPECT_EQ(defaultLocalSize({7, 3}, 64), (std::vector<size_t>{7, 3}));
+  EXPECT_EQ(defaultLocalSize({97}, 64), (std::vector<size_t>{1}));  // a prime above the limit
+  EXPECT_EQ(defaultLocalSize({64, 64}, 64, {8, 8}), (std::vector<size_t>{8, 8}));
+}
+
+}  // namespace
