@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <regex>
 
 #include "core/sizes.hpp"
@@ -116,11 +117,15 @@ UnitResult runUnit(DeviceSession& session, const Spec& spec, const UnitOptions& 
   } else {
     int cases = options.cases > 0 ? options.cases : (dev.simulator ? spec.sim_cases : spec.cases);
     rc::Gen<Sizes> gen = sizesGen(spec, dev.simulator);
+    // Shrinking often proposes sizes already run; a case is deterministic (its data come from
+    // the seed and the sizes), so its outcome is reused instead of running the kernel again.
+    std::map<Sizes, CaseOutcome> seen;
     auto property = [&]() {
       if (toolError) RC_DISCARD("a tool error ended the search");
       Sizes sizes = *gen;
       RC_PRE(inDomain(spec, env, sizes, dev.simulator, nullptr));
-      CaseOutcome c = runOne(sizes);
+      auto known = seen.find(sizes);
+      CaseOutcome c = known != seen.end() ? known->second : seen.emplace(sizes, runOne(sizes)).first->second;
       if (!c.ok()) {
         if (hasKind(c, FindingKind::tool_error)) toolError = true;
         lastFailure = c;  // every failing call during shrinking is smaller than the one before
