@@ -14,6 +14,7 @@
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <sstream>
 #include <string>
 
@@ -21,11 +22,13 @@
 #include <oclgrind/Context.h>
 #include <oclgrind/Kernel.h>
 #include <oclgrind/KernelInvocation.h>
+#include <oclgrind/Memory.h>
 #include <oclgrind/Plugin.h>
 #include <oclgrind/Program.h>
 #include <oclgrind/WorkGroup.h>
 #include <oclgrind/WorkItem.h>
 
+#include "llvm/IR/Argument.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DebugLoc.h"
 #include "llvm/IR/Instructions.h"
@@ -88,6 +91,44 @@ std::string dumped(const llvm::Instruction* instruction) {
   std::ostringstream out;
   oclgrind::dumpInstruction(out, instruction);
   return out.str();
+}
+
+/// The kernel argument whose buffer holds the global or constant address a message names ("...
+/// at global memory address 0x3000000000010"), as {argument, name, size, offset}: `size` is what
+/// the argument can reach from its own start, `offset` where the address lies from that start
+/// (beyond `size`: past its end). Null when the text names no such address or no argument's
+/// buffer holds it. Oclgrind keeps a buffer's number in an address's upper bits.
+json bufferOf(const char* text, const oclgrind::Kernel* kernel, const oclgrind::Memory* memory) {
+  static const std::regex address("at (global|constant) memory address 0x([0-9a-fA-F]+)");
+  std::cmatch m;
+  if (text == nullptr || kernel == nullptr || memory == nullptr ||
+      !std::regex_search(text, m, address)) {
+    return nullptr;
+  }
+  const size_t target = std::stoull(m[2].str(), nullptr, 16);
+  const size_t buffer = memory->extractBuffer(target);
+  json best = nullptr;
+  size_t bestBase = 0;
+  for (auto value = kernel->values_begin(); value != kernel->values_end(); ++value) {
+    const auto* argument = llvm::dyn_cast<llvm::Argument>(value->first);
+    if (argument == nullptr || !argument->getType()->isPointerTy()) continue;
+    const unsigned space = argument->getType()->getPointerAddressSpace();
+    if (space != oclgrind::AddrSpaceGlobal && space != oclgrind::AddrSpaceConstant) continue;
+    const size_t base = value->second.getPointer();
+    if (memory->extractBuffer(base) != buffer) continue;
+    // Arguments may share a buffer (sub-buffers): the one starting nearest below the address.
+    if (!best.is_null() && (base > target || (bestBase <= target && base < bestBase))) continue;
+    const auto* storage = memory->getBuffer(base);  // its type is private to Memory
+    const size_t start = memory->extractOffset(base);
+    const unsigned index = argument->getArgNo();
+    best = {{"argument", index},
+            {"name", kernel->getArgumentName(index).str()},
+            {"size", storage != nullptr && storage->size > start ? storage->size - start : 0},
+            {"offset", static_cast<long long>(memory->extractOffset(target)) -
+                           static_cast<long long>(start)}};
+    bestBase = base;
+  }
+  return best;
 }
 
 const char* messageTypeName(oclgrind::MessageType type) {
@@ -209,7 +250,11 @@ class JsonLinesPlugin : public oclgrind::Plugin {
     json record = base("message", launch, invocation);
     record["type"] = messageTypeName(type);
     record["text"] = message != nullptr ? message : "";
-    if (invocation != nullptr) addSimulatorState(record, invocation);
+    if (invocation != nullptr) {
+      addSimulatorState(record, invocation);
+      json buffer = bufferOf(message, invocation->getKernel(), m_context->getGlobalMemory());
+      if (!buffer.is_null()) record["buffer"] = std::move(buffer);
+    }
     writer_.write(record);
   }
 

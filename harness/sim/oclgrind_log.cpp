@@ -160,8 +160,27 @@ std::string where(const std::vector<SourceLine>& lines) {
   return " between " + name(lines[0]) + " and " + name(lines[1]);
 }
 
+/// Which buffer a global or constant address lies in, from the plugin's "buffer" field: "in buffer
+/// argument 'c' (64 bytes)", or "past the end of ..." / "before the start of ..." for an address
+/// outside it. Empty when the record has none. The byte itself stays out, so the reports of one
+/// bug at many addresses still merge into one finding.
+std::string bufferPhrase(const json& record) {
+  if (!record.contains("buffer") || !record["buffer"].is_object()) return {};
+  const json& buffer = record["buffer"];
+  const std::string name = buffer.value("name", "");
+  const long long size = buffer.value("size", 0LL), offset = buffer.value("offset", 0LL);
+  std::string what =
+      "buffer argument " +
+      (name.empty() ? "#" + std::to_string(buffer.value("argument", 0)) : "'" + name + "'") + " (" +
+      std::to_string(size) + " bytes)";
+  if (offset < 0) return "before the start of " + what;
+  if (offset >= size) return "past the end of " + what;
+  return "in " + what;
+}
+
 /// The one-line summary of a finding (before merging adds its count).
-std::string summarize(FindingKind kind, const MessageText& text, const Finding& finding) {
+std::string summarize(FindingKind kind, const MessageText& text, const Finding& finding,
+                      const std::string& buffer) {
   std::string head = headerWithoutAddress(text.header);
   if (kind == FindingKind::api_error) {
     head = "OpenCL API error in " + (text.api_function.empty() ? "?" : text.api_function) + ": " +
@@ -172,6 +191,7 @@ std::string summarize(FindingKind kind, const MessageText& text, const Finding& 
   } else if (kind == FindingKind::divergence && !text.detail.empty()) {
     head += ": " + text.detail;
   }
+  if (!buffer.empty()) head += ", " + buffer;
   std::string out = head + where(finding.lines);
   if (!finding.kernel.empty() && kind != FindingKind::api_error)
     out += " in kernel " + finding.kernel;
@@ -224,7 +244,7 @@ std::optional<Finding> findingFromRecord(const json& record, const OclgrindParse
       if (line.file == kOclgrindSourceName) line.file = options.source_file;
     }
   }
-  finding.summary = summarize(finding.kind, text, finding);
+  finding.summary = summarize(finding.kind, text, finding, bufferPhrase(record));
   return finding;
 }
 
