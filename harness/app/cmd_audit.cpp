@@ -45,6 +45,7 @@ struct AuditUnitArgs {
   int platform = 0, device = 0, cases = 0;
   std::string seed = "1";
   bool no_shrink = false;
+  bool paired = false;  // the mutant only where the unmodified kernel passes
 };
 
 bool parseSeed(const std::string& text, uint64_t& out) {
@@ -93,8 +94,8 @@ int runAuditUnit(const clh::AppConfig& config, const AuditUnitArgs& a) {
   }
   int code = clh::kExitOk;
   try {
-    clh::Spec spec = clh::loadSpec(a.spec_file, config.repo_root);
-    if (!a.source.empty()) spec = clh::audit::mutantSpec(spec, a.source);
+    const clh::Spec unmodified = clh::loadSpec(a.spec_file, config.repo_root);
+    clh::Spec spec = a.source.empty() ? unmodified : clh::audit::mutantSpec(unmodified, a.source);
     const clh::DeviceInfo* dev = nullptr;
     auto devices = clh::findDevices(config, "");
     for (const auto& d : devices)
@@ -115,7 +116,9 @@ int runAuditUnit(const clh::AppConfig& config, const AuditUnitArgs& a) {
       uo.on_case_start = [out](const clh::Sizes& s) {
         writeLine(out, {{"event", "case_start"}, {"sizes", s}});
       };
-      clh::UnitResult u = clh::runUnit(session, spec, uo);
+      clh::UnitResult u = a.paired
+                              ? clh::audit::runWhereUnmodifiedPasses(session, unmodified, spec, uo)
+                              : clh::runUnit(session, spec, uo);
       writeLine(out, {{"event", "result"}, {"unit", u}});
     }
     if (sim) fs::remove(sim->logPath());
@@ -141,7 +144,7 @@ std::string tail(const std::string& path, size_t bytes) {
 
 // Runs one unit in a child process; a crash or a hang becomes the unit's finding.
 clh::UnitResult runIsolated(const clh::AppConfig& config, const clh::Spec& spec,
-                            const clh::DeviceInfo& dev, const clh::UnitOptions& uo,
+                            const clh::DeviceInfo& dev, const clh::UnitOptions& uo, bool paired,
                             double timeout_s, const fs::path& scratch) {
   static int serial = 0;
   fs::path out = scratch / fmt::format("audit-unit-{}.jsonl", ++serial);
@@ -157,6 +160,7 @@ clh::UnitResult runIsolated(const clh::AppConfig& config, const clh::Spec& spec,
                                    "--stderr",       out.string() + ".stderr"};
   if (uo.sizes) argv.insert(argv.end(), {"--sizes", clh::formatSizes(*uo.sizes)});
   if (!uo.shrink) argv.push_back("--no-shrink");
+  if (paired) argv.push_back("--paired");
   clh::ChildOutcome child = clh::runChild(argv, timeout_s);
 
   std::optional<clh::Sizes> last;
@@ -267,8 +271,9 @@ int runAudit(const clh::AppConfig& config, const AuditArgs& args) {
   options.shrink = !args.no_shrink;
   options.tool = config.tool_name;
   options.progress = [](const std::string& what) { std::cerr << "running " << what << "\n"; };
-  auto runner = [&](const clh::Spec& spec, const clh::DeviceInfo& dev, const clh::UnitOptions& uo) {
-    return runIsolated(config, spec, dev, uo, args.timeout_s, scratch);
+  auto runner = [&](const clh::Spec& spec, const clh::DeviceInfo& dev, const clh::UnitOptions& uo,
+                    bool paired) {
+    return runIsolated(config, spec, dev, uo, paired, args.timeout_s, scratch);
   };
 
   std::vector<clh::audit::SpecAudit> audits;
@@ -369,6 +374,7 @@ void addAuditCommand(CLI::App& app, const std::function<clh::AppConfig()>& confi
   child->add_option("--sizes", unit->sizes);
   child->add_option("--out", unit->out)->required();
   child->add_flag("--no-shrink", unit->no_shrink);
+  child->add_flag("--paired", unit->paired);
   child->add_option("--stderr", unit->stderr_file);
   child->callback([unit, cfg] {
     int code = runAuditUnit(cfg(), *unit);

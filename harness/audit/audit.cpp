@@ -3,6 +3,8 @@
 #include "audit/audit.hpp"
 
 #include <fmt/format.h>
+#include <rapidcheck.h>
+#include <rapidcheck/detail/TestListenerAdapter.h>
 
 #include <algorithm>
 #include <chrono>
@@ -183,6 +185,112 @@ DeviceEvidence weigh(const UnitResult& baseline, const UnitResult& mutant, bool 
   return e;
 }
 
+namespace {
+
+// A unit whose findings say something about the kernel: it failed, and not because it could not
+// be built, the tool failed, or its process died (a paired run would run the same again).
+bool comparable(const UnitResult& u) {
+  if (!u.failing) return false;
+  for (const auto& f : u.failing->findings)
+    if (f.kind == FindingKind::build_error || f.kind == FindingKind::tool_error ||
+        f.kind == FindingKind::crash || f.kind == FindingKind::timeout)
+      return false;
+  return true;
+}
+
+// The evidence of a paired unit: every finding counts, since the unmodified kernel passed there,
+// except a process that died or hung: the unmodified kernel runs in it too.
+DeviceEvidence weighPaired(const UnitResult& baseline, const UnitResult& mutant, bool simulator) {
+  DeviceEvidence e = weigh(UnitResult{}, mutant, simulator);
+  e.baseline = baseline;
+  e.paired = true;
+  std::erase_if(e.evidence, [&](const Finding& f) {
+    bool lost = f.kind == FindingKind::crash || f.kind == FindingKind::timeout;
+    if (lost && e.note.empty())
+      e.note = "the process died or hung running the unmodified kernel and the mutant in turn (" +
+               f.summary + ")";
+    return lost;
+  });
+  if (!mutant.failing && mutant.cases_run == 0)
+    e.note = "the unmodified kernel fails on every case tried here";
+  return e;
+}
+
+}  // namespace
+
+UnitResult runWhereUnmodifiedPasses(DeviceSession& session, const Spec& unmodified,
+                                    const Spec& mutant, const UnitOptions& options) {
+  auto t0 = std::chrono::steady_clock::now();
+  const DeviceInfo& dev = session.device();
+  UnitResult u;
+  u.spec = mutant.name;
+  u.spec_file = mutant.file;
+  u.device = dev.displayName();
+  u.device_kind = toString(dev.kind);
+  u.seed = options.seed;
+  const RunOptions mode = options.modes.empty() ? RunOptions{} : options.modes.front();
+  ExprEnv env(paramNames(unmodified));
+  std::optional<CaseOutcome> failure;
+  int skipped = 0;
+  // Returns the mutant's case, or nothing when the unmodified kernel shows something there.
+  auto runOne = [&](const Sizes& sizes) -> std::optional<CaseOutcome> {
+    if (options.on_case_start) options.on_case_start(sizes);
+    if (!session.runCase(unmodified, sizes, options.seed, mode).ok()) {
+      ++skipped;
+      return std::nullopt;
+    }
+    CaseOutcome c = session.runCase(mutant, sizes, options.seed, mode);
+    ++u.cases_run;
+    return c;
+  };
+  if (options.sizes) {
+    Sizes sizes = *options.sizes;
+    completeDerived(unmodified, env, sizes);
+    auto c = runOne(sizes);
+    if (c && !c->ok()) failure = c;
+  } else {
+    int cases = options.cases > 0 ? options.cases
+                                  : (dev.simulator ? unmodified.sim_cases : unmodified.cases);
+    rc::Gen<Sizes> gen = sizesGen(unmodified, dev.simulator);
+    bool toolError = false;
+    auto property = [&]() {
+      if (toolError) RC_DISCARD("a tool error ended the search");
+      // A kernel that failed on as many cases as were asked for, and passed none, is wrong
+      // everywhere in this domain: stop looking (each try costs a run of it).
+      if (skipped >= cases && u.cases_run == 0)
+        RC_DISCARD("the unmodified kernel fails everywhere");
+      Sizes sizes = *gen;
+      RC_PRE(inDomain(unmodified, env, sizes, dev.simulator, nullptr));
+      auto c = runOne(sizes);
+      if (!c) RC_DISCARD("the unmodified kernel fails here");
+      if (!c->ok()) {
+        for (const auto& f : c->findings)
+          toolError = toolError || f.kind == FindingKind::tool_error;
+        failure = c;  // each failing call while shrinking is smaller than the one before
+        RC_FAIL(c->findings.front().summary);
+      }
+    };
+    rc::detail::TestParams params;
+    params.seed = propertySeed(options.seed, unmodified.name);
+    params.maxSuccess = cases;
+    params.maxSize = 100;
+    params.maxDiscardRatio = 50;
+    params.disableShrinking = !options.shrink;
+    rc::detail::TestListenerAdapter quiet;
+    rc::detail::TestMetadata meta;
+    meta.id = mutant.name;
+    rc::detail::checkProperty(rc::detail::toProperty(property), meta, params, quiet, {});
+  }
+  if (failure) {
+    u.failing = failure;
+    u.status = classify(*failure, {});
+  }
+  u.message = fmt::format("{} case{} skipped where the unmodified kernel fails", skipped,
+                          skipped == 1 ? "" : "s");
+  u.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return u;
+}
+
 const Finding* headline(const std::vector<Finding>& findings) {
   static const std::vector<FindingKind> order = {
       FindingKind::race,      FindingKind::divergence,    FindingKind::wrong_result,
@@ -237,6 +345,7 @@ std::string describe(const DeviceEvidence& e) {
     if (!h.address_space.empty()) s += " (" + h.address_space + ")";
     s += ": " + shortSummary(h);
     if (e.mutant.failing) s += " at " + formatSizes(e.mutant.failing->sizes);
+    if (e.paired) s += " (where the unmodified kernel passes)";
     std::vector<Finding> rest;
     for (const auto& f : e.evidence)
       if (f.kind != h.kind) rest.push_back(f);
@@ -244,6 +353,8 @@ std::string describe(const DeviceEvidence& e) {
     return s;
   }
   if (!e.note.empty()) return e.note;
+  if (e.paired)
+    return fmt::format("pass ({} cases where the unmodified kernel passes)", e.mutant.cases_run);
   return fmt::format("pass ({} cases)", e.mutant.cases_run);
 }
 
@@ -281,7 +392,7 @@ SpecAudit auditSpec(const Spec& spec, const std::vector<DeviceInfo>& devices,
   std::vector<UnitResult> baselines;
   for (const auto& d : devices) {
     tell(fmt::format("{} (unmodified) on {}", spec.name, d.displayName()));
-    baselines.push_back(run(spec, d, unitOptions(d)));
+    baselines.push_back(run(spec, d, unitOptions(d), false));
   }
   fs::path dir = fs::path(options.mutants_dir) / spec.name;
   fs::create_directories(dir);
@@ -298,14 +409,21 @@ SpecAudit auditSpec(const Spec& spec, const std::vector<DeviceInfo>& devices,
     for (size_t i = 0; i < devices.size(); ++i) {
       const auto& d = devices[i];
       tell(fmt::format("{} {} on {}", spec.name, mutantLabel(call), d.displayName()));
-      UnitResult m = run(mutant, d, unitOptions(d));
+      UnitResult m = run(mutant, d, unitOptions(d), false);
       DeviceEvidence e = weigh(baselines[i], m, d.simulator);
+      if (e.evidence.empty() && comparable(baselines[i]) && (!m.failing || comparable(m)) &&
+          !options.sizes) {
+        // The kernel fails without any change: look where it does not.
+        tell(fmt::format("{} {} on {}, where the unmodified kernel passes", spec.name,
+                         mutantLabel(call), d.displayName()));
+        e = weighPaired(baselines[i], run(mutant, d, unitOptions(d), true), d.simulator);
+      }
       e.device = d.displayName();
-      if (m.failing)
+      if (e.mutant.failing)
         e.replay =
             fmt::format("{} audit {} --call {} --device {} --seed {} --sizes {}", options.tool,
                         quote(spec.file), call.index, quote(exactRegex(d.displayName())),
-                        options.seed, quote(formatSizes(m.failing->sizes)));
+                        options.seed, quote(formatSizes(e.mutant.failing->sizes)));
       ca.devices.push_back(std::move(e));
     }
     decide(ca);
@@ -367,6 +485,7 @@ nlohmann::json toJson(const std::vector<SpecAudit>& audits) {
                             {"evidence", d.evidence},
                             {"note", d.note},
                             {"replay", d.replay},
+                            {"paired", d.paired},
                             {"mutant", d.mutant},
                             {"baseline_status", toString(d.baseline.status)},
                             {"baseline_cases", d.baseline.cases_run}};

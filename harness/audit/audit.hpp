@@ -38,8 +38,13 @@ struct DeviceEvidence {
   std::string note;    ///< why this device says nothing either way, when it does not
   std::string replay;  ///< the command that replays the mutant's smallest failing case
 
-  /// Both the unmodified kernel and the mutant ran their cases and nothing was found.
-  bool clean() const { return !mutant.failing && !baseline.failing && note.empty(); }
+  /// The mutant ran only on cases where the unmodified kernel shows nothing (it fails on others).
+  bool paired = false;
+
+  /// The mutant ran its cases and nothing was found, where the unmodified kernel found nothing.
+  bool clean() const {
+    return !mutant.failing && (paired ? mutant.cases_run > 0 : !baseline.failing) && note.empty();
+  }
 };
 
 /// One synchronisation call and its verdict.
@@ -61,10 +66,12 @@ struct SpecAudit {
 };
 
 /// Runs `spec` on `device` with `options`: one unit, for instance in a child process. `spec` is
-/// the spec itself or a mutant of it (its source_path names the mutant's file). Must not throw
-/// for a kernel that crashes or hangs: such a unit is a finding (crash, timeout).
+/// the spec itself or a mutant of it (its source_path names the mutant's file, its `file` the
+/// spec's). `paired`: run the mutant only where the unmodified kernel passes, as
+/// runWhereUnmodifiedPasses does. Must not throw for a kernel that crashes or hangs: such a unit
+/// is a finding (crash, timeout).
 using UnitRunner = std::function<UnitResult(const Spec& spec, const DeviceInfo& device,
-                                            const UnitOptions& options)>;
+                                            const UnitOptions& options, bool paired)>;
 
 struct AuditOptions {
   std::string mutants_dir;  ///< where each mutant's source is written (created when missing)
@@ -87,9 +94,18 @@ Spec mutantSpec(const Spec& spec, const std::string& mutant_file);
 std::string mutantFileName(const Spec& spec, const SyncCall& call);
 
 /// Audits one spec on `devices`: the unmodified kernel and each mutant on each device through
-/// `run`. Throws std::runtime_error when the kernel file cannot be read or a mutant written.
+/// `run`. Where the unmodified kernel fails and the mutant shows nothing more, the mutant runs
+/// again on the cases where the unmodified kernel passes (`paired`). Throws std::runtime_error when
+/// the kernel file cannot be read or a mutant written.
 SpecAudit auditSpec(const Spec& spec, const std::vector<DeviceInfo>& devices,
                     const AuditOptions& options, const UnitRunner& run);
+
+/// The mutant's unit on only the cases where the unmodified kernel shows nothing: each generated
+/// case runs `unmodified` first and is skipped when that shows any finding, so for a kernel that
+/// is already wrong on some sizes (an "as published" bug) the unit tells what the removal adds.
+/// Shrinks like runUnit; `message` says how many cases were skipped.
+UnitResult runWhereUnmodifiedPasses(DeviceSession& session, const Spec& unmodified,
+                                    const Spec& mutant, const UnitOptions& options);
 
 /// The evidence one device gives: the mutant's findings minus those the unmodified kernel showed
 /// there (same kind, wrong_result and unwritten counting as one, and for the simulator's

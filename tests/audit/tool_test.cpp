@@ -103,6 +103,26 @@ TEST(AuditTool, TiledMatmulBothBarriersNecessaryTheSecondARaceOnAShrunkSize) {
   EXPECT_NE(sim["replay"].get<std::string>().find("--call 2"), std::string::npos);
 }
 
+TEST(AuditTool, AKernelWrongAsPublishedIsAuditedWhereItPasses) {
+  REQUIRE_DEVICE();
+  // The published tiled matmul is wrong whenever K is not a multiple of TS; without its second
+  // barrier it races also where it is right, which only the cases it passes can show.
+  std::string json = temp("gemm_published_audit.json");
+  ToolRun r = run("audit " + root("specs/hackmd/gemm_tiled_as_published.yaml") +
+                  " --device Oclgrind --call 2 --json " + json);
+  ASSERT_EQ(r.code, 0) << r.out;
+  auto j = readJson(json);
+  const auto& call = j["specs"][0]["calls"][0];
+  EXPECT_EQ(call["line"], 46);
+  EXPECT_EQ(call["verdict"], "necessary") << r.out;
+  const auto& sim = call["devices"][0];
+  EXPECT_EQ(sim["paired"], true) << r.out;
+  EXPECT_EQ(sim["baseline_status"], "expected_failure");
+  EXPECT_EQ(sim["evidence"][0]["kind"], "race") << r.out;
+  const auto& sizes = sim["mutant"]["failing_case"]["sizes"];
+  EXPECT_EQ(sizes["K"].get<int>() % sizes["TS"].get<int>(), 0) << sizes;  // where it passes
+}
+
 TEST(AuditTool, ARedundantBarrierIsReportedRedundant) {
   REQUIRE_DEVICE();
   std::string json = temp("redundant_audit.json");
@@ -126,6 +146,10 @@ TEST(OutOfBounds, SimulatorReportsTheInvalidWrite) {
   const auto& f = j["units"][0]["failing_case"]["findings"][0];
   EXPECT_EQ(f["kind"], "out_of_bounds") << j.dump(2);
   EXPECT_EQ(f["summary"].get<std::string>().rfind("Invalid write", 0), 0u) << f.dump(2);
+  // The plugin names the kernel argument whose buffer the address belongs to.
+  EXPECT_NE(f["summary"].get<std::string>().find("past the end of buffer argument 'c' (4 bytes)"),
+            std::string::npos)
+      << f.dump(2);
   EXPECT_EQ(f["address_space"], "global");
   ASSERT_FALSE(f["lines"].empty());
   EXPECT_EQ(f["lines"][0]["line"], 8);
