@@ -1,0 +1,527 @@
+// `clharness grade`: grades a batch of student kernels against an assignment's rubric. Each
+// submission runs on each device in a child process (`__grade-one`) with wall-clock, CPU and
+// memory limits; each result is written the moment it is known, and a re-run skips finished ones.
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <memory>
+#include <mutex>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "app/app.hpp"
+#include "app/isolate.hpp"
+#include "core/sizes.hpp"
+#include "grade/batch.hpp"
+#include "grade/device_job.hpp"
+#include "grade/report.hpp"
+
+namespace fs = std::filesystem;
+namespace gr = clh::grade;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+struct GradeArgs {
+  std::string assignment;
+  std::vector<std::string> paths;
+  std::string out;
+  int jobs = 0;
+  double timeout_s = 60;
+  std::string device_regex;
+  std::string format = "markdown";
+  std::string seed = "1";
+  int cases = 0;
+  std::optional<std::string> sizes;
+  int memory_mb = 2048;
+  bool regrade = false;
+};
+
+struct ChildArgs {
+  std::string spec, submission, device_name, seed = "1", out, log;
+  int platform = 0, device_index = 0, cases = 0, speed_repeats = 0, memory_mb = 0;
+  double cpu_seconds = 0;
+  std::optional<std::string> sizes, speed_sizes;
+  long parent_pid = 0;
+};
+
+bool parseSeed(const std::string& text, uint64_t& out) {
+  try {
+    size_t used = 0;
+    out = std::stoull(text, &used, 0);
+    return used == text.size();
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+std::string readFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string tailOf(const std::string& path, size_t bytes) {
+  std::string all = readFile(path);
+  return all.size() > bytes ? "..." + all.substr(all.size() - bytes) : all;
+}
+
+std::string clockText(double seconds) {
+  auto s = static_cast<long>(seconds + 0.5);
+  return s >= 3600 ? fmt::format("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+                   : fmt::format("{}:{:02}", s / 60, s % 60);
+}
+
+bool processAlive(long pid) {
+  return pid > 0 && (kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM);
+}
+
+// Leftovers of an interrupted batch whose process is gone: its scratch folder and half-written
+// files.
+void removeStale(const fs::path& out) {
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(out, ec)) {
+    std::string name = e.path().filename().string();
+    long pid = 0;
+    if (name.rfind(".work-", 0) == 0)
+      pid = std::atol(name.c_str() + 6);
+    else if (size_t at = name.find(".tmp-"); at != std::string::npos)
+      pid = std::atol(name.c_str() + at + 5);
+    else
+      continue;
+    if (!processAlive(pid)) fs::remove_all(e.path(), ec);
+  }
+}
+
+// The batch's shared state: what is done, what is running, and the progress line.
+class Progress {
+ public:
+  Progress(size_t total, bool tty) : total_(total), tty_(tty), start_(Clock::now()) {}
+
+  void started(const std::string& id) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    running_.insert(id);
+    drawLocked();
+  }
+  void finished(const std::string& id, const std::string& line) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    running_.erase(id);
+    ++done_;
+    clearLocked();
+    std::cerr << fmt::format("[{}/{}] {}\n", done_, total_, line);
+    drawLocked();
+  }
+  void tick() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    drawLocked();
+  }
+  void close() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    clearLocked();
+  }
+
+ private:
+  void clearLocked() {
+    if (tty_) std::cerr << "\r\033[K" << std::flush;
+  }
+  void drawLocked() {
+    if (!tty_ || done_ == total_) return;
+    double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
+    std::string names;
+    for (const auto& r : running_) names += (names.empty() ? "" : ", ") + r;
+    std::string eta = done_ ? "about " +
+                                  clockText(elapsed / static_cast<double>(done_) *
+                                            static_cast<double>(total_ - done_)) +
+                                  " left"
+                            : "estimating";
+    std::string line = fmt::format("[{}/{}] grading {} | {} elapsed, {}", done_, total_,
+                                   names.empty() ? "-" : names, clockText(elapsed), eta);
+    std::cerr << "\r\033[K" << line.substr(0, 150) << std::flush;
+  }
+
+  std::mutex mutex_;
+  size_t total_, done_ = 0;
+  bool tty_;
+  Clock::time_point start_;
+  std::set<std::string> running_;
+};
+
+struct Batch {
+  const clh::AppConfig& config;
+  const GradeArgs& args;
+  gr::Assignment assignment;
+  gr::GradeContext ctx;
+  std::vector<clh::DeviceInfo> devices;
+  int cases = 0, simulator_cases = 0;
+  fs::path scratch;
+  const gr::RubricItem* speed = nullptr;
+};
+
+// One submission on one device, in a child process with its own wall-clock, CPU and memory limits.
+gr::DeviceRun runOnDevice(const Batch& b, const gr::Submission& s, const clh::DeviceInfo& dev) {
+  const double limit_s = b.args.timeout_s;
+  gr::RunDevice meta{dev.displayName(), clh::toString(dev.kind), dev.simulator};
+  fs::path base = b.scratch / (s.safe_id() + "." + dev.slug());
+  std::string events = base.string() + ".events.jsonl", log = base.string() + ".log";
+  unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  std::vector<std::string> argv = {
+      b.config.exe,     "__grade-one",
+      "--spec",         b.assignment.spec_file,
+      "--submission",   fs::absolute(s.path).lexically_normal().string(),
+      "--platform",     std::to_string(dev.platform_index),
+      "--device-index", std::to_string(dev.device_index),
+      "--device-name",  dev.displayName(),
+      "--seed",         std::to_string(b.ctx.seed),
+      "--cases",        std::to_string(dev.simulator ? b.simulator_cases : b.cases),
+      "--out",          events,
+      "--log",          log,
+      "--cpu-seconds",  fmt::format("{:.0f}", std::ceil(limit_s * cores) + 1),
+      "--memory-mb",    std::to_string(b.args.memory_mb),
+      "--parent-pid",   std::to_string(getpid())};
+  if (b.args.sizes) argv.insert(argv.end(), {"--sizes", *b.args.sizes});
+  if (b.speed && !dev.simulator && !b.args.sizes)
+    argv.insert(argv.end(), {"--speed-sizes", b.speed->speed->sizes, "--speed-repeats",
+                             std::to_string(b.speed->speed->repeats)});
+  clh::ChildOutcome child = clh::runChild(argv, limit_s);
+  gr::ChildEnd end;
+  end.started = child.started;
+  end.timed_out = child.timed_out;
+  end.exit_code = child.exit_code;
+  end.signal = child.signal;
+  end.error = child.error;
+  end.limit_s = limit_s;
+  end.log_tail = tailOf(log, 2000);
+  std::ifstream in(events);
+  gr::DeviceRun run = gr::collectDeviceRun(in, end, meta);
+  std::error_code ec;
+  for (const auto& f : {events, log, events + ".oclgrind.jsonl"}) fs::remove(f, ec);
+  return run;
+}
+
+gr::Grade gradeOne(const Batch& b, const gr::Submission& s, const std::string& fingerprint) {
+  auto t0 = Clock::now();
+  std::vector<gr::DeviceRun> runs;
+  for (const auto& dev : b.devices) runs.push_back(runOnDevice(b, s, dev));
+  gr::Grade g = gr::gradeSubmission(b.assignment, s, runs, b.ctx);
+  g.fingerprint = fingerprint;
+  g.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  return g;
+}
+
+std::string outcomeLine(const gr::Grade& g) {
+  std::string lost;
+  for (const auto& i : g.items)
+    if (!i.passed) {
+      std::string kinds;
+      for (auto k : i.kinds) kinds += (kinds.empty() ? "" : " ") + std::string(clh::toString(k));
+      lost += fmt::format("{}{}{}", lost.empty() ? "" : ", ", i.id,
+                          kinds.empty() ? "" : " (" + kinds + ")");
+    }
+  return fmt::format("{}: {}/{}{} ({:.1f} s)", g.submission, gr::formatPoints(g.points),
+                     gr::formatPoints(g.max_points), lost.empty() ? "" : ", lost " + lost,
+                     g.seconds);
+}
+
+int runGrade(const clh::AppConfig& config, const GradeArgs& args) {
+  uint64_t seed = 1;
+  if (!parseSeed(args.seed, seed)) {
+    std::cerr << "clharness grade: --seed: '" << args.seed << "' is not an unsigned integer\n";
+    return clh::kExitUsage;
+  }
+  Batch b{config, args, {}, {}, {}, 0, 0, {}, nullptr};
+  std::vector<gr::Submission> subs;
+  try {
+    b.assignment = gr::loadAssignment(args.assignment, config.repo_root);
+    subs = gr::findSubmissions(args.paths);
+    if (args.sizes) clh::parseSizes(*args.sizes);
+  } catch (const clh::SpecError& e) {
+    std::cerr << "clharness grade: " << e.what() << "\n";
+    return clh::kExitUsage;
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "clharness grade: " << e.what() << "\n";
+    return clh::kExitUsage;
+  }
+  b.devices = clh::findDevices(config, args.device_regex);
+  if (b.devices.empty()) {
+    std::cerr << "clharness grade: no usable device"
+              << (args.device_regex.empty() ? "" : " matches --device '" + args.device_regex + "'")
+              << "; `clharness devices` lists what was found\n";
+    return clh::kExitNoDevice;
+  }
+  // Real devices first: a kernel that kills or hangs them is known before the slow simulator runs.
+  std::stable_partition(b.devices.begin(), b.devices.end(),
+                        [](const clh::DeviceInfo& d) { return !d.simulator; });
+  b.ctx = {config.tool_name, args.assignment, seed};
+  b.cases = args.cases ? args.cases : b.assignment.rubric.cases;
+  b.simulator_cases = args.cases ? args.cases : b.assignment.rubric.simulator_cases;
+  b.speed = b.assignment.rubric.firstOf(gr::ItemCheck::speed);
+  const bool replay = args.sizes.has_value();
+  const bool gradescope = args.format == "gradescope";
+  fs::path out = args.out.empty() ? fs::path("grades-" + b.assignment.name) : fs::path(args.out);
+  std::error_code ec;
+  if (!replay) {
+    fs::create_directories(out, ec);
+    if (ec || !fs::is_directory(out)) {
+      std::cerr << "clharness grade: cannot create the output folder " << out << "\n";
+      return clh::kExitUsage;
+    }
+    removeStale(out);
+    b.scratch = out / (".work-" + std::to_string(getpid()));
+  } else {
+    b.scratch = fs::temp_directory_path() / ("clharness-grade-" + std::to_string(getpid()));
+  }
+  fs::create_directories(b.scratch, ec);
+
+  std::vector<std::string> deviceNames;
+  for (const auto& d : b.devices) deviceNames.push_back(d.displayName());
+  struct Slot {
+    gr::Submission sub;
+    std::string fingerprint;
+    std::optional<gr::Grade> grade;
+  };
+  std::vector<Slot> slots;
+  std::vector<size_t> todo;
+  for (const auto& s : subs) {
+    Slot slot{s,
+              gr::gradeFingerprint(b.assignment, readFile(s.path), seed, b.cases, b.simulator_cases,
+                                   deviceNames),
+              {}};
+    if (!replay && !args.regrade) {
+      auto old = gr::readGrade(gr::resultFiles(out.string(), s).json);
+      if (old && old->fingerprint == slot.fingerprint) slot.grade = std::move(old);
+    }
+    if (!slot.grade) todo.push_back(slots.size());
+    slots.push_back(std::move(slot));
+  }
+  std::string devList;
+  for (const auto& d : deviceNames) devList += (devList.empty() ? "" : ", ") + d;
+  std::cerr << fmt::format("clharness grade: {} on {}; {} to grade", b.assignment.name, devList,
+                           todo.size());
+  if (todo.size() < slots.size())
+    std::cerr << fmt::format(", {} already graded (kept)", slots.size() - todo.size());
+  std::cerr << "\n";
+
+  std::mutex mutex;  // guards slots' grades, the gradebook and `failures`
+  int failures = 0;
+  auto writeGradebook = [&] {
+    std::vector<gr::Grade> done;
+    for (const auto& s : slots)
+      if (s.grade) done.push_back(*s.grade);
+    std::ostringstream csv;
+    gr::writeGradebookCsv(csv, b.assignment.rubric, done);
+    gr::writeFileAtomically((out / "grades.csv").string(), csv.str());
+  };
+
+  Progress progress(todo.size(), isatty(STDERR_FILENO) == 1);
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    for (size_t k = next++; k < todo.size(); k = next++) {
+      Slot& slot = slots[todo[k]];
+      progress.started(slot.sub.id);
+      try {
+        gr::Grade g = gradeOne(b, slot.sub, slot.fingerprint);
+        if (!replay) gr::writeGradeFiles(gr::resultFiles(out.string(), slot.sub), g, gradescope);
+        std::string line = outcomeLine(g);
+        {
+          std::lock_guard<std::mutex> lock(mutex);
+          slot.grade = std::move(g);
+          if (!replay) writeGradebook();
+        }
+        progress.finished(slot.sub.id, line);
+      } catch (const std::exception& e) {
+        {
+          std::lock_guard<std::mutex> lock(mutex);
+          ++failures;
+        }
+        progress.finished(slot.sub.id, slot.sub.id + ": not graded: " + e.what());
+      }
+    }
+  };
+  unsigned jobs = args.jobs > 0 ? static_cast<unsigned>(args.jobs)
+                                : std::max(1u, std::thread::hardware_concurrency());
+  jobs = std::min<unsigned>(jobs, static_cast<unsigned>(std::max<size_t>(1, todo.size())));
+  {
+    std::vector<std::thread> threads;
+    for (unsigned j = 0; j < jobs; ++j) threads.emplace_back(worker);
+    std::atomic<bool> finished{false};
+    std::thread ticker([&] {
+      while (!finished) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(500));
+        if (!finished) progress.tick();
+      }
+    });
+    for (auto& t : threads) t.join();
+    finished = true;
+    ticker.join();
+  }
+  progress.close();
+  fs::remove_all(b.scratch, ec);
+
+  std::vector<gr::Grade> grades;
+  for (const auto& s : slots)
+    if (s.grade) grades.push_back(*s.grade);
+  if (replay) {
+    for (const auto& g : grades) gr::writeFeedbackMarkdown(std::cout, g);
+    return failures ? clh::kExitUsage : clh::kExitOk;
+  }
+  try {
+    writeGradebook();
+    std::ostringstream table;
+    gr::writeSummaryTable(table, b.assignment.rubric, grades);
+    gr::writeFileAtomically((out / "summary.txt").string(), table.str());
+    if (gradescope && slots.size() == 1 && slots[0].grade)
+      gr::writeFileAtomically((out / "results.json").string(),
+                              gr::gradescopeResults(*slots[0].grade).dump(2) + "\n");
+    std::cout << table.str();
+    std::cout << fmt::format("feedback, grades.csv and summary.txt in {}\n", out.string());
+  } catch (const std::exception& e) {
+    std::cerr << "clharness grade: " << e.what() << "\n";
+    return clh::kExitUsage;
+  }
+  return failures ? clh::kExitUsage : clh::kExitOk;
+}
+
+// The child: one submission on one device. Its output goes to a log (the simulator prints every
+// diagnostic); it dies with its parent, and limits itself before the first OpenCL call.
+int runGradeChild(const clh::AppConfig& config, const ChildArgs& a) {
+  int fd = ::open(a.log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd >= 0) {
+    dup2(fd, STDOUT_FILENO);
+    dup2(fd, STDERR_FILENO);
+    ::close(fd);
+  }
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (a.parent_pid && getppid() != a.parent_pid)
+    return clh::kExitUsage;  // the parent is already gone
+  std::FILE* out = std::fopen(a.out.c_str(), "w");
+  if (!out) {
+    std::cerr << "clharness: cannot write " << a.out << "\n";
+    return clh::kExitUsage;
+  }
+  auto emit = [out](const nlohmann::json& j) {
+    std::string line = j.dump() + "\n";
+    std::fwrite(line.data(), 1, line.size(), out);
+    std::fflush(out);
+  };
+  int code = clh::kExitOk;
+  try {
+    gr::applyLimits({a.cpu_seconds, static_cast<uint64_t>(a.memory_mb) * 1024 * 1024});
+    gr::DeviceJob job;
+    job.spec_file = a.spec;
+    job.submission = a.submission;
+    if (!parseSeed(a.seed, job.seed))
+      throw std::invalid_argument("--seed: not an unsigned integer");
+    job.cases = a.cases;
+    job.sizes = a.sizes;
+    if (a.speed_sizes) {
+      gr::SpeedRule rule;
+      rule.sizes = *a.speed_sizes;
+      rule.repeats = std::max(1, a.speed_repeats);
+      job.speed = rule;
+    }
+    const clh::DeviceInfo* dev = nullptr;
+    auto devices = clh::findDevices(config, "");
+    for (const auto& d : devices)
+      if (d.platform_index == a.platform && d.device_index == a.device_index &&
+          d.displayName() == a.device_name)
+        dev = &d;
+    if (!dev)
+      throw std::runtime_error("device '" + a.device_name + "' is no longer at the same place");
+    gr::runDeviceJob(*dev, job, config.repo_root, a.out + ".oclgrind.jsonl", emit);
+  } catch (const std::exception& e) {
+    emit({{"event", "error"}, {"message", e.what()}});
+    code = clh::kExitUsage;
+  }
+  std::fclose(out);
+  return code;
+}
+
+}  // namespace
+
+void addGradeCommand(CLI::App& app, const std::function<clh::AppConfig()>& config) {
+  auto args = std::make_shared<GradeArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "grade",
+      "grade student kernels against an assignment's rubric: each submission on each device in a "
+      "process of "
+      "its own; feedback (Markdown, JSON), grades.csv and a summary table (docs/grading.md)");
+  cmd->add_option(
+         "--assignment", args->assignment,
+         "an assignment name (specs/assignments/NAME.yaml) or the path of an assignment spec")
+      ->required();
+  cmd->add_option("submissions", args->paths, "submission files (.cl) or folders of them")
+      ->required();
+  cmd->add_option("--out", args->out, "folder for the results (default: grades-NAME)");
+  cmd->add_option("--jobs", args->jobs, "submissions graded at once (default: the number of cores)")
+      ->check(CLI::Range(1, 256));
+  cmd->add_option("--timeout", args->timeout_s,
+                  "seconds one submission may run on one device (default 60)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--device", args->device_regex,
+                  "only devices whose 'Platform: Device' name matches REGEX");
+  cmd->add_option("--format", args->format,
+                  "markdown (default), or gradescope: also Gradescope's results.json")
+      ->check(CLI::IsMember({"markdown", "gradescope"}));
+  cmd->add_option("--seed", args->seed,
+                  "run seed: every submission sees the same sizes and data (default 1)");
+  cmd->add_option("--cases", args->cases,
+                  "random cases per device (default: the rubric's, else the spec's)")
+      ->check(CLI::Range(1, 100000));
+  cmd->add_option("--sizes", args->sizes,
+                  "replay one case (e.g. N=17,L=16): print the feedback, write nothing");
+  cmd->add_option("--memory", args->memory_mb,
+                  "memory limit of each grading process in MiB (default 2048)")
+      ->check(CLI::Range(64, 1 << 20));
+  cmd->add_flag("--regrade", args->regrade,
+                "grade every submission again, even those already graded");
+  auto cfg = config;  // the caller's function may not outlive this call
+  cmd->callback([args, cfg] {
+    int code = clh::kExitUsage;
+    try {
+      code = runGrade(cfg(), *args);
+    } catch (const std::regex_error& e) {
+      std::cerr << "clharness grade: --device: not a valid regular expression (" << e.what()
+                << ")\n";
+    } catch (const std::exception& e) {
+      std::cerr << "clharness grade: " << e.what() << "\n";
+    }
+    throw CLI::RuntimeError(code);  // main returns its exit code
+  });
+
+  auto child = std::make_shared<ChildArgs>();
+  CLI::App* one =
+      app.add_subcommand("__grade-one", "(internal) grade one submission on one device");
+  one->group("");
+  one->add_option("--spec", child->spec)->required();
+  one->add_option("--submission", child->submission)->required();
+  one->add_option("--platform", child->platform)->required();
+  one->add_option("--device-index", child->device_index)->required();
+  one->add_option("--device-name", child->device_name)->required();
+  one->add_option("--seed", child->seed);
+  one->add_option("--cases", child->cases);
+  one->add_option("--sizes", child->sizes);
+  one->add_option("--speed-sizes", child->speed_sizes);
+  one->add_option("--speed-repeats", child->speed_repeats);
+  one->add_option("--out", child->out)->required();
+  one->add_option("--log", child->log)->required();
+  one->add_option("--cpu-seconds", child->cpu_seconds);
+  one->add_option("--memory-mb", child->memory_mb);
+  one->add_option("--parent-pid", child->parent_pid);
+  one->callback([child, cfg] { throw CLI::RuntimeError(runGradeChild(cfg(), *child)); });
+}

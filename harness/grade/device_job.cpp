@@ -1,0 +1,208 @@
+// One submission on one device (the child's work), its limits, and the parent's reading of the
+// events the child left behind.
+#include "grade/device_job.hpp"
+
+#include <fmt/format.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include <cerrno>
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <memory>
+#include <system_error>
+
+#include "cl/session.hpp"
+#include "cl/unit.hpp"
+#include "core/sizes.hpp"
+#include "sim/oclgrind_session.hpp"
+
+namespace clh::grade {
+
+namespace {
+
+bool builtEverything(const UnitResult& u) {
+  if (!u.failing) return true;
+  for (const auto& f : u.failing->findings)
+    if (f.kind == FindingKind::build_error || f.kind == FindingKind::tool_error) return false;
+  return true;
+}
+
+SpeedSample timeSpeedCase(DeviceSession& session, const Spec& student, const Spec& reference,
+                          const SpeedRule& rule, uint64_t seed, const EventSink& emit) {
+  SpeedSample sample;
+  sample.sizes = parseSizes(rule.sizes);
+  ExprEnv env(paramNames(student));
+  completeDerived(student, env, sample.sizes);
+  emit({{"event", "case_start"}, {"sizes", sample.sizes}, {"phase", "speed"}});
+  // The first run builds and checks the student's kernel at this case; a wrong one is not timed.
+  CaseOutcome first = session.runCase(student, sample.sizes, seed);
+  if (!first.ok()) {
+    sample.problem = fmt::format("at the timed case {}: {}", formatSizes(sample.sizes),
+                                 first.findings.front().summary);
+    return sample;
+  }
+  CaseOutcome ref = session.runCase(reference, sample.sizes, seed);
+  if (!ref.ok()) {
+    // The reference solution failing here is the environment's problem, never the student's.
+    throw std::runtime_error(fmt::format("the reference solution failed at the timed case {}: {}",
+                                         formatSizes(sample.sizes), ref.findings.front().summary));
+  }
+  double best = std::numeric_limits<double>::infinity(), bestRef = best;
+  for (int r = 0; r < rule.repeats; ++r) {
+    // Alternate, so that a machine busy for a while slows both alike.
+    CaseOutcome a = session.runCase(reference, sample.sizes, seed);
+    CaseOutcome b = session.runCase(student, sample.sizes, seed);
+    if (a.kernel_ns > 0) bestRef = std::min(bestRef, a.kernel_ns);
+    if (b.kernel_ns > 0) best = std::min(best, b.kernel_ns);
+    if (!b.ok()) {
+      sample.problem = fmt::format("at the timed case {} (run {}): {}", formatSizes(sample.sizes),
+                                   r + 2, b.findings.front().summary);
+      return sample;
+    }
+  }
+  if (std::isinf(best) || std::isinf(bestRef))
+    throw std::runtime_error("the device gave no kernel times");
+  sample.student_ns = best;
+  sample.reference_ns = bestRef;
+  return sample;
+}
+
+}  // namespace
+
+void runDeviceJob(const DeviceInfo& device, const DeviceJob& job, const std::string& repo_root,
+                  const std::string& simulator_log, const EventSink& emit) {
+  Spec reference = loadSpec(job.spec_file, repo_root);
+  Spec student = reference;
+  student.source = job.submission;  // the simulator's findings name this file
+  student.source_path = job.submission;
+
+  std::unique_ptr<OclgrindSession> sim;
+  if (device.simulator) {
+    std::string plugin = findOclgrindPlugin();
+    if (plugin.empty())
+      throw std::runtime_error(
+          "the simulator's diagnostics plugin was not found: race and memory checks cannot run");
+    sim = std::make_unique<OclgrindSession>(plugin, simulator_log);
+    sim->applyToProcess();  // before the context: Oclgrind reads its settings then
+  }
+  {
+    DeviceSession session(device, sim.get());
+    UnitOptions uo;
+    uo.seed = job.seed;
+    uo.cases = job.cases;
+    if (job.sizes) uo.sizes = parseSizes(*job.sizes);
+    uo.on_case_start = [&emit](const Sizes& s) { emit({{"event", "case_start"}, {"sizes", s}}); };
+    UnitResult unit = runUnit(session, student, uo);
+    emit({{"event", "unit"}, {"unit", unit}});
+    if (job.speed && !device.simulator && !job.sizes && builtEverything(unit))
+      emit({{"event", "speed"},
+            {"speed", timeSpeedCase(session, student, reference, *job.speed, job.seed, emit)}});
+  }  // the context goes before the simulator session it reports to
+  if (sim) std::filesystem::remove(sim->logPath());
+}
+
+void applyLimits(const Limits& limits) {
+  auto set = [](int resource, rlim_t soft, rlim_t hard, const char* what) {
+    rlimit current{};
+    getrlimit(resource, &current);
+    rlimit l{soft, hard};
+    if (current.rlim_max != RLIM_INFINITY) {  // an unprivileged process cannot raise its hard limit
+      l.rlim_max = std::min(l.rlim_max, current.rlim_max);
+      l.rlim_cur = std::min(l.rlim_cur, l.rlim_max);
+    }
+    if (setrlimit(resource, &l) != 0) throw std::system_error(errno, std::generic_category(), what);
+  };
+  if (limits.cpu_seconds > 0) {
+    auto s = static_cast<rlim_t>(std::ceil(limits.cpu_seconds));
+    set(RLIMIT_CPU, s, s + 5, "setrlimit(RLIMIT_CPU)");
+  }
+  if (limits.memory_bytes > 0)
+    set(RLIMIT_DATA, limits.memory_bytes, limits.memory_bytes, "setrlimit(RLIMIT_DATA)");
+}
+
+std::string signalWord(int sig) {
+  const char* abbrev = sigabbrev_np(sig);
+  return abbrev ? std::string("SIG") + abbrev : "signal " + std::to_string(sig);
+}
+
+DeviceRun collectDeviceRun(std::istream& events, const ChildEnd& end, const RunDevice& device) {
+  DeviceRun run;
+  run.device = device.name;
+  run.device_kind = device.kind;
+  run.simulator = device.simulator;
+  std::optional<Sizes> lastSizes;
+  std::string error;
+  std::string line;
+  while (std::getline(events, line)) {
+    nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
+    if (j.is_discarded() || !j.is_object()) continue;  // a line cut short by a crash
+    std::string ev = j.value("event", "");
+    try {
+      if (ev == "case_start") {
+        lastSizes = j.at("sizes").get<Sizes>();
+        ++run.cases_started;
+      } else if (ev == "unit") {
+        run.unit = j.at("unit").get<UnitResult>();
+      } else if (ev == "speed") {
+        run.speed = j.at("speed").get<SpeedSample>();
+      } else if (ev == "error") {
+        error = j.value("message", "");
+      }
+    } catch (const nlohmann::json::exception&) {
+      continue;  // a damaged event says nothing
+    }
+  }
+  if (run.unit) run.seconds = run.unit->seconds;
+
+  Finding f;
+  f.device = device.name;
+  if (end.timed_out) {
+    run.end = RunEnd::timeout;
+    f.kind = FindingKind::timeout;
+    f.summary = fmt::format(
+        "did not finish within the time limit ({:.0f} s) and was stopped: a loop that never ends?",
+        end.limit_s);
+  } else if (end.signal == SIGXCPU) {
+    run.end = RunEnd::timeout;
+    f.kind = FindingKind::timeout;
+    f.summary = "ran past its CPU-time limit and was stopped: a loop that never ends?";
+  } else if (end.signal && device.simulator) {
+    run.end = RunEnd::crashed;
+    f.kind = FindingKind::tool_error;
+    f.summary =
+        fmt::format("the simulator crashed ({}): not the student's fault", signalWord(end.signal));
+    f.raw = end.log_tail;
+  } else if (end.signal) {
+    run.end = RunEnd::crashed;
+    f.kind = FindingKind::crash;
+    f.summary = fmt::format("crashed ({}): the kernel killed the process running it",
+                            signalWord(end.signal));
+    f.raw = end.log_tail;
+  } else if (!end.started) {
+    run.end = RunEnd::tool_error;
+    f.kind = FindingKind::tool_error;
+    f.summary = "the grading process could not start: " + end.error;
+  } else if (!error.empty()) {
+    run.end = RunEnd::tool_error;
+    f.kind = FindingKind::tool_error;
+    f.summary = "the grading process failed: " + error;
+    f.raw = end.log_tail;
+  } else if (!run.unit) {
+    run.end = RunEnd::tool_error;
+    f.kind = FindingKind::tool_error;
+    f.summary = fmt::format("the grading process exited with code {} and no result", end.exit_code);
+    f.raw = end.log_tail;
+  } else {
+    return run;
+  }
+  CaseOutcome lost;
+  if (lastSizes) lost.sizes = *lastSizes;
+  lost.findings.push_back(std::move(f));
+  run.lost = std::move(lost);
+  return run;
+}
+
+}  // namespace clh::grade
