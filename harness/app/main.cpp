@@ -165,5 +165,7 @@ int main(int argc, char** argv) {
     std::cerr << "clharness: " << e.what() << "\n";
     return clh::kExitUsage;
   }
-  return clh::kExitUsage;
+  // The commands that run from CLI11's callback (semantics, audit, ...) report failure by
+  // throwing CLI::RuntimeError; reaching here means the one that ran succeeded.
+  return clh::kExitOk;
 }
