@@ -1,0 +1,421 @@
+// Tests of the grading rules on hand-made device runs (no device): which item each finding costs,
+// symptoms on the simulator, tool failures that cost nothing, items blocked by a failed build, the
+// speed score, the replay commands, the JSON round trip, and reading a child's events.
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <sstream>
+
+#include "grade/device_job.hpp"
+#include "grade/grade.hpp"
+
+namespace clh::grade {
+namespace {
+
+const std::string kRoot = CLHARNESS_SOURCE_ROOT;
+const std::string kPocl = "Portable Computing Language: pthread-x";
+const std::string kSim = "Oclgrind: Oclgrind Simulator";
+
+const Assignment& vadd() {
+  static const Assignment a = loadAssignment("vadd", kRoot);
+  return a;
+}
+const Assignment& tiled() {
+  static const Assignment a = loadAssignment("mmul_tiled", kRoot);
+  return a;
+}
+
+Finding finding(FindingKind kind, const std::string& summary = "s") {
+  Finding f;
+  f.kind = kind;
+  f.summary = summary;
+  return f;
+}
+
+DeviceRun run(const std::string& device, bool simulator, std::vector<Finding> findings = {},
+              Sizes sizes = {{"G", 4}, {"L", 4}, {"N", 3}}) {
+  DeviceRun r;
+  r.device = device;
+  r.device_kind = simulator ? "simulator" : "cpu";
+  r.simulator = simulator;
+  UnitResult u;
+  u.device = device;
+  u.cases_run = 10;
+  u.status = findings.empty() ? Status::pass : Status::fail;
+  for (const auto& f : findings)
+    if (f.kind == FindingKind::tool_error) u.status = Status::tool_error;
+  if (!findings.empty()) {
+    CaseOutcome c;
+    c.sizes = sizes;
+    c.findings = std::move(findings);
+    u.failing = c;
+  }
+  r.unit = u;
+  return r;
+}
+
+DeviceRun lostRun(const std::string& device, bool simulator, RunEnd end, FindingKind kind) {
+  DeviceRun r;
+  r.device = device;
+  r.simulator = simulator;
+  r.end = end;
+  r.cases_started = 2;
+  CaseOutcome c;
+  c.sizes = {{"G", 8}, {"L", 4}, {"N", 7}};
+  c.findings.push_back(finding(kind, "lost"));
+  r.lost = c;
+  return r;
+}
+
+const Submission kSub{"alice", "/home/ta/batch/alice.cl"};
+
+Grade grade(const Assignment& a, std::vector<DeviceRun> runs) {
+  GradeContext ctx;
+  ctx.assignment_argument = a.name;
+  ctx.seed = 7;
+  return gradeSubmission(a, kSub, runs, ctx);
+}
+
+// "id=pass|fail" for each item, for compact expectations.
+std::string verdicts(const Grade& g) {
+  std::string out;
+  for (const auto& i : g.items)
+    out += (out.empty() ? "" : " ") + i.id + "=" +
+           (i.passed               ? "pass"
+            : i.blocked_by.empty() ? "fail"
+                                   : "blocked");
+  return out;
+}
+
+TEST(Grading, CleanRunsEarnEverything) {
+  Grade g = grade(vadd(), {run(kPocl, false), run(kSim, true)});
+  EXPECT_EQ(verdicts(g), "builds=pass correct=pass clean=pass");
+  EXPECT_EQ(g.points, 100);
+  EXPECT_EQ(g.max_points, 100);
+  EXPECT_FALSE(g.review);
+  EXPECT_EQ(g.file, "alice.cl");
+  EXPECT_EQ(g.assignment, "vadd");
+}
+
+TEST(Grading, EachKindCostsItsOwnItem) {
+  struct Case {
+    FindingKind kind;
+    bool simulator;
+    const char* expect;
+  } cases[] = {
+      {FindingKind::wrong_result, false, "builds=pass correct=fail clean=pass"},
+      {FindingKind::unwritten, false, "builds=pass correct=fail clean=pass"},
+      {FindingKind::launch_error, false, "builds=pass correct=fail clean=pass"},
+      {FindingKind::race, true, "builds=pass correct=pass clean=fail"},
+      {FindingKind::divergence, true, "builds=pass correct=pass clean=fail"},
+      {FindingKind::uninitialized, true, "builds=pass correct=pass clean=fail"},
+      // A guard zone on a real device catches an out-of-bounds write too: it costs the same item.
+      {FindingKind::out_of_bounds, false, "builds=pass correct=pass clean=fail"},
+      {FindingKind::build_error, false, "builds=fail correct=blocked clean=blocked"},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(toString(c.kind));
+    std::vector<DeviceRun> runs = {run(kPocl, false), run(kSim, true)};
+    runs[c.simulator ? 1 : 0] = run(c.simulator ? kSim : kPocl, c.simulator, {finding(c.kind)});
+    Grade g = grade(vadd(), runs);
+    EXPECT_EQ(verdicts(g), c.expect);
+    for (const auto& i : g.items) {
+      if (i.passed || !i.blocked_by.empty()) continue;
+      EXPECT_EQ(i.kinds, std::vector<FindingKind>{c.kind});
+      EXPECT_EQ(i.points, 0);
+    }
+  }
+}
+
+TEST(Grading, WrongResultWithARaceOnTheSimulatorIsItsSymptom) {
+  Grade g = grade(
+      vadd(), {run(kPocl, false),
+               run(kSim, true, {finding(FindingKind::race), finding(FindingKind::wrong_result)})});
+  EXPECT_EQ(verdicts(g), "builds=pass correct=pass clean=fail");
+  const ItemGrade* clean = g.item("clean");
+  ASSERT_EQ(clean->evidence.size(), 1u);
+  EXPECT_EQ(clean->kinds, std::vector<FindingKind>{FindingKind::race});
+  ASSERT_EQ(clean->evidence[0].symptoms.size(), 1u);
+  EXPECT_EQ(clean->evidence[0].symptoms[0].kind, FindingKind::wrong_result);
+}
+
+TEST(Grading, WrongResultAloneOnTheSimulatorCostsResults) {
+  Grade g =
+      grade(vadd(), {run(kPocl, false), run(kSim, true, {finding(FindingKind::wrong_result)})});
+  EXPECT_EQ(verdicts(g), "builds=pass correct=fail clean=pass");
+}
+
+TEST(Grading, WrongResultOnARealDeviceWithABadAccessCostsBoth) {
+  Grade g = grade(
+      vadd(),
+      {run(kPocl, false, {finding(FindingKind::out_of_bounds), finding(FindingKind::wrong_result)}),
+       run(kSim, true)});
+  EXPECT_EQ(verdicts(g), "builds=pass correct=fail clean=fail");
+}
+
+TEST(Grading, CrashOnARealDeviceCostsResultsAndKeepsTheSimulatorsFindings) {
+  Grade g = grade(
+      vadd(),
+      {lostRun(kPocl, false, RunEnd::crashed, FindingKind::crash),
+       run(kSim, true, {finding(FindingKind::out_of_bounds), finding(FindingKind::unwritten)})});
+  EXPECT_EQ(verdicts(g), "builds=pass correct=fail clean=fail");
+  const ItemGrade* correct = g.item("correct");
+  EXPECT_EQ(correct->kinds, std::vector<FindingKind>{FindingKind::crash});
+  ASSERT_EQ(correct->evidence.size(), 1u);
+  EXPECT_FALSE(correct->evidence[0].shrunk);
+  EXPECT_EQ(g.points, 10);
+}
+
+TEST(Grading, ASimulatorCrashIsNotTheStudentsFault) {
+  Grade g = grade(
+      vadd(), {run(kPocl, false), lostRun(kSim, true, RunEnd::crashed, FindingKind::tool_error)});
+  EXPECT_EQ(verdicts(g), "builds=pass correct=pass clean=pass");
+  EXPECT_EQ(g.points, 100);
+  const ItemGrade* clean = g.item("clean");
+  EXPECT_TRUE(clean->not_students_fault);
+  EXPECT_EQ(clean->kinds, std::vector<FindingKind>{FindingKind::tool_error});
+  EXPECT_NE(clean->note.find("not the student's fault"), std::string::npos);
+  EXPECT_FALSE(g.review);
+}
+
+TEST(Grading, ASimulatorToolErrorFindingIsExcusedToo) {
+  Grade g = grade(
+      vadd(), {run(kPocl, false), run(kSim, true, {finding(FindingKind::tool_error, "ctpop")})});
+  EXPECT_EQ(g.points, 100);
+  EXPECT_TRUE(g.item("clean")->not_students_fault);
+  EXPECT_TRUE(g.item("correct")->not_students_fault);  // the simulator checks results too
+}
+
+TEST(Grading, TheSimulatorRunningOutOfTimeIsExcusedWhenEveryRealDeviceFinished) {
+  Grade g = grade(vadd(),
+                  {run(kPocl, false), lostRun(kSim, true, RunEnd::timeout, FindingKind::timeout)});
+  EXPECT_EQ(verdicts(g), "builds=pass correct=pass clean=pass");
+  EXPECT_TRUE(g.item("clean")->not_students_fault);
+}
+
+TEST(Grading, AHangEverywhereCostsResultsAndBlocksTheSimulatorItem) {
+  Grade g = grade(vadd(), {lostRun(kPocl, false, RunEnd::timeout, FindingKind::timeout),
+                           lostRun(kSim, true, RunEnd::timeout, FindingKind::timeout)});
+  EXPECT_EQ(verdicts(g), "builds=pass correct=fail clean=blocked");
+  EXPECT_EQ(g.item("clean")->blocked_by, "correct");
+  EXPECT_EQ(g.item("correct")->kinds, std::vector<FindingKind>{FindingKind::timeout});
+  EXPECT_EQ(g.points, 10);
+}
+
+TEST(Grading, ToolFailuresEverywhereAskForAReview) {
+  Grade g = grade(vadd(), {lostRun(kPocl, false, RunEnd::tool_error, FindingKind::tool_error),
+                           lostRun(kSim, true, RunEnd::crashed, FindingKind::tool_error)});
+  EXPECT_TRUE(g.review);
+  EXPECT_FALSE(g.item("correct")->assessed);
+  EXPECT_EQ(g.points, 0);
+}
+
+TEST(Grading, WithoutASimulatorTheSimulatorItemIsNotAssessed) {
+  Grade g = grade(vadd(), {run(kPocl, false)});
+  const ItemGrade* clean = g.item("clean");
+  EXPECT_FALSE(clean->assessed);
+  EXPECT_FALSE(clean->passed);
+  EXPECT_NE(clean->note.find("no simulator"), std::string::npos);
+  EXPECT_EQ(g.points, 70);
+  EXPECT_FALSE(g.review);  // the instructor chose the devices
+}
+
+TEST(Grading, EvidenceCarriesTheSmallestCaseAndItsReplay) {
+  Grade g =
+      grade(vadd(), {run(kPocl, false, {finding(FindingKind::wrong_result)}), run(kSim, true)});
+  const ItemGrade* correct = g.item("correct");
+  ASSERT_EQ(correct->evidence.size(), 1u);
+  const Evidence& e = correct->evidence[0];
+  EXPECT_EQ(e.device, kPocl);
+  ASSERT_TRUE(e.sizes);
+  EXPECT_EQ(*e.sizes, (Sizes{{"G", 4}, {"L", 4}, {"N", 3}}));
+  EXPECT_TRUE(e.shrunk);
+  EXPECT_EQ(e.replay,
+            "clharness grade --assignment vadd alice.cl --device '^Portable Computing Language: "
+            "pthread-x$' "
+            "--seed 7 --sizes G=4,L=4,N=3");
+}
+
+TEST(Grading, StudentPathsReplaceWhatTheToolsCallTheFile) {
+  EXPECT_EQ(studentPaths("input.cl:4:27: error: expected ';'", kSub),
+            "alice.cl:4:27: error: expected ';'");
+  EXPECT_EQ(studentPaths("error: /root/.cache/pocl/kcache/tempfile_3rCgn9.cl:4:27: expected", kSub),
+            "error: alice.cl:4:27: expected");
+  EXPECT_EQ(studentPaths("race at /home/ta/batch/alice.cl:12", kSub), "race at alice.cl:12");
+  EXPECT_EQ(studentPaths("myinput.cl stays", kSub), "myinput.cl stays");
+
+  Finding race = finding(FindingKind::race,
+                         "race between /home/ta/batch/alice.cl:14 and /home/ta/batch/alice.cl:12");
+  race.lines = {{"/home/ta/batch/alice.cl", 14, "acc += a[k];"},
+                {"/home/ta/batch/alice.cl", 12, "a[r] = x;"}};
+  Grade g = grade(vadd(), {run(kPocl, false), run(kSim, true, {race})});
+  const Finding& f = g.item("clean")->evidence.at(0).findings.at(0);
+  EXPECT_EQ(f.summary, "race between alice.cl:14 and alice.cl:12");
+  ASSERT_EQ(f.lines.size(), 2u);
+  EXPECT_EQ(f.lines[0].file, "alice.cl");
+  EXPECT_EQ(f.lines[1].line, 12);
+}
+
+TEST(Grading, FindingsNoItemClaimsCostNothing) {
+  Grade g = grade(vadd(), {run(kPocl, false), run(kSim, true, {finding(FindingKind::api_error)})});
+  EXPECT_EQ(g.points, 100);
+  ASSERT_EQ(g.other_findings.size(), 1u);
+  EXPECT_EQ(g.other_findings[0].findings.at(0).kind, FindingKind::api_error);
+}
+
+DeviceRun timed(double student_ns, double reference_ns, const std::string& problem = "") {
+  DeviceRun r = run(kPocl, false, {}, {});
+  SpeedSample s;
+  s.sizes = {{"N", 128}, {"TS", 16}};
+  s.student_ns = student_ns;
+  s.reference_ns = reference_ns;
+  s.problem = problem;
+  r.speed = s;
+  return r;
+}
+
+TEST(Grading, SpeedScoresTheRatioToTheReference) {
+  // mmul_tiled: full points within 2x, none beyond 4x, linear between.
+  struct Case {
+    double student, reference, points;
+  } cases[] = {{1.0, 1.0, 10}, {0.5, 1.0, 10}, {2.0, 1.0, 10},
+               {3.0, 1.0, 5},  {4.0, 1.0, 0},  {9.0, 1.0, 0}};
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.student);
+    Grade g = grade(tiled(), {timed(c.student * 1e6, c.reference * 1e6), run(kSim, true)});
+    const ItemGrade* speed = g.item("speed");
+    ASSERT_NE(speed, nullptr);
+    EXPECT_DOUBLE_EQ(speed->points, c.points);
+    EXPECT_EQ(speed->passed, c.points == 10);
+    ASSERT_EQ(speed->evidence.size(), 1u);
+    EXPECT_NE(speed->evidence[0].note.find("against the reference solution's"), std::string::npos);
+  }
+}
+
+TEST(Grading, SpeedNeedsRightResults) {
+  Grade wrongAtTimedCase =
+      grade(tiled(), {timed(0, 0, "at the timed case N=128,TS=16: C differs"), run(kSim, true)});
+  EXPECT_EQ(wrongAtTimedCase.item("speed")->points, 0);
+  EXPECT_FALSE(wrongAtTimedCase.item("speed")->passed);
+
+  DeviceRun wrong = timed(1e6, 1e6);
+  wrong.unit->failing = CaseOutcome{};
+  wrong.unit->failing->findings.push_back(finding(FindingKind::wrong_result));
+  Grade g = grade(tiled(), {wrong, run(kSim, true)});
+  EXPECT_EQ(g.item("speed")->blocked_by, "correct");
+  EXPECT_EQ(g.item("speed")->points, 0);
+}
+
+TEST(Grading, JsonRoundTripKeepsTheGrade) {
+  Grade g = grade(
+      vadd(), {lostRun(kPocl, false, RunEnd::crashed, FindingKind::crash),
+               run(kSim, true, {finding(FindingKind::race), finding(FindingKind::wrong_result)})});
+  g.fingerprint = "00ff";
+  nlohmann::json j = g;
+  EXPECT_EQ(j["schema"], "clharness-grade/1");
+  EXPECT_EQ(j["items"][1]["id"], "correct");
+  EXPECT_EQ(j["items"][1]["result"], "fail");
+  EXPECT_EQ(j["items"][1]["kinds"], nlohmann::json::array({"crash"}));
+  EXPECT_EQ(j["items"][1]["max_points"], 60);
+  EXPECT_EQ(j["items"][0]["result"], "pass");
+  Grade back = j.get<Grade>();
+  EXPECT_EQ(nlohmann::json(back), j);
+  EXPECT_THROW(nlohmann::json({{"schema", "other/1"}}).get<Grade>(), std::runtime_error);
+}
+
+TEST(Grading, FingerprintChangesWithWhatTheGradeDependsOn) {
+  std::vector<std::string> devs = {kPocl, kSim};
+  std::string base = gradeFingerprint(vadd(), "kernel", 1, 40, 10, devs);
+  EXPECT_EQ(base, gradeFingerprint(vadd(), "kernel", 1, 40, 10, {kSim, kPocl}));  // device order
+  EXPECT_NE(base, gradeFingerprint(vadd(), "kernel2", 1, 40, 10, devs));
+  EXPECT_NE(base, gradeFingerprint(vadd(), "kernel", 2, 40, 10, devs));
+  EXPECT_NE(base, gradeFingerprint(vadd(), "kernel", 1, 41, 10, devs));
+  EXPECT_NE(base, gradeFingerprint(vadd(), "kernel", 1, 40, 10, {kPocl}));
+  EXPECT_NE(base, gradeFingerprint(tiled(), "kernel", 1, 40, 10, devs));
+}
+
+RunDevice pocl() {
+  return {kPocl, "cpu", false};
+}
+RunDevice sim() {
+  return {kSim, "simulator", true};
+}
+
+TEST(ChildEvents, ACompletedChildGivesItsUnit) {
+  std::istringstream ev(R"({"event":"case_start","sizes":{"N":1}}
+{"event":"case_start","sizes":{"N":2}}
+{"event":"unit","unit":{"device":"x","status":"pass","cases_run":2,"seconds":0.5}}
+)");
+  DeviceRun r = collectDeviceRun(ev, ChildEnd{}, pocl());
+  EXPECT_EQ(r.end, RunEnd::completed);
+  ASSERT_TRUE(r.unit);
+  EXPECT_EQ(r.unit->cases_run, 2);
+  EXPECT_EQ(r.cases_started, 2);
+  EXPECT_FALSE(r.lost);
+}
+
+TEST(ChildEvents, ATimeoutKeepsTheCaseThatWasRunning) {
+  std::istringstream ev(
+      "{\"event\":\"case_start\",\"sizes\":{\"N\":1}}\n{\"event\":\"case_start\",\"sizes\":{\"N\":"
+      "37}}\n");
+  ChildEnd end;
+  end.timed_out = true;
+  end.limit_s = 6;
+  DeviceRun r = collectDeviceRun(ev, end, pocl());
+  EXPECT_EQ(r.end, RunEnd::timeout);
+  ASSERT_TRUE(r.lost);
+  EXPECT_EQ(r.lost->sizes, (Sizes{{"N", 37}}));
+  EXPECT_EQ(r.lost->findings.at(0).kind, FindingKind::timeout);
+  EXPECT_NE(r.lost->findings[0].summary.find("(6 s)"), std::string::npos);
+}
+
+TEST(ChildEvents, ACrashIsTheKernelsOnARealDeviceAndTheToolsOnTheSimulator) {
+  ChildEnd end;
+  end.signal = SIGSEGV;
+  end.log_tail = "pocl says goodbye";
+  std::istringstream ev1(
+      "{\"event\":\"case_start\",\"sizes\":{\"N\":5}}\n{\"event\":\"uni");  // cut short
+  DeviceRun real = collectDeviceRun(ev1, end, pocl());
+  EXPECT_EQ(real.end, RunEnd::crashed);
+  EXPECT_EQ(real.lost->findings.at(0).kind, FindingKind::crash);
+  EXPECT_NE(real.lost->findings[0].summary.find("SIGSEGV"), std::string::npos);
+  EXPECT_EQ(real.lost->findings[0].raw, "pocl says goodbye");
+  EXPECT_EQ(real.lost->sizes, (Sizes{{"N", 5}}));
+
+  std::istringstream ev2("");
+  DeviceRun simulated = collectDeviceRun(ev2, end, sim());
+  EXPECT_EQ(simulated.lost->findings.at(0).kind, FindingKind::tool_error);
+  EXPECT_EQ(simulated.cases_started, 0);
+}
+
+TEST(ChildEvents, TheCpuLimitIsATimeout) {
+  ChildEnd end;
+  end.signal = SIGXCPU;
+  std::istringstream ev("");
+  DeviceRun r = collectDeviceRun(ev, end, pocl());
+  EXPECT_EQ(r.end, RunEnd::timeout);
+  EXPECT_EQ(r.lost->findings.at(0).kind, FindingKind::timeout);
+}
+
+TEST(ChildEvents, AnErrorOrNoResultIsAToolError) {
+  std::istringstream ev("{\"event\":\"error\",\"message\":\"plugin missing\"}\n");
+  ChildEnd end;
+  end.exit_code = 2;
+  DeviceRun r = collectDeviceRun(ev, end, sim());
+  EXPECT_EQ(r.end, RunEnd::tool_error);
+  EXPECT_NE(r.lost->findings.at(0).summary.find("plugin missing"), std::string::npos);
+
+  std::istringstream none("");
+  DeviceRun quiet = collectDeviceRun(none, end, pocl());
+  EXPECT_EQ(quiet.end, RunEnd::tool_error);
+
+  ChildEnd notStarted;
+  notStarted.started = false;
+  notStarted.error = "no such file";
+  std::istringstream none2("");
+  EXPECT_EQ(collectDeviceRun(none2, notStarted, pocl()).lost->findings.at(0).kind,
+            FindingKind::tool_error);
+}
+
+}  // namespace
+}  // namespace clh::grade

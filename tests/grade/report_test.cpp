@@ -1,0 +1,259 @@
+// Tests of what people read and what lands on disk: the feedback Markdown, Gradescope's
+// results.json, the gradebook and summary table, finding submissions, atomic writes, and the
+// resource limits a grading process puts on itself.
+#include "grade/report.hpp"
+
+#include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "grade/batch.hpp"
+#include "grade/device_job.hpp"
+
+namespace clh::grade {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kRoot = CLHARNESS_SOURCE_ROOT;
+
+// A grade with a bit of everything: a build log on one item, a race with its lines, mismatches.
+Grade sampleGrade() {
+  Grade g;
+  g.assignment = "vadd";
+  g.assignment_title = "Vector addition";
+  g.submission = "bob, jr";
+  g.file = "bob.cl";
+  g.seed = 1;
+  g.points = 40;
+  g.max_points = 100;
+  g.seconds = 2.2;
+  ItemGrade builds{"builds", "Builds", ItemCheck::build, true, 10, 10, {}, true, "", false, "", {}};
+  ItemGrade correct{
+      "correct", "Right results", ItemCheck::results, true, 30, 60, {}, true, "", true, "", {}};
+  correct.kinds = {FindingKind::tool_error};
+  correct.note =
+      "a tool failed on X while another device ran the kernel: not the student's fault, no points "
+      "lost";
+  ItemGrade clean{
+      "clean", "No race", ItemCheck::simulator, false, 0, 30, {FindingKind::race}, true, "", false,
+      "",      {}};
+  Evidence e;
+  e.device = "Oclgrind: Oclgrind Simulator";
+  e.sizes = Sizes{{"N", 8}, {"TS", 4}};
+  e.replay = "clharness grade --assignment vadd bob.cl --sizes N=8,TS=4";
+  Finding race;
+  race.kind = FindingKind::race;
+  race.summary = "Read-write data race at local memory between bob.cl:14 and bob.cl:12";
+  race.lines = {{"bob.cl", 14, "acc += Asub[r][k];"}, {"bob.cl", 12, "Bsub[r][c] = B[i];"}};
+  e.findings = {race};
+  Finding wrong;
+  wrong.kind = FindingKind::wrong_result;
+  wrong.summary = "C: 60 of 64 elements differ from the reference";
+  wrong.mismatches = {{"C", {0, 1}, "-0.22", "0.08", false}};
+  wrong.mismatch_count = 60;
+  e.symptoms = {wrong};
+  clean.evidence = {e};
+  g.items = {builds, correct, clean};
+  g.points = 40;
+  return g;
+}
+
+TEST(Feedback, MarkdownShowsPointsEvidenceAndReplay) {
+  std::ostringstream os;
+  writeFeedbackMarkdown(os, sampleGrade());
+  std::string md = os.str();
+  EXPECT_NE(md.find("# Vector addition: bob.cl"), std::string::npos) << md;
+  EXPECT_NE(md.find("**40 / 100 points**"), std::string::npos) << md;
+  EXPECT_NE(md.find("| No race | fail: race | 0 / 30 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| Right results | pass (a tool failed: not your fault) | 30 / 60 |"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("smallest failing case `N=8,TS=4`"), std::string::npos) << md;
+  EXPECT_NE(md.find("line 14 of `bob.cl`: `acc += Asub[r][k];`"), std::string::npos) << md;
+  EXPECT_NE(md.find("line 12 of `bob.cl`: `Bsub[r][c] = B[i];`"), std::string::npos) << md;
+  EXPECT_NE(md.find("as a consequence"), std::string::npos) << md;
+  EXPECT_NE(md.find("`C[0, 1]: got -0.22, want 0.08`"), std::string::npos) << md;
+  EXPECT_NE(md.find("Replay: `clharness grade --assignment vadd bob.cl --sizes N=8,TS=4`"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("*Hint:* Two work-items"), std::string::npos) << md;
+}
+
+TEST(Feedback, BuildLogIsFencedEvenWithBackquotesInIt) {
+  ItemGrade item{"builds",
+                 "Builds",
+                 ItemCheck::build,
+                 false,
+                 0,
+                 10,
+                 {FindingKind::build_error},
+                 true,
+                 "",
+                 false,
+                 "",
+                 {}};
+  Evidence e;
+  e.device = "d";
+  Finding f;
+  f.kind = FindingKind::build_error;
+  f.summary = "clBuildProgram failed";
+  f.raw = "bob.cl:4:27: error: expected ';'\n```oops";
+  e.findings = {f};
+  item.evidence = {e};
+  std::string md = itemMarkdown(item);
+  EXPECT_NE(md.find("Build log:"), std::string::npos) << md;
+  EXPECT_NE(md.find("  ````\n  bob.cl:4:27: error: expected ';'\n  ```oops\n  ````"),
+            std::string::npos)
+      << md;
+}
+
+TEST(Gradescope, ResultsJsonFollowsTheirFormat) {
+  Grade g = sampleGrade();
+  nlohmann::json j = gradescopeResults(g);
+  EXPECT_EQ(j["score"], 40);
+  EXPECT_EQ(j["execution_time"], 3);  // whole seconds, rounded up
+  EXPECT_EQ(j["output_format"], "md");
+  EXPECT_EQ(j["stdout_visibility"], "hidden");
+  ASSERT_EQ(j["tests"].size(), 3u);
+  double sum = 0;
+  for (const auto& t : j["tests"]) {
+    for (const char* key :
+         {"name", "score", "max_score", "status", "output", "number", "visibility"})
+      EXPECT_TRUE(t.contains(key)) << key;
+    sum += t["score"].get<double>();
+  }
+  EXPECT_EQ(sum, j["score"].get<double>());
+  EXPECT_EQ(j["tests"][2]["name"], "No race");
+  EXPECT_EQ(j["tests"][2]["status"], "failed");
+  EXPECT_EQ(j["tests"][2]["max_score"], 30);
+  EXPECT_EQ(j["tests"][2]["tags"], nlohmann::json::array({"simulator", "race"}));
+  EXPECT_NE(j["tests"][2]["output"].get<std::string>().find("line 14 of `bob.cl`"),
+            std::string::npos);
+  EXPECT_EQ(j["tests"][0]["status"], "passed");
+}
+
+TEST(Gradebook, CsvHasAColumnPerItemAndQuotes) {
+  Rubric r;
+  r.items = {{"builds", "", 0, 10, ItemCheck::build, {}, {}},
+             {"correct", "", 0, 60, ItemCheck::results, {}, {}},
+             {"clean", "", 0, 30, ItemCheck::simulator, {}, {}}};
+  Grade a = sampleGrade();
+  Grade b = sampleGrade();
+  b.submission = "carol";
+  b.items[2].points = 7.5;
+  b.points = 47.5;
+  std::ostringstream os;
+  writeGradebookCsv(os, r, {a, b});
+  EXPECT_EQ(
+      os.str(),
+      "submission,builds,correct,clean,total\n\"bob, jr\",10,30,0,40\ncarol,10,30,7.5,47.5\n");
+}
+
+TEST(Gradebook, SummaryTableNamesWhatWentWrong) {
+  Rubric r;
+  r.items = {{"builds", "", 0, 10, ItemCheck::build, {}, {}},
+             {"correct", "", 0, 60, ItemCheck::results, {}, {}},
+             {"clean", "", 0, 30, ItemCheck::simulator, {}, {}}};
+  Grade g = sampleGrade();
+  g.review = true;
+  std::ostringstream os;
+  writeSummaryTable(os, r, {g});
+  std::string t = os.str();
+  EXPECT_NE(t.find("SUBMISSION  BUILDS  CORRECT  CLEAN    TOTAL  NOTES"), std::string::npos) << t;
+  EXPECT_NE(t.find("bob, jr      10/10    30/60   0/30   40/100  correct excused: tool_error; "
+                   "clean: race; REVIEW"),
+            std::string::npos)
+      << t;
+  EXPECT_NE(t.find("1 submission, mean 40 / 100, 1 to review by hand"), std::string::npos) << t;
+}
+
+fs::path freshDir(const std::string& name) {
+  fs::path d = fs::path(::testing::TempDir()) / name;
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d;
+}
+
+TEST(Batch, SubmissionsAreFoundByFolderWithTheirPathAsId) {
+  fs::path d = freshDir("subs");
+  for (const char* f : {"zed.cl", "alice/kernel.cl", "bob/kernel.cl", "notes.txt", ".hidden/x.cl",
+                        "carol/.swap.cl"}) {
+    fs::create_directories((d / f).parent_path());
+    std::ofstream(d / f) << "kernel";
+  }
+  std::ofstream(d / "single.txt") << "a file given by name is taken whatever it is called";
+  auto subs = findSubmissions({d.string(), (d / "single.txt").string()});
+  std::vector<std::string> ids;
+  for (const auto& s : subs) ids.push_back(s.id);
+  EXPECT_EQ(ids, (std::vector<std::string>{"alice/kernel", "bob/kernel", "single", "zed"}));
+  EXPECT_EQ(subs[0].safe_id(), "alice__kernel");
+  EXPECT_EQ(subs[0].file_name(), "kernel.cl");
+
+  EXPECT_THROW(findSubmissions({(d / "missing").string()}), std::invalid_argument);
+  EXPECT_THROW(findSubmissions({(d / ".hidden").string() + "/../notes-only"}),
+               std::invalid_argument);
+  fs::path empty = freshDir("subs_empty");
+  EXPECT_THROW(findSubmissions({empty.string()}), std::invalid_argument);
+  EXPECT_THROW(findSubmissions({(d / "zed.cl").string(), (d / "zed.cl").string()}),
+               std::invalid_argument);
+}
+
+TEST(Batch, AtomicWriteLeavesOnlyTheFinishedFile) {
+  fs::path d = freshDir("atomic");
+  std::string path = (d / "x.json").string();
+  writeFileAtomically(path, "first");
+  writeFileAtomically(path, "second");
+  std::ifstream in(path);
+  std::string content((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_EQ(content, "second");
+  EXPECT_EQ(std::distance(fs::directory_iterator(d), fs::directory_iterator()), 1);
+  EXPECT_THROW(writeFileAtomically((d / "x.json" / "under-a-file").string(), "x"), std::exception);
+}
+
+TEST(Batch, ResultFilesRoundTripAndDamagedOnesReadAsMissing) {
+  fs::path d = freshDir("results");
+  Submission s{"alice/kernel", "alice/kernel.cl"};
+  ResultFiles files = resultFiles(d.string(), s);
+  EXPECT_EQ(files.json, (d / "alice__kernel.json").string());
+  Grade g = sampleGrade();
+  g.fingerprint = "abc";
+  writeGradeFiles(files, g, true);
+  auto back = readGrade(files.json);
+  ASSERT_TRUE(back);
+  EXPECT_EQ(back->fingerprint, "abc");
+  EXPECT_EQ(back->points, 40);
+  EXPECT_TRUE(fs::exists(files.markdown));
+  EXPECT_TRUE(fs::exists(files.gradescope));
+  std::ofstream(files.json) << "{\"schema\": \"clharness-grade/1\", \"items\": [";  // cut short
+  EXPECT_FALSE(readGrade(files.json));
+  EXPECT_FALSE(readGrade((d / "nothing.json").string()));
+}
+
+TEST(Limits, AChildLimitsItsCpuTimeAndMemory) {
+  pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    try {
+      applyLimits({3.2, 512ull << 20});
+    } catch (...) {
+      _exit(10);
+    }
+    rlimit cpu{}, data{};
+    getrlimit(RLIMIT_CPU, &cpu);
+    getrlimit(RLIMIT_DATA, &data);
+    _exit(cpu.rlim_cur == 4 && cpu.rlim_max == 9 && data.rlim_cur == (512ull << 20) ? 0 : 11);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+}
+
+}  // namespace
+}  // namespace clh::grade

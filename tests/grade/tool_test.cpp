@@ -1,0 +1,352 @@
+// End-to-end tests of `clharness grade` on the devices here: the reference solutions score full
+// marks; each faulty submission under submissions/<assignment>/ loses the items its
+// "// expect: item=kind ..." line names and nothing else (an item may only be blocked by a lost
+// one); a batch survives hangs, crashes and build errors; an interrupted batch resumes.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <thread>
+
+extern char** environ;
+
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+const std::string kRoot = CLHARNESS_SOURCE_ROOT;
+const std::string kSubmissions = CLH_GRADE_SUBMISSIONS;
+
+struct ToolRun {
+  int code = -1;
+  std::string out;  // stdout and stderr together
+};
+
+ToolRun tool(const std::string& args) {
+  std::string cmd = std::string(CLHARNESS_TOOL) + " " + args + " 2>&1";
+  ToolRun r;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return r;
+  std::array<char, 4096> buf;
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
+  int status = pclose(p);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+bool haveDevices() {
+  static const bool have = tool("devices --device 'Portable Computing Language'").code == 0 &&
+                           tool("devices --device Oclgrind").code == 0;
+  return have;
+}
+
+#define REQUIRE_DEVICES()                                                                          \
+  do {                                                                                             \
+    if (!haveDevices()) GTEST_SKIP() << "needs PoCL and Oclgrind; `clharness devices` lists none"; \
+  } while (0)
+
+fs::path freshDir(const std::string& name) {
+  fs::path d = fs::path(::testing::TempDir()) / ("grade_tool_" + name);
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d;
+}
+
+json readJson(const fs::path& p) {
+  std::ifstream in(p);
+  return json::parse(in);
+}
+
+std::string readText(const fs::path& p) {
+  std::ifstream in(p);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// The "// expect: item=kind item=kind" line of a faulty submission: item -> expected kind.
+std::multimap<std::string, std::string> expectations(const fs::path& file) {
+  std::multimap<std::string, std::string> out;
+  std::ifstream in(file);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("// expect:", 0) != 0) continue;
+    std::istringstream words(line.substr(10));
+    std::string w;
+    while (words >> w) {
+      auto eq = w.find('=');
+      out.emplace(w.substr(0, eq), w.substr(eq + 1));
+    }
+  }
+  return out;
+}
+
+// Checks one submission's grade against its file's expectations.
+void checkGrade(const json& g, const std::multimap<std::string, std::string>& expect,
+                const std::string& md) {
+  std::set<std::string> lost;
+  for (const auto& [item, kind] : expect) lost.insert(item);
+  for (const auto& item : g["items"]) {
+    std::string id = item["id"];
+    SCOPED_TRACE(id);
+    if (lost.count(id)) {
+      EXPECT_EQ(item["result"], "fail");
+      EXPECT_EQ(item["points"], 0);
+      EXPECT_TRUE(item["blocked_by"].is_null())
+          << "lost for its own findings, not as a consequence";
+      auto [lo, hi] = expect.equal_range(id);
+      for (auto it = lo; it != hi; ++it) {
+        bool found = false;
+        for (const auto& k : item["kinds"]) found = found || k == it->second;
+        EXPECT_TRUE(found) << "expected kind " << it->second << " in " << item["kinds"].dump();
+      }
+      EXPECT_FALSE(item["evidence"].empty());
+    } else if (item["blocked_by"].is_string()) {
+      EXPECT_TRUE(lost.count(item["blocked_by"].get<std::string>()))
+          << "blocked by " << item["blocked_by"] << ", which should have passed";
+    } else {
+      EXPECT_EQ(item["result"], "pass") << md;
+      EXPECT_EQ(item["points"], item["max_points"]);
+    }
+  }
+  EXPECT_FALSE(g["review"].get<bool>()) << md;
+}
+
+// Grades the reference solution and every faulty submission of one assignment in one batch.
+void gradeAssignment(const std::string& name, const std::string& extra = "") {
+  fs::path out = freshDir(name);
+  ToolRun r =
+      tool("grade --assignment " + name + " " + kRoot + "/kernels/assignments/" + name + ".cl " +
+           kSubmissions + "/" + name + " --out " + out.string() + " --cases 8 " + extra);
+  ASSERT_EQ(r.code, 0) << r.out;
+  json ref = readJson(out / (name + ".json"));
+  EXPECT_EQ(ref["points"], ref["max_points"]) << r.out;
+  int faulty = 0;
+  for (const auto& e : fs::directory_iterator(kSubmissions + "/" + name)) {
+    if (e.path().extension() != ".cl") continue;
+    SCOPED_TRACE(e.path().filename().string());
+    ++faulty;
+    auto expect = expectations(e.path());
+    ASSERT_FALSE(expect.empty()) << "a faulty submission states what it must lose";
+    fs::path result = out / (e.path().stem().string() + ".json");
+    ASSERT_TRUE(fs::exists(result)) << r.out;
+    checkGrade(readJson(result), expect, readText(out / (e.path().stem().string() + ".md")));
+  }
+  EXPECT_GT(faulty, 0);
+  // The gradebook has the reference and every submission, and the table a line for each.
+  std::string csv = readText(out / "grades.csv");
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), faulty + 2) << csv;
+  EXPECT_NE(r.out.find(std::to_string(faulty + 1) + " submissions, mean"), std::string::npos)
+      << r.out;
+}
+
+TEST(GradeTool, ReferenceSolutionsScoreFullMarksOnEveryDevice) {
+  REQUIRE_DEVICES();
+  fs::path out = freshDir("references");
+  for (const char* name : {"vadd", "mmul", "mmul_tiled", "pi"}) {
+    SCOPED_TRACE(name);
+    // The rubric's own case counts, as an instructor runs it.
+    ToolRun r = tool(std::string("grade --assignment ") + name + " " + kRoot +
+                     "/kernels/assignments/" + name + ".cl --out " + (out / name).string());
+    ASSERT_EQ(r.code, 0) << r.out;
+    json g = readJson(out / name / (std::string(name) + ".json"));
+    EXPECT_EQ(g["points"], 100) << readText(out / name / (std::string(name) + ".md"));
+    ASSERT_EQ(g["devices"].size(), 2u);
+    for (const auto& d : g["devices"]) EXPECT_EQ(d["end"], "completed") << d.dump();
+    for (const auto& i : g["items"]) EXPECT_EQ(i["result"], "pass") << i.dump();
+  }
+}
+
+// vadd's batch holds the hostile ones: a hang, a crash, a build error. The batch goes on after
+// each.
+TEST(GradeTool, VaddFaultsLoseTheRightItemsAndTheBatchSurvives) {
+  REQUIRE_DEVICES();
+  auto t0 = std::chrono::steady_clock::now();
+  gradeAssignment("vadd", "--timeout 6");
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_LT(seconds, 60) << "the hang must be stopped at its time limit";
+
+  fs::path out = fs::path(::testing::TempDir()) / "grade_tool_vadd";
+  std::string syntax = readText(out / "syntax_error.md");
+  EXPECT_NE(syntax.find("Build log:"), std::string::npos) << syntax;
+  EXPECT_NE(syntax.find("syntax_error.cl:5:"), std::string::npos)
+      << "the log names the student's file" << syntax;
+  EXPECT_NE(syntax.find("expected ';'"), std::string::npos) << syntax;
+
+  json crash = readJson(out / "wild_write.json");
+  std::string crashText = crash["items"][1]["evidence"].dump();
+  EXPECT_NE(crashText.find("crashed (SIGSEGV)"), std::string::npos) << crashText;
+
+  json hang = readJson(out / "infinite_loop.json");
+  EXPECT_EQ(hang["items"][0]["result"], "pass") << "it built";
+  EXPECT_NE(hang["items"][1]["evidence"].dump().find("time limit (6 s)"), std::string::npos);
+  for (const auto& d : hang["devices"]) EXPECT_EQ(d["end"], "timeout");
+
+  std::string md = readText(out / "missing_bounds_check.md");
+  EXPECT_TRUE(std::regex_search(
+      md, std::regex(R"(line \d+ of `missing_bounds_check.cl`: `c\[i\] = a\[i\] \+ b\[i\];`)")))
+      << "the student's own line\n"
+      << md;
+  EXPECT_NE(md.find("Replay: `clharness grade --assignment vadd missing_bounds_check.cl"),
+            std::string::npos)
+      << md;
+}
+
+TEST(GradeTool, MmulFaultsLoseTheRightItems) {
+  REQUIRE_DEVICES();
+  gradeAssignment("mmul");
+  std::string md = readText(fs::path(::testing::TempDir()) / "grade_tool_mmul" / "wrong_index.md");
+  EXPECT_TRUE(std::regex_search(md, std::regex(R"(`C\[\d+, \d+\]: got [^,]+, want )")))
+      << "first mismatches\n"
+      << md;
+  EXPECT_NE(md.find("smallest failing case `N="), std::string::npos) << md;
+}
+
+TEST(GradeTool, TiledFaultsLoseTheRightItemsAndRacesShowBothLines) {
+  REQUIRE_DEVICES();
+  gradeAssignment("mmul_tiled");
+  fs::path out = fs::path(::testing::TempDir()) / "grade_tool_mmul_tiled";
+  json g = readJson(out / "missing_barrier.json");
+  bool twoLines = false;
+  for (const auto& e : g["items"][2]["evidence"])
+    for (const auto& f : e["findings"])
+      twoLines = twoLines || (f["kind"] == "race" && f["lines"].size() == 2 &&
+                              f["lines"][0]["file"] == "missing_barrier.cl" &&
+                              !f["lines"][0]["text"].get<std::string>().empty());
+  EXPECT_TRUE(twoLines) << g["items"][2].dump(2);
+  json ref = readJson(out / "mmul_tiled.json");
+  EXPECT_EQ(ref["items"][3]["id"], "speed");
+  EXPECT_NE(ref["items"][3]["evidence"][0]["note"].get<std::string>().find("against the reference"),
+            std::string::npos);
+}
+
+TEST(GradeTool, PiFaultsLoseTheRightItems) {
+  REQUIRE_DEVICES();
+  gradeAssignment("pi");
+}
+
+TEST(GradeTool, GradescopeResultsJson) {
+  REQUIRE_DEVICES();
+  fs::path out = freshDir("gradescope");
+  ToolRun r = tool("grade --assignment vadd " + kSubmissions +
+                   "/vadd/off_by_one.cl --format gradescope --cases 5 --out " + out.string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  json gs = readJson(out / "results.json");
+  json g = readJson(out / "off_by_one.json");
+  EXPECT_EQ(gs["score"], g["points"]);
+  ASSERT_EQ(gs["tests"].size(), g["items"].size());
+  EXPECT_EQ(gs["tests"][2]["status"], "failed");
+  EXPECT_EQ(gs["tests"][2]["score"], 0);
+  EXPECT_EQ(gs["tests"][2]["max_score"], 30);
+  EXPECT_NE(gs["tests"][2]["output"].get<std::string>().find("out_of_bounds"), std::string::npos);
+  EXPECT_TRUE(fs::exists(out / "off_by_one.results.json"));
+}
+
+TEST(GradeTool, ExitCodesAtTheEdge) {
+  std::string sub = kSubmissions + "/vadd/off_by_one.cl";
+  ToolRun unknown = tool("grade --assignment no_such_thing " + sub);
+  EXPECT_EQ(unknown.code, 2) << unknown.out;
+  EXPECT_NE(unknown.out.find("no such spec"), std::string::npos) << unknown.out;
+  EXPECT_EQ(tool("grade --assignment vadd /no/such/file.cl").code, 2);
+  EXPECT_EQ(tool("grade --assignment vadd " + sub + " --sizes N=").code, 2);
+  ToolRun none = tool("grade --assignment vadd " + sub + " --device 'no device is called this'");
+  EXPECT_EQ(none.code, 3) << none.out;
+}
+
+TEST(GradeTool, ReplayingACaseRunsOnlyThatCase) {
+  REQUIRE_DEVICES();
+  ToolRun r = tool("grade --assignment vadd " + kSubmissions +
+                   "/vadd/off_by_one.cl --device Oclgrind --sizes G=4,L=4,N=1");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("smallest failing case `G=4,L=4,N=1`"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("1 cases"), std::string::npos) << r.out;
+}
+
+// Processes whose command line mentions `text` (the children of a batch name its folder).
+int processesMentioning(const std::string& text) {
+  int n = 0;
+  for (const auto& e : fs::directory_iterator("/proc")) {
+    std::string cmd = readText(e.path() / "cmdline");
+    std::replace(cmd.begin(), cmd.end(), '\0', ' ');
+    if (cmd.find(text) != std::string::npos && cmd.find("__grade-one") != std::string::npos) ++n;
+  }
+  return n;
+}
+
+TEST(GradeTool, AnInterruptedBatchGradesOnlyWhatIsMissing) {
+  REQUIRE_DEVICES();
+  fs::path in = freshDir("resume_in"), out = freshDir("resume_out");
+  fs::copy_file(kRoot + "/kernels/assignments/vadd.cl", in / "a_reference.cl");
+  fs::copy_file(kSubmissions + "/vadd/off_by_one.cl", in / "b_off_by_one.cl");
+  fs::copy_file(kSubmissions + "/vadd/infinite_loop.cl", in / "c_hangs.cl");
+  fs::copy_file(kRoot + "/kernels/assignments/vadd.cl", in / "d_reference.cl");
+
+  // One at a time, with a long limit: the batch is still on the hang when it is interrupted.
+  std::string outArg = "--out=" + out.string();
+  std::vector<std::string> argv = {CLHARNESS_TOOL, "grade", "--assignment", "vadd",
+                                   in.string(),    outArg,  "--jobs",       "1",
+                                   "--cases",      "5",     "--timeout",    "120"};
+  std::vector<char*> args;
+  for (auto& a : argv) args.push_back(a.data());
+  args.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+  pid_t pid = 0;
+  ASSERT_EQ(posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ), 0);
+  posix_spawn_file_actions_destroy(&actions);
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (!(fs::exists(out / "b_off_by_one.json") && processesMentioning(out.string()) > 0) &&
+         std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  ASSERT_TRUE(fs::exists(out / "a_reference.json"));
+  ASSERT_TRUE(fs::exists(out / "b_off_by_one.json"));
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  kill(pid, SIGINT);  // Ctrl-C
+  int status = 0;
+  waitpid(pid, &status, 0);
+  EXPECT_FALSE(fs::exists(out / "c_hangs.json"));
+  EXPECT_FALSE(fs::exists(out / "d_reference.json"));
+  // The children die with the batch: nothing keeps running the hang.
+  for (int i = 0; i < 50 && processesMentioning(out.string()) > 0; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_EQ(processesMentioning(out.string()), 0);
+
+  std::string before = readText(out / "a_reference.json");
+  ToolRun again =
+      tool("grade --assignment vadd " + in.string() + " " + outArg + " --cases 5 --timeout 4");
+  ASSERT_EQ(again.code, 0) << again.out;
+  EXPECT_NE(again.out.find("2 to grade, 2 already graded (kept)"), std::string::npos) << again.out;
+  EXPECT_EQ(readText(out / "a_reference.json"), before) << "a finished grade is not redone";
+  EXPECT_TRUE(fs::exists(out / "c_hangs.json"));
+  EXPECT_TRUE(fs::exists(out / "d_reference.json"));
+  std::string csv = readText(out / "grades.csv");
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 5) << csv;
+  for (const auto& e : fs::directory_iterator(out))
+    EXPECT_EQ(e.path().filename().string().find(".work-"), std::string::npos)
+        << "scratch left behind";
+
+  // A changed submission is graded again; the others are kept.
+  std::ofstream(in / "d_reference.cl", std::ios::app) << "\n// edited\n";
+  ToolRun third =
+      tool("grade --assignment vadd " + in.string() + " " + outArg + " --cases 5 --timeout 4");
+  EXPECT_NE(third.out.find("1 to grade, 3 already graded (kept)"), std::string::npos) << third.out;
+}
+
+}  // namespace
