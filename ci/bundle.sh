@@ -15,8 +15,10 @@ for bin in "$out"/clharness "$out"/bench_overhead; do
   ldd "$bin" | awk '/=> \// {print $3}' | while read -r lib; do
     case "$(basename "$lib")" in
       libc.so*|libm.so*|libdl.so*|librt.so*|libpthread.so*|libOpenCL.so*|ld-linux*) ;;  # the machine's own
+      libstdc++.so*|libgcc_s.so*) ;;  # a newer system has newer ones, which run these binaries
       *) cp -n "$lib" "$out/lib/" ;;
     esac
   done
 done
+strip --strip-debug "$out"/clharness "$out"/bench_overhead "$out"/lib/* 2>/dev/null || true
 echo "bundle: $(du -sh "$out" | cut -f1) in $out; run with LD_LIBRARY_PATH=$out/lib CLHARNESS_ROOT=<repo>"

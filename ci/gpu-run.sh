@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# What the GPU machine ran for docs/gpu/ (through the device tool, over a copy of this tree with a
+# bundle from ci/bundle.sh in .device-carry/): the device table, the whole catalog on every device
+# found, the driver matrix and its baselines, launch shapes, the barrier audit of the tiled
+# kernels, and the harness-vs-bare-loop benchmark. Results go to $OUT (default gpu-out/).
+set -u
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+bundle="${BUNDLE:-$root/.device-carry}"
+out="${OUT:-$root/gpu-out}"
+mkdir -p "$out"
+export LD_LIBRARY_PATH="$bundle/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" CLHARNESS_ROOT="$root"
+tool="$bundle/clharness"
+step() {  # step NAME CMD...: runs, keeps stdout+stderr, notes the exit code and time
+  local name=$1; shift
+  local t0=$SECONDS
+  "$@" >"$out/$name.txt" 2>&1
+  echo "$name: exit $? in $((SECONDS - t0)) s" | tee -a "$out/steps.txt"
+}
+{ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv 2>&1; uname -a; } >"$out/machine.txt"
+step devices "$tool" devices
+step check "$tool" check specs --json "$out/check.json" --junit "$out/check.xml"
+step semantics "$tool" semantics --json "$out/semantics.json" --write-baselines "$out/baselines"
+step launch "$tool" launch specs --json "$out/launch.json" --write-baselines "$out/launch-baselines"
+step audit "$tool" audit specs/hackmd/gemm_tiled.yaml specs/intermediate/mul_local.yaml \
+  specs/handson/mmul_block.yaml --device 'NVIDIA|CUDA' --json "$out/audit.json"
+if [ -x "$bundle/bench_overhead" ]; then
+  step bench env CLH_BENCH_DEVICE='Portable' "$bundle/bench_overhead" --benchmark_repetitions=5 \
+    --benchmark_enable_random_interleaving=true --benchmark_report_aggregates_only=true
+fi
+tar czf "$out/results.tgz" -C "$out" --exclude results.tgz .
