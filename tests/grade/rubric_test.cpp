@@ -79,8 +79,9 @@ TEST(Rubric, TiledAssignmentTimesAgainstTheReference) {
 
 TEST(Rubric, AssignmentBySpecPathFindsTheSiblingRubric) {
   std::string spec = kRoot + "/specs/assignments/pi.yaml";
-  Assignment a = loadAssignment(spec, "/nonexistent-root-is-not-needed-for-a-path");
+  Assignment a = loadAssignment(spec, kRoot);
   EXPECT_EQ(a.name, "pi");
+  EXPECT_EQ(a.argument, spec);  // replay commands repeat it as given
   EXPECT_EQ(a.rubric_file, kRoot + "/specs/assignments/pi.rubric");
 }
 
