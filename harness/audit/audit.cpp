@@ -10,6 +10,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <set>
 #include <sstream>
 
@@ -106,6 +107,23 @@ std::string shortDevice(const std::string& display) {
   return colon == std::string::npos ? display : display.substr(0, colon);
 }
 
+// The compiler's first error of a build_error, as "line 64: what": Clang's form
+// "FILE:64:15: error: what" (Oclgrind) or PoCL's "error: FILE:64:15: what"; the finding's
+// summary when the build log has neither.
+std::string buildError(const Finding& f) {
+  static const std::regex clang(R"(:(\d+):\d+: error: ([^\n]*))");
+  static const std::regex pocl(R"(error: [^\n]*?:(\d+):\d+: ([^\n]*))");
+  std::smatch m;
+  if (std::regex_search(f.raw, m, clang) || std::regex_search(f.raw, m, pocl))
+    return "line " + m[1].str() + ": " + m[2].str();
+  return f.summary;
+}
+
+// At most `width` characters of a note (a build log's first line can be long).
+std::string brief(const std::string& s, size_t width) {
+  return s.size() <= width ? s : s.substr(0, width - 3) + "...";
+}
+
 std::string markdownCell(std::string s) {
   std::string out;
   for (char c : s) {
@@ -153,12 +171,16 @@ DeviceEvidence weigh(const UnitResult& baseline, const UnitResult& mutant, bool 
   e.baseline = baseline;
   std::vector<Finding> before =
       baseline.failing ? baseline.failing->findings : std::vector<Finding>{};
-  for (const auto& f : before)
-    if (f.kind == FindingKind::build_error || f.kind == FindingKind::tool_error) {
-      e.note = fmt::format("the unmodified kernel does not run here ({}: {})", toString(f.kind),
-                           f.summary);
+  for (const auto& f : before) {
+    if (f.kind == FindingKind::build_error) {
+      e.note = "the unmodified kernel does not build here (" + buildError(f) + ")";
       return e;
     }
+    if (f.kind == FindingKind::tool_error) {
+      e.note = "the unmodified kernel does not run here (tool_error: " + f.summary + ")";
+      return e;
+    }
+  }
   if (!mutant.failing) {
     if (baseline.failing)
       e.note =
@@ -174,7 +196,7 @@ DeviceEvidence weigh(const UnitResult& baseline, const UnitResult& mutant, bool 
       return e;
     }
     if (f.kind == FindingKind::build_error) {
-      e.note = "the mutant does not build: " + f.summary;
+      e.note = "the mutant does not build (" + buildError(f) + ")";
       e.evidence.clear();
       return e;
     }
@@ -464,7 +486,8 @@ std::string renderMarkdown(const std::vector<SpecAudit>& audits) {
     for (const auto& c : a.calls) {
       std::string evidence;
       for (const auto& d : c.devices)
-        evidence += (evidence.empty() ? "" : "<br>") + shortDevice(d.device) + ": " + describe(d);
+        evidence += (evidence.empty() ? "" : "<br>") + shortDevice(d.device) + ": " +
+                    (d.evidence.empty() ? brief(describe(d), 160) : describe(d));
       out += fmt::format("| {} (`{}`) | {} | `{}` | **{}** | {} |\n", markdownCell(a.kernels),
                          markdownCell(a.spec), c.call.line, markdownCell(c.call.text),
                          toString(c.verdict), markdownCell(evidence));

@@ -68,9 +68,23 @@ TEST(Weigh, ToolErrorsAndBuildErrorsAreNotes) {
   auto build = weigh(passed("d"), failed("d", {finding(FindingKind::build_error)}), false);
   EXPECT_TRUE(build.evidence.empty());
   EXPECT_NE(build.note.find("does not build"), std::string::npos);
-  auto broken = weigh(failed("d", {finding(FindingKind::build_error)}), passed("d"), false);
-  EXPECT_NE(broken.note.find("does not run here"), std::string::npos);
+  // The note names the compiler's first error and its line, not the whole build log.
+  Finding log = finding(FindingKind::build_error, {}, "clBuildProgram failed (error -11)");
+  log.raw =
+      "input.cl:64:15: error: variables in the local address space can only be declared\n"
+      "input.cl:70:1: error: something else\n";
+  auto broken = weigh(failed("d", {log}), passed("d"), false);
+  EXPECT_EQ(broken.note,
+            "the unmodified kernel does not build here (line 64: variables in the local address "
+            "space can only be declared)");
   EXPECT_FALSE(broken.clean());
+  log.raw = "error: /tmp/kcache/tempfile_x.cl:64:15: variables in the local address space\n";
+  EXPECT_EQ(weigh(failed("d", {log}), passed("d"), false).note,  // PoCL's order of the parts
+            "the unmodified kernel does not build here (line 64: variables in the local address "
+            "space)");
+  auto crashed = weigh(failed("sim", {finding(FindingKind::tool_error, {}, "Oclgrind died")}),
+                       passed("sim"), true);
+  EXPECT_NE(crashed.note.find("does not run here (tool_error: Oclgrind died)"), std::string::npos);
 }
 
 CallAudit call(std::vector<DeviceEvidence> devices) {
