@@ -353,17 +353,17 @@ Grade gradeSubmission(const Assignment& a, const Submission& s, const std::vecto
     } else {
       std::vector<size_t> ok, excusedHere, lostHere;
       for (size_t i : judging) {
-        if (excused[i])
+        // A run that hung or crashed, even by the simulator's own fault, got as far as running
+        // the kernel: it built there.
+        const bool ran = runs[i].end == RunEnd::timeout || runs[i].end == RunEnd::crashed;
+        if (item.check == ItemCheck::build && ran)
+          ok.push_back(i);
+        else if (excused[i])
           excusedHere.push_back(i);
         else if (runs[i].end == RunEnd::completed)
           ok.push_back(i);
         else
           lostHere.push_back(i);
-      }
-      if (item.check == ItemCheck::build) {
-        // A run that hung or crashed got as far as running the kernel: it built there.
-        ok.insert(ok.end(), lostHere.begin(), lostHere.end());
-        lostHere.clear();
       }
       if (!lostHere.empty() && item.check != ItemCheck::results && resultsFailed) {
         ig.blocked_by = resultsItem->id;

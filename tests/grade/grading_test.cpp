@@ -176,6 +176,8 @@ TEST(Grading, ASimulatorCrashIsNotTheStudentsFault) {
   EXPECT_EQ(clean->kinds, std::vector<FindingKind>{FindingKind::tool_error});
   EXPECT_NE(clean->note.find("not the student's fault"), std::string::npos);
   EXPECT_FALSE(g.review);
+  // It crashed running the kernel, so the kernel built there: nothing to excuse for the build.
+  EXPECT_FALSE(g.item("builds")->not_students_fault);
 }
 
 TEST(Grading, ASimulatorToolErrorFindingIsExcusedToo) {
@@ -204,7 +206,7 @@ TEST(Grading, AHangEverywhereCostsResultsAndBlocksTheSimulatorItem) {
 
 TEST(Grading, ToolFailuresEverywhereAskForAReview) {
   Grade g = grade(vadd(), {lostRun(kPocl, false, RunEnd::tool_error, FindingKind::tool_error),
-                           lostRun(kSim, true, RunEnd::crashed, FindingKind::tool_error)});
+                           lostRun(kSim, true, RunEnd::tool_error, FindingKind::tool_error)});
   EXPECT_TRUE(g.review);
   EXPECT_FALSE(g.item("correct")->assessed);
   EXPECT_EQ(g.points, 0);
