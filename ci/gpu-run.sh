@@ -3,6 +3,7 @@
 # bundle from ci/bundle.sh in .device-carry/): the device table, the whole catalog on every device
 # found, the driver matrix and its baselines, launch shapes, the barrier audit of the tiled
 # kernels, and the harness-vs-bare-loop benchmark. Results go to $OUT (default gpu-out/).
+#   ci/gpu-run.sh [STEP...]   steps: devices check semantics launch audit bench (default: all)
 set -u
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -18,14 +19,16 @@ step() {  # step NAME CMD...: runs, keeps stdout+stderr, notes the exit code and
   echo "$name: exit $? in $((SECONDS - t0)) s" | tee -a "$out/steps.txt"
 }
 { nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv 2>&1; uname -a; } >"$out/machine.txt"
-step devices "$tool" devices
-step check "$tool" check specs --json "$out/check.json" --junit "$out/check.xml"
-step semantics "$tool" semantics --json "$out/semantics.json" --write-baselines "$out/baselines"
-step launch "$tool" launch specs --json "$out/launch.json" --write-baselines "$out/launch-baselines"
-step audit "$tool" audit specs/hackmd/gemm_tiled.yaml specs/intermediate/mul_local.yaml \
+steps=("$@")
+run_if() { local name=$1; shift; if [ ${#steps[@]} -eq 0 ] || [[ " ${steps[*]} " == *" $name "* ]]; then step "$name" "$@"; fi; }
+run_if devices "$tool" devices
+run_if check "$tool" check specs --json "$out/check.json" --junit "$out/check.xml"
+run_if semantics "$tool" semantics --json "$out/semantics.json" --write-baselines "$out/baselines"
+run_if launch "$tool" launch specs --device 'NVIDIA|CUDA' --json "$out/launch.json" --write-baselines "$out/launch-baselines"
+run_if audit "$tool" audit specs/hackmd/gemm_tiled.yaml specs/intermediate/mul_local.yaml \
   specs/handson/mmul_block.yaml --device 'NVIDIA|CUDA' --json "$out/audit.json"
 if [ -x "$bundle/bench_overhead" ]; then
-  step bench env CLH_BENCH_DEVICE='Portable' "$bundle/bench_overhead" --benchmark_repetitions=5 \
+  run_if bench env CLH_BENCH_DEVICE='Portable' "$bundle/bench_overhead" --benchmark_repetitions=5 \
     --benchmark_enable_random_interleaving=true --benchmark_report_aggregates_only=true
 fi
 tar czf "$out/results.tgz" -C "$out" --exclude results.tgz .

@@ -264,7 +264,7 @@ int runUnitChild(const AppConfig& config, const UnitChildOptions& o) {
     auto devices = findDevices(config, "");
     const DeviceInfo* dev = nullptr;
     for (const auto& d : devices)
-      if (d.platform_index == o.platform && d.device_index == o.device && d.displayName() == o.device_name)
+      if (d.displayName() == o.device_name && d.device_index == o.device && (!dev || d.platform_index == o.platform))
         dev = &d;
     if (!dev) throw std::runtime_error("device '" + o.device_name + "' is no longer at the same place");
     std::unique_ptr<OclgrindSession> sim = simulatorSession(*dev, o.out + ".oclgrind.jsonl");

@@ -35,6 +35,9 @@ clh::AppConfig resolveConfig(const std::string& rootFlag) {
   std::string tmp = envOr("TMPDIR", "/tmp");
   if (!userVendors.empty() && userVendors.find("clharness-icd-") == std::string::npos)
     c.icd.system_vendors = userVendors;
+  // A child of the tool inherits the folder its parent wrote: rewriting it could change the order
+  // in which the loader lists platforms, and the child finds its device by that place.
+  if (!userVendors.empty() && userVendors.find("clharness-icd-") != std::string::npos) c.icd.reuse = true;
   c.icd.folder = envOr("CLHARNESS_ICD_DIR", (fs::path(tmp) / ("clharness-icd-" + std::to_string(getuid()))).string());
   return c;
 }

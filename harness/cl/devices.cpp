@@ -38,6 +38,10 @@ std::string registerIcds(const IcdConfig& config) {
     folder = fs::path(tmp && *tmp ? tmp : "/tmp") / ("clharness-icd-" + std::to_string(getuid()));
   }
   std::error_code ec;
+  if (config.reuse && fs::is_directory(folder, ec)) {
+    setenv("OCL_ICD_VENDORS", folder.c_str(), 1);
+    return folder.string();
+  }
   fs::create_directories(folder, ec);
   for (const auto& entry : fs::directory_iterator(folder, ec))
     if (entry.path().extension() == ".icd") fs::remove(entry.path(), ec);

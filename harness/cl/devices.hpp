@@ -18,6 +18,9 @@ struct IcdConfig {
   /// The system's vendors folder whose .icd files are kept (an OCL_ICD_VENDORS the user had set
   /// wins over /etc/OpenCL/vendors).
   std::string system_vendors = "/etc/OpenCL/vendors";
+  /// The folder is already written and OCL_ICD_VENDORS names it (a child process of the tool):
+  /// keep it as it is, so the child sees the platforms in its parent's order.
+  bool reuse = false;
   /// Extra ICD libraries to register when they exist and no .icd file names them yet.
   std::vector<std::string> extra_libraries = {
       "/usr/lib/oclgrind/liboclgrind-rt-icd.so",
