@@ -27,6 +27,7 @@ namespace {
 struct ScanArgs {
   std::string file, kernel, global, local, build_options;
   std::vector<std::string> args;
+  std::vector<std::string> suppress;
   std::string device_regex = "Oclgrind";
   std::string seed = "1";
   std::string json_path;
@@ -73,6 +74,11 @@ clh::audit::ScanOptions toOptions(const ScanArgs& a) {
     if (eq == std::string::npos || eq == 0 || eq + 1 == kv.size())
       throw clh::audit::ScanUsageError("--arg '" + kv + "': expected NAME=VALUE");
     o.args[kv.substr(0, eq)] = kv.substr(eq + 1);
+  }
+  for (const auto& word : a.suppress) {
+    auto kind = clh::findingKindFromString(word);
+    if (!kind) throw clh::audit::ScanUsageError("--suppress '" + word + "': not a finding kind");
+    o.suppress.push_back(*kind);
   }
   try {
     size_t used = 0;
@@ -164,6 +170,7 @@ int runScanCommand(const clh::AppConfig& config, const ScanArgs& a) {
     if (!a.local.empty()) argv.insert(argv.end(), {"--local", a.local});
     if (!a.build_options.empty()) argv.push_back("--build-options=" + a.build_options);
     for (const auto& kv : a.args) argv.push_back("--arg=" + kv);
+    for (const auto& kind : a.suppress) argv.push_back("--suppress=" + kind);
     clh::ChildOutcome child = clh::runChild(argv, a.timeout_s);
     nlohmann::json j;
     if (std::ifstream in(out); in) j = nlohmann::json::parse(in, nullptr, false);
@@ -259,6 +266,9 @@ void addScanCommand(CLI::App& app, const std::function<clh::AppConfig()>& config
                   "NAME=VALUE: a scalar argument's value, or a buffer's or __local argument's "
                   "element count (repeatable; default: integers get the global size X, floats 1, "
                   "buffers 4 elements per work-item and at least 1024)");
+  cmd->add_option("--suppress", a->suppress,
+                  "KIND: drop findings of this kind, e.g. a simulator's known false positive "
+                  "(repeatable; the listing counts what was dropped)");
   cmd->add_option("--device", a->device_regex,
                   "devices whose 'Platform: Device' name matches (default: Oclgrind)");
   cmd->add_option("--seed", a->seed, "seed of the random inputs");

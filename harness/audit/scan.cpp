@@ -45,6 +45,15 @@ std::string addressSpace(cl_kernel_arg_address_qualifier q) {
   }
 }
 
+// The type a pointer argument points to, as the kernel spells it: "__global int[8]*" -> "int[8]".
+std::string pointee(std::string t) {
+  while (!t.empty() && (t.back() == '*' || std::isspace(static_cast<unsigned char>(t.back()))))
+    t.pop_back();
+  for (const char* q : {"__global ", "__constant ", "__local ", "global ", "constant ", "local "})
+    if (t.rfind(q, 0) == 0) t = t.substr(std::string(q).size());
+  return trim(t);
+}
+
 double parseNumber(const std::string& name, const std::string& text) {
   try {
     size_t used = 0;
@@ -85,20 +94,48 @@ std::vector<size_t> defaultLocalSize(const std::vector<size_t>& global, size_t m
 }
 
 bool parseArgType(const std::string& type_name, ElemType& type, int& width) {
-  std::string t = type_name;
+  // Words: qualifiers go; what is left is the base type, then array dimensions, then '*'.
+  std::string t;
+  std::string word;
+  auto flush = [&] {
+    static const std::vector<std::string> qualifiers = {
+        "const",    "volatile", "restrict", "__global",  "global", "__constant",
+        "constant", "__local",  "local",    "__private", "private"};
+    if (!word.empty() && std::find(qualifiers.begin(), qualifiers.end(), word) == qualifiers.end())
+      t += (t.empty() ? "" : " ") + word;
+    word.clear();
+  };
+  for (char c : type_name) {
+    if (std::isspace(static_cast<unsigned char>(c)))
+      flush();
+    else
+      word += c;
+  }
+  flush();
   while (!t.empty() && (t.back() == '*' || std::isspace(static_cast<unsigned char>(t.back()))))
     t.pop_back();
-  for (const char* q : {"const ", "volatile ", "restrict ", "__global ", "global "})
-    for (size_t p; (p = t.find(q)) != std::string::npos;) t.erase(p, std::string(q).size());
-  t = trim(t);
+  width = 1;
+  // A pointer to an array (a parameter declared `int A[N][N]`): each element is a whole row.
+  while (!t.empty() && t.back() == ']') {
+    size_t open = t.rfind('[');
+    if (open == std::string::npos) return false;
+    try {
+      size_t used = 0;
+      int n = std::stoi(t.substr(open + 1, t.size() - open - 2), &used);
+      if (n <= 0 || used != t.size() - open - 2) return false;
+      width *= n;
+    } catch (const std::exception&) {
+      return false;
+    }
+    t = trim(t.substr(0, open));
+  }
   if (t.rfind("unsigned ", 0) == 0) t = "u" + trim(t.substr(9));
   size_t digits = t.size();
   while (digits > 0 && std::isdigit(static_cast<unsigned char>(t[digits - 1]))) --digits;
-  width = 1;
   if (digits < t.size()) {
-    width = std::stoi(t.substr(digits));
-    if (width != 2 && width != 3 && width != 4 && width != 8 && width != 16) return false;
-    if (width == 3) width = 4;  // a 3-component vector occupies 4 in memory
+    int lanes = std::stoi(t.substr(digits));
+    if (lanes != 2 && lanes != 3 && lanes != 4 && lanes != 8 && lanes != 16) return false;
+    width *= lanes == 3 ? 4 : lanes;  // a 3-component vector occupies 4 in memory
     t = t.substr(0, digits);
   }
   auto e = elemTypeFromString(t);
@@ -223,16 +260,14 @@ ScanResult runScan(DeviceSession& session, const ScanOptions& options) {
       spec.buffers.push_back(b);
       arg.kind = ArgSpec::Kind::buffer;
       arg.buffer = a.name;
-      a.given = fmt::format("{} x {}{}, random {}", n, toString(type),
-                            width > 1 ? std::to_string(width) : "",
+      a.given = fmt::format("{} x {}, random {}", n, pointee(a.type_name),
                             isFloat(type) ? "in [-1, 1]" : "in [0, 100]");
     } else if (pointer) {  // __local
       arg.kind = ArgSpec::Kind::local;
       if (a.from_user) {
         size_t n = parseCount(a.name, given->second);
         arg.value = {std::to_string(n * width), 0};
-        a.given = fmt::format("{} x {}{} of local memory", n, toString(type),
-                              width > 1 ? std::to_string(width) : "");
+        a.given = fmt::format("{} x {} of local memory", n, pointee(a.type_name));
       } else {
         locals.push_back({launch.args.size(), type, width});
       }
@@ -271,8 +306,8 @@ ScanResult runScan(DeviceSession& session, const ScanOptions& options) {
       size_t fit = room / locals.size() / (sizeOf(l.type) * width);
       size_t n = std::max<size_t>(1, std::min(want, fit));
       launch.args[l.arg].value = {std::to_string(n * width), 0};
-      r.arguments[l.arg].given = fmt::format("{} x {}{} of local memory", n, toString(l.type),
-                                             width > 1 ? std::to_string(width) : "");
+      r.arguments[l.arg].given =
+          fmt::format("{} x {} of local memory", n, pointee(r.arguments[l.arg].type_name));
     }
   }
   spec.launches.push_back(launch);
@@ -288,6 +323,12 @@ ScanResult runScan(DeviceSession& session, const ScanOptions& options) {
   ReferenceRegistry::instance().add(kNoReference, [](RefCase&) {});
   CaseOutcome outcome = session.runCase(spec, {}, options.seed);
   r.findings = std::move(outcome.findings);
+  for (FindingKind kind : options.suppress) {
+    auto dropped = std::erase_if(r.findings, [&](const Finding& f) { return f.kind == kind; });
+    if (dropped)
+      r.notes.push_back(fmt::format("{} {} finding{} suppressed (--suppress)", dropped,
+                                    toString(kind), dropped == 1 ? "" : "s"));
+  }
   return r;
 }
 

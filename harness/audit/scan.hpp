@@ -41,6 +41,8 @@ struct ScanOptions {
   /// NAME -> VALUE: a scalar's value, or the element count of a buffer or __local argument.
   std::map<std::string, std::string> args;
   uint64_t seed = 1;
+  /// Findings of these kinds are dropped (a simulator's known false positive); a note counts them.
+  std::vector<FindingKind> suppress;
 };
 
 struct ScanResult {

@@ -150,6 +150,12 @@ TEST(Scan, ArgumentTypes) {
   EXPECT_EQ(t, ElemType::u8);
   ASSERT_TRUE(parseArgType("int", t, w));
   EXPECT_EQ(t, ElemType::i32);
+  ASSERT_TRUE(parseArgType("__global int[8]*", t, w));  // `__global int A[8][8]` (Oclgrind)
+  EXPECT_EQ(t, ElemType::i32);
+  EXPECT_EQ(w, 8);
+  ASSERT_TRUE(parseArgType("float2[3][2]*", t, w));
+  EXPECT_EQ(w, 12);
+  EXPECT_FALSE(parseArgType("int[N]*", t, w));
   EXPECT_FALSE(parseArgType("struct point*", t, w));
   EXPECT_FALSE(parseArgType("image2d_t", t, w));
   EXPECT_FALSE(parseArgType("float5*", t, w));
