@@ -448,9 +448,10 @@ int runGradeChild(const clh::AppConfig& config, const ChildArgs& a) {
     }
     const clh::DeviceInfo* dev = nullptr;
     auto devices = clh::findDevices(config, "");
+    // By name first: the loader may list platforms in another order than in the parent.
     for (const auto& d : devices)
-      if (d.platform_index == a.platform && d.device_index == a.device_index &&
-          d.displayName() == a.device_name)
+      if (d.displayName() == a.device_name && d.device_index == a.device_index &&
+          (!dev || d.platform_index == a.platform))
         dev = &d;
     if (!dev)
       throw std::runtime_error("device '" + a.device_name + "' is no longer at the same place");
