@@ -266,7 +266,15 @@ int runUnitChild(const AppConfig& config, const UnitChildOptions& o) {
     for (const auto& d : devices)
       if (d.displayName() == o.device_name && d.device_index == o.device && (!dev || d.platform_index == o.platform))
         dev = &d;
-    if (!dev) throw std::runtime_error("device '" + o.device_name + "' is no longer at the same place");
+    if (!dev) {
+      std::string seen;
+      for (const auto& d : devices)
+        seen += (seen.empty() ? "" : ", ") + d.displayName() + " [" + std::to_string(d.platform_index) + "." +
+                std::to_string(d.device_index) + "]";
+      throw std::runtime_error("device '" + o.device_name + "' [" + std::to_string(o.platform) + "." +
+                               std::to_string(o.device) + "] is not among the devices this process found (" +
+                               (seen.empty() ? "none" : seen) + ")");
+    }
     std::unique_ptr<OclgrindSession> sim = simulatorSession(*dev, o.out + ".oclgrind.jsonl");
     DeviceSession session(*dev, sim.get());
     UnitOptions uo;
