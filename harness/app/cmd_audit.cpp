@@ -11,6 +11,7 @@
 #include <fstream>
 #include <functional>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -36,6 +37,7 @@ struct AuditArgs {
   int cases = 0, sim_cases = 0;
   std::string sizes;
   bool no_shrink = false;
+  bool no_isolate = false;
   double timeout_s = 300;
 };
 
@@ -98,9 +100,10 @@ int runAuditUnit(const clh::AppConfig& config, const AuditUnitArgs& a) {
     clh::Spec spec = a.source.empty() ? unmodified : clh::audit::mutantSpec(unmodified, a.source);
     const clh::DeviceInfo* dev = nullptr;
     auto devices = clh::findDevices(config, "");
+    // By name first: the loader may list platforms in another order than in the parent.
     for (const auto& d : devices)
-      if (d.platform_index == a.platform && d.device_index == a.device &&
-          d.displayName() == a.device_name)
+      if (d.displayName() == a.device_name && d.device_index == a.device &&
+          (!dev || d.platform_index == a.platform))
         dev = &d;
     if (!dev)
       throw std::runtime_error("device '" + a.device_name + "' is no longer at the same place");
@@ -271,8 +274,27 @@ int runAudit(const clh::AppConfig& config, const AuditArgs& args) {
   options.shrink = !args.no_shrink;
   options.tool = config.tool_name;
   options.progress = [](const std::string& what) { std::cerr << "running " << what << "\n"; };
+  // --no-isolate: one session per device in this process (a crashing mutant ends the run).
+  std::map<std::string, std::unique_ptr<clh::OclgrindSession>> sims;
+  std::map<std::string, std::unique_ptr<clh::DeviceSession>> sessions;
+  std::map<std::string, clh::Spec> unmodified;  // by spec file, for paired units
+  auto inProcess = [&](const clh::Spec& spec, const clh::DeviceInfo& dev,
+                       const clh::UnitOptions& uo, bool paired) {
+    auto& session = sessions[dev.displayName()];
+    if (!session) {
+      auto& sim = sims[dev.displayName()];
+      sim = simulatorFor(dev, (scratch / ("oclgrind-" + dev.slug() + ".jsonl")).string());
+      session = std::make_unique<clh::DeviceSession>(dev, sim.get());
+    }
+    if (!paired) return clh::runUnit(*session, spec, uo);
+    auto found = unmodified.find(spec.file);
+    if (found == unmodified.end())
+      found = unmodified.emplace(spec.file, clh::loadSpec(spec.file, config.repo_root)).first;
+    return clh::audit::runWhereUnmodifiedPasses(*session, found->second, spec, uo);
+  };
   auto runner = [&](const clh::Spec& spec, const clh::DeviceInfo& dev, const clh::UnitOptions& uo,
                     bool paired) {
+    if (args.no_isolate) return inProcess(spec, dev, uo, paired);
     return runIsolated(config, spec, dev, uo, paired, args.timeout_s, scratch);
   };
 
@@ -315,6 +337,8 @@ int runAudit(const clh::AppConfig& config, const AuditArgs& args) {
   };
   if (!args.json_path.empty()) write(args.json_path, clh::audit::toJson(audits).dump(2) + "\n");
   if (!args.markdown_path.empty()) write(args.markdown_path, clh::audit::renderMarkdown(audits));
+  sessions.clear();  // contexts go before the simulator sessions they report to
+  sims.clear();
   std::error_code ec;
   fs::remove_all(scratch, ec);  // with the mutants, unless --mutants put them elsewhere
   return code;
@@ -345,6 +369,8 @@ void addAuditCommand(CLI::App& app, const std::function<clh::AppConfig()>& confi
   cmd->add_option("--sizes", args->sizes, "run exactly this case, e.g. N=17,TS=4");
   cmd->add_flag("--no-shrink", args->no_shrink,
                 "report the first failing case without shrinking it");
+  cmd->add_flag("--no-isolate", args->no_isolate,
+                "run every unit in this process (a mutant that crashes ends the run)");
   cmd->add_option("--timeout", args->timeout_s,
                   "seconds one mutant may run on one device (default 300)");
   cmd->add_option("--json", args->json_path, "write the audit as JSON to FILE");
