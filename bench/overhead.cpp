@@ -13,8 +13,13 @@
 
 namespace {
 
-const char* kSpec = CLHARNESS_SOURCE_ROOT "/specs/handson/vadd.yaml";
-const char* kKernel = CLHARNESS_SOURCE_ROOT "/kernels/handson/vadd.cl";
+// The source tree: $CLHARNESS_ROOT when set (a bundle run elsewhere), else where it was built.
+std::string root() {
+  const char* r = std::getenv("CLHARNESS_ROOT");
+  return r && *r ? r : CLHARNESS_SOURCE_ROOT;
+}
+const std::string kSpec = root() + "/specs/handson/vadd.yaml";
+const std::string kKernel = root() + "/kernels/handson/vadd.cl";
 constexpr size_t kLocal = 64;
 
 // The first PoCL device, or the device named by CLH_BENCH_DEVICE (a regex).
@@ -77,7 +82,7 @@ void BM_BareLoop(benchmark::State& state) {
 
 void BM_Harness(benchmark::State& state) {
   const int64_t n = state.range(0);
-  clh::Spec spec = clh::loadSpec(kSpec, CLHARNESS_SOURCE_ROOT);
+  clh::Spec spec = clh::loadSpec(kSpec, root());
   clh::DeviceSession session(device());
   clh::Sizes sizes{{"N", n}, {"L", static_cast<int64_t>(kLocal)}};
   clh::ExprEnv env(clh::paramNames(spec));
