@@ -1,7 +1,9 @@
 // `clharness devices`: the table of every device found, and device lookup for the other commands.
 #include <fmt/format.h>
 
+#include <cstdlib>
 #include <iostream>
+#include <optional>
 #include <nlohmann/json.hpp>
 
 #include "app/app.hpp"
@@ -9,12 +11,19 @@
 namespace clh {
 
 std::vector<DeviceInfo> findDevices(const AppConfig& config, const std::string& regex) {
+  // The ICD loader cuts OCL_ICD_FILENAMES short in place while it loads the drivers it names, so
+  // a child process would inherit a list without some of them (NVIDIA's, on the GPU machine):
+  // the whole list is put back once the loader has read it.
+  const char* named = std::getenv("OCL_ICD_FILENAMES");
+  const std::optional<std::string> whole = named ? std::optional<std::string>(named) : std::nullopt;
   static bool registered = false;
   if (!registered) {
     registerIcds(config.icd);
     registered = true;
   }
-  return selectDevices(enumerateDevices(), regex);
+  auto devices = selectDevices(enumerateDevices(), regex);
+  if (whole) setenv("OCL_ICD_FILENAMES", whole->c_str(), 1);
+  return devices;
 }
 
 namespace {

@@ -35,15 +35,6 @@ clh::AppConfig resolveConfig(const std::string& rootFlag) {
   std::string tmp = envOr("TMPDIR", "/tmp");
   if (!userVendors.empty() && userVendors.find("clharness-icd-") == std::string::npos)
     c.icd.system_vendors = userVendors;
-  // OCL_ICD_FILENAMES: its drivers join the private folder and the variable goes (see IcdConfig).
-  std::string named = envOr("OCL_ICD_FILENAMES", "");
-  for (size_t pos = 0; pos <= named.size();) {
-    size_t colon = named.find(':', pos);
-    if (colon == std::string::npos) colon = named.size();
-    if (colon > pos) c.icd.named_libraries.push_back(named.substr(pos, colon - pos));
-    pos = colon + 1;
-  }
-  unsetenv("OCL_ICD_FILENAMES");
   // A child of the tool inherits the folder its parent wrote: rewriting it could change the order
   // in which the loader lists platforms, and the child finds its device by that place.
   if (!userVendors.empty() && userVendors.find("clharness-icd-") != std::string::npos) c.icd.reuse = true;

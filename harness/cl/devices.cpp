@@ -26,11 +26,8 @@ std::string readFirstLine(const fs::path& p) {
   return line;
 }
 
-// The name a library is known by, whatever its path and version: "/a/libx.so.1.2" -> "libx".
-std::string baseName(const std::string& lib) {
-  std::string name = fs::path(lib).filename().string();
-  return name.substr(0, name.find(".so"));
-}
+// The file name a library is known by, for comparing "/a/libx.so.1" with "libx.so.1".
+std::string baseName(const std::string& lib) { return fs::path(lib).filename().string(); }
 
 }  // namespace
 
@@ -60,17 +57,11 @@ std::string registerIcds(const IcdConfig& config) {
       known.insert(baseName(lib));
     }
   }
-  int n = 0;
-  for (const auto& lib : config.named_libraries) {
-    if (lib.empty() || known.count(baseName(lib))) continue;
-    std::ofstream(folder / ("clharness-env-" + std::to_string(n++) + "-" + fs::path(lib).filename().string() + ".icd"))
-        << lib << "\n";
-    known.insert(baseName(lib));
-  }
   // Add the drivers that are installed but not listed.
+  int n = 0;
   for (const auto& lib : config.extra_libraries) {
     if (!fs::exists(lib, ec) || known.count(baseName(lib))) continue;
-    std::ofstream(folder / ("clharness-" + std::to_string(n++) + "-" + fs::path(lib).filename().string() + ".icd"))
+    std::ofstream(folder / ("clharness-" + std::to_string(n++) + "-" + baseName(lib) + ".icd"))
         << lib << "\n";
     known.insert(baseName(lib));
   }

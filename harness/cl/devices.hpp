@@ -21,10 +21,6 @@ struct IcdConfig {
   /// The folder is already written and OCL_ICD_VENDORS names it (a child process of the tool):
   /// keep it as it is, so the child sees the platforms in its parent's order.
   bool reuse = false;
-  /// Libraries named by the user's OCL_ICD_FILENAMES (bare names or paths), registered in the
-  /// folder like the system's. The tool unsets that variable: the ICD loader cuts its value in
-  /// place on first use, so child processes would inherit a shortened list and miss drivers.
-  std::vector<std::string> named_libraries;
   /// Extra ICD libraries to register when they exist and no .icd file names them yet.
   std::vector<std::string> extra_libraries = {
       "/usr/lib/oclgrind/liboclgrind-rt-icd.so",
