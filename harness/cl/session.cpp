@@ -316,12 +316,13 @@ CaseOutcome DeviceSession::runCase(const Spec& spec, const Sizes& sizes, uint64_
       const auto& b = spec.buffers[i];
       if ((b.role != Role::out && b.role != Role::inout) || bufs.mode(i) != BufferMode::use_host_ptr) continue;
       std::vector<Mismatch> ignored;
-      int64_t n = compareBuffers(b.name, got.at(b.name), host.at(b.name), rc.tolerances[i], rc.shapes[i], 0, ignored);
+      const int64_t n =
+          compareBuffers(b.name, got.at(b.name), host.at(b.name), rc.tolerances[i], rc.shapes[i], 0, ignored);
       out.observations.push_back(
           n == 0 ? fmt::format("{}: the USE_HOST_PTR host array held the results after clFinish, without a map", b.name)
-                 : fmt::format("{}: the USE_HOST_PTR host array did not hold the results after clFinish without a "
-                               "map ({} of {} elements differ); a map would bring them",
-                               b.name, n, got.at(b.name).count()));
+                 : fmt::format("{}: the USE_HOST_PTR host array did not hold the results after clFinish "
+                               "without a map (a map brings them)",
+                               b.name));
       got.erase(b.name);
     }
   }
