@@ -16,7 +16,7 @@ constexpr uint8_t kGuardByte = 0xC3;
 
 size_t guardBytesFor(const cl::Device& device) {
   size_t alignBytes = device.getInfo<CL_DEVICE_MEM_BASE_ADDR_ALIGN>() / 8;
-  size_t g = 4096;
+  size_t g = 1024;  // catches writes up to 1 KiB past either end; farther ones crash or go unseen
   if (alignBytes > 0) g = (g + alignBytes - 1) / alignBytes * alignBytes;
   return g;
 }
@@ -61,9 +61,10 @@ size_t CaseBuffers::add(const std::string& name, const HostBuffer& hb, BufferMod
   }
   cl::Buffer whole(context_, flags, total, hostPtr);
   if (mode_ == BufferMode::write) {
-    if (guard_ > 0)
-      queue_.enqueueWriteBuffer(whole, CL_TRUE, 0, total, image.data());
-    else if (e.bytes)
+    if (guard_ > 0) {
+      e.host = std::move(image);  // kept alive until the case ends: the write does not block
+      queue_.enqueueWriteBuffer(whole, CL_FALSE, 0, total, e.host.data());
+    } else if (e.bytes)
       queue_.enqueueWriteBuffer(whole, CL_FALSE, 0, e.bytes, hb.data());
   } else if (mode_ == BufferMode::alloc_host_ptr) {
     void* p = queue_.enqueueMapBuffer(whole, CL_TRUE, CL_MAP_WRITE, 0, total);
@@ -119,10 +120,18 @@ void CaseBuffers::read(size_t i, HostBuffer& out, ReadMode mode) {
 std::vector<Finding> CaseBuffers::checkGuards() {
   std::vector<Finding> out;
   if (guard_ == 0) return out;
-  std::vector<uint8_t> before(guard_), after(guard_);
+  // Every guard is read without blocking, then one finish: a wait per read costs more than the
+  // reads themselves at small sizes.
+  std::vector<std::vector<uint8_t>> befores(entries_.size(), std::vector<uint8_t>(guard_)),
+      afters(entries_.size(), std::vector<uint8_t>(guard_));
   for (size_t i = 0; i < entries_.size(); ++i) {
-    queue_.enqueueReadBuffer(whole_[i], CL_FALSE, 0, guard_, before.data());
-    queue_.enqueueReadBuffer(whole_[i], CL_TRUE, guard_ + entries_[i].body, guard_, after.data());
+    queue_.enqueueReadBuffer(whole_[i], CL_FALSE, 0, guard_, befores[i].data());
+    queue_.enqueueReadBuffer(whole_[i], CL_FALSE, guard_ + entries_[i].body, guard_, afters[i].data());
+  }
+  queue_.finish();
+  for (size_t i = 0; i < entries_.size(); ++i) {
+    const std::vector<uint8_t>& before = befores[i];
+    const std::vector<uint8_t>& after = afters[i];
     auto firstBad = [](const std::vector<uint8_t>& g, bool fromEnd) -> std::optional<size_t> {
       for (size_t k = 0; k < g.size(); ++k) {
         size_t at = fromEnd ? g.size() - 1 - k : k;
