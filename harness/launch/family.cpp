@@ -1,0 +1,428 @@
+// The family's loop: resolve the case, build the spec's program (and its -cl-std variants), bind
+// the spec's arguments, then for each shape enqueue, wait, compare with the prediction, and
+// re-run the shapes that ran through the session's own case runner to check their results.
+#include "launch/family.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <regex>
+#include <sstream>
+
+#include "cl/memory.hpp"
+#include "core/case.hpp"
+#include "core/sizes.hpp"
+#include "launch/kernel_scan.hpp"
+#include "semantics/launch_shapes.hpp"
+
+namespace clh::launch {
+
+namespace sem = clh::semantics;
+
+namespace {
+
+std::string readText(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string joined(const std::vector<std::string>& v, const char* sep) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : sep) + x;
+  return s;
+}
+
+Finding makeFinding(FindingKind kind, std::string summary, const std::string& device,
+                    const std::string& kernel) {
+  Finding f;
+  f.kind = kind;
+  f.summary = std::move(summary);
+  f.device = device;
+  f.kernel = kernel;
+  return f;
+}
+
+// A scalar argument's bytes in the type the kernel declares.
+void setScalarArg(cl::Kernel& k, cl_uint index, ElemType t, double v) {
+  auto put = [&](auto value) { k.setArg(index, sizeof(value), &value); };
+  switch (t) {
+    case ElemType::i8:
+      return put(static_cast<cl_char>(v));
+    case ElemType::u8:
+      return put(static_cast<cl_uchar>(v));
+    case ElemType::i16:
+      return put(static_cast<cl_short>(v));
+    case ElemType::u16:
+      return put(static_cast<cl_ushort>(v));
+    case ElemType::i32:
+      return put(static_cast<cl_int>(v));
+    case ElemType::u32:
+      return put(static_cast<cl_uint>(v));
+    case ElemType::i64:
+      return put(static_cast<cl_long>(v));
+    case ElemType::u64:
+      return put(static_cast<cl_ulong>(v));
+    case ElemType::f32:
+      return put(static_cast<cl_float>(v));
+    case ElemType::f64:
+      return put(static_cast<cl_double>(v));
+  }
+}
+
+// Buffers and scalars of a launch; __local arguments are set per shape.
+void bindFixedArgs(cl::Kernel& k, const ResolvedLaunch& launch, const CaseBuffers& buffers) {
+  cl_uint index = 0;
+  for (const auto& a : launch.args) {
+    if (a.kind == ArgSpec::Kind::buffer) k.setArg(index, buffers.arg(a.buffer));
+    if (a.kind == ArgSpec::Kind::scalar) setScalarArg(k, index, a.type, a.value);
+    ++index;
+  }
+}
+
+void bindLocalArgs(cl::Kernel& k, const ResolvedLaunch& launch, const std::vector<size_t>& bytes) {
+  cl_uint index = 0;
+  size_t next = 0;
+  for (const auto& a : launch.args) {
+    if (a.kind == ArgSpec::Kind::local)
+      k.setArg(index, cl::Local(std::max<size_t>(bytes[next++], 1)));
+    ++index;
+  }
+}
+
+// The -cl-std value for the newest OpenCL C version of 2.0 or later the device compiles, or "".
+std::string newestClStd(const DeviceInfo& device) {
+  int best_major = 0, best_minor = 0;
+  auto consider = [&](int major, int minor) {
+    if (major > best_major || (major == best_major && minor > best_minor)) {
+      best_major = major;
+      best_minor = minor;
+    }
+  };
+  size_t bytes = 0;
+  if (device.opencl_major >= 3 &&
+      clGetDeviceInfo(device.device(), CL_DEVICE_OPENCL_C_ALL_VERSIONS, 0, nullptr, &bytes) ==
+          CL_SUCCESS &&
+      bytes) {
+    std::vector<cl_name_version> versions(bytes / sizeof(cl_name_version));
+    if (clGetDeviceInfo(device.device(), CL_DEVICE_OPENCL_C_ALL_VERSIONS, bytes, versions.data(),
+                        nullptr) == CL_SUCCESS)
+      for (const auto& v : versions)
+        consider(CL_VERSION_MAJOR(v.version), CL_VERSION_MINOR(v.version));
+  }
+  std::smatch m;
+  static const std::regex c_re(R"(OpenCL C (\d+)\.(\d+))");
+  if (std::regex_search(device.c_version, m, c_re)) consider(std::stoi(m[1]), std::stoi(m[2]));
+  if (best_major < 2) return "";
+  // 2.x devices take CL2.0; 3.0 names itself.
+  return best_major >= 3 ? "CL3.0" : "CL2.0";
+}
+
+std::string withExtra(const std::string& options, const std::string& extra) {
+  if (extra.empty()) return options;
+  return options.empty() ? extra : options + " " + extra;
+}
+
+std::vector<Expr> constants(const std::vector<size_t>& v) {
+  std::vector<Expr> out;
+  for (size_t x : v) out.push_back(Expr{std::to_string(x), 0});
+  return out;
+}
+
+// One build of the spec's program a shape may use.
+struct Built {
+  BuildVariant info;
+  std::string options;  // the spec's resolved options plus info.extra
+  cl::Kernel kernel;    // our own kernel object: runCase's keeps its own arguments
+};
+
+}  // namespace
+
+std::vector<FindingKind> expectedFindings(const Spec& spec, const DeviceInfo& device) {
+  if (!spec.expect) return {};
+  if (!spec.expect->devices.empty() &&
+      !std::regex_search(device.displayName(), std::regex(spec.expect->devices, std::regex::icase)))
+    return {};
+  return spec.expect->any_of;
+}
+
+std::string ShapeCheck::gotText() const {
+  if (died == "timeout") return "timeout";
+  if (!died.empty()) return "crash: " + died;
+  return got.toString();
+}
+
+std::vector<std::string> ShapeCheck::ruleIds() const {
+  std::vector<std::string> ids;
+  for (const auto& r : prediction.rules)
+    if (std::find(ids.begin(), ids.end(), r.id) == ids.end()) ids.push_back(r.id);
+  return ids;
+}
+
+std::string ShapeCheck::toString() const {
+  std::string s = "#" + std::to_string(index) + " " + text + ": predicted " +
+                  prediction.allowedToString() + ", got " + gotText();
+  if (!conforms)
+    s += " (" + (ruleIds().empty() ? std::string("must run") : joined(ruleIds(), "+")) +
+         (spec_expected ? "; the spec expects this of its kernel" : "") + ")";
+  for (const auto& f : result_findings)
+    s += "; results: " + std::string(clh::toString(f.kind)) + ": " + f.summary;
+  return s;
+}
+
+int LaunchFamilyResult::conforming() const {
+  return static_cast<int>(
+      std::count_if(shapes.begin(), shapes.end(), [](const ShapeCheck& c) { return c.conforms; }));
+}
+int LaunchFamilyResult::deviating() const {
+  return static_cast<int>(shapes.size()) - conforming() - specExpected();
+}
+int LaunchFamilyResult::specExpected() const {
+  return static_cast<int>(std::count_if(shapes.begin(), shapes.end(), [](const ShapeCheck& c) {
+    return !c.conforms && c.spec_expected;
+  }));
+}
+int LaunchFamilyResult::mismatching() const {
+  return static_cast<int>(std::count_if(shapes.begin(), shapes.end(),
+                                        [](const ShapeCheck& c) { return c.resultMismatch(); }));
+}
+int LaunchFamilyResult::died() const {
+  return static_cast<int>(std::count_if(shapes.begin(), shapes.end(),
+                                        [](const ShapeCheck& c) { return !c.died.empty(); }));
+}
+
+Sizes launchCaseSizes(const Spec& spec, bool simulator, uint64_t seed) {
+  ExprEnv env(paramNames(spec));
+  const auto gen = sizesGen(spec, simulator);
+  const double target = simulator ? 64 : 256;
+  rc::Random random(hash64("launch-case:" + spec.name, seed));
+  std::optional<Sizes> best;
+  double best_distance = 0;
+  std::string why;
+  for (int draw = 0; draw < 64; ++draw) {
+    Sizes sizes = gen(random.split(), rc::kNominalSize).value();
+    if (!inDomain(spec, env, sizes, simulator, &why)) continue;
+    ResolvedCase rc = resolveCase(spec, env, sizes);
+    double items = 1;
+    for (size_t g : rc.launches.at(0).global) items *= static_cast<double>(std::max<size_t>(g, 1));
+    const double distance = std::abs(std::log(items / target));
+    if (!best || distance < best_distance) {
+      best = sizes;
+      best_distance = distance;
+    }
+  }
+  if (!best)
+    throw std::runtime_error("spec " + spec.name + ": no case in its domain in 64 draws (" + why +
+                             ")");
+  return *best;
+}
+
+LaunchFamilyResult runLaunchFamily(DeviceSession& session, const Spec& spec, const Sizes& sizes,
+                                   int shapes, uint64_t seed, const LaunchFamilyOptions& options) {
+  const DeviceInfo& device = session.device();
+  LaunchFamilyResult r;
+  r.spec = spec.name;
+  r.spec_file = spec.file;
+  r.device = device.displayName();
+  r.sizes = sizes;
+  r.seed = seed;
+
+  ExprEnv env(paramNames(spec));
+  const ResolvedCase rc = resolveCase(spec, env, sizes);
+  const ResolvedLaunch& first = rc.launches.at(0);
+  const std::string& kernel_name = first.kernel;
+  std::vector<std::string> names;
+  for (const auto& l : spec.launches) names.push_back(l.kernel);
+  auto fail = [&](FindingKind kind, std::string summary) {
+    r.failure = makeFinding(kind, std::move(summary), r.device, kernel_name);
+    return r;
+  };
+
+  // The spec's own build, then the -cl-std variants the device compiles.
+  std::vector<Built> builds;
+  {
+    const BuildOutcome& b = session.build(spec.source_path, rc.build_options, names);
+    if (b.failure) {
+      r.failure = *b.failure;
+      return r;
+    }
+    builds.push_back(
+        {{"spec", "", {}}, rc.build_options, cl::Kernel(*b.program, kernel_name.c_str())});
+  }
+  if (std::string std_value = newestClStd(device); !std_value.empty()) {
+    std::string lower = std_value;
+    std::transform(lower.begin(), lower.end(), lower.begin(),
+                   [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+    const std::vector<std::pair<std::string, std::string>> variants = {
+        {lower, "-cl-std=" + std_value},
+        {lower + "-uniform", "-cl-std=" + std_value + " -cl-uniform-work-group-size"}};
+    for (const auto& [name, extra] : variants) {
+      const std::string opts = withExtra(rc.build_options, extra);
+      const BuildOutcome& b = session.build(spec.source_path, opts, names);
+      if (b.failure) {
+        r.notes.push_back("build variant '" + name + "' (" + extra +
+                          ") left out: " + b.failure->summary);
+        continue;
+      }
+      builds.push_back({{name, extra, {}}, opts, cl::Kernel(*b.program, kernel_name.c_str())});
+    }
+  }
+  for (auto& b : builds) b.info.program = sem::programOptions(b.kernel, device.device);
+
+  // The case's buffers, with guard zones on real devices; a queue of our own.
+  const auto host = makeInitialBuffers(spec, rc, seed);
+  cl::CommandQueue queue(session.context(), device.device);
+  const size_t guard = device.simulator ? 0 : guardBytesFor(device.device);
+  std::unique_ptr<CaseBuffers> buffers;
+  auto makeBuffers = [&] {
+    buffers = std::make_unique<CaseBuffers>(session.context(), queue, BufferMode::write, guard);
+    for (const auto& b : spec.buffers) buffers->add(b.name, host.at(b.name));
+  };
+  try {
+    makeBuffers();
+  } catch (const cl::Error& e) {
+    return fail(FindingKind::launch_error,
+                std::string("creating the case's buffers failed: ") + clErrorName(e.err()));
+  }
+
+  // What the generator works from: the spec's launch, the limits, the kernel's features.
+  SpecLaunch& sl = r.launch;
+  sl.global = first.global;
+  sl.local = first.local;
+  sl.offset = first.offset;
+  for (const auto& a : first.args)
+    if (a.kind == ArgSpec::Kind::local) {
+      sl.local_arg_bytes.push_back(std::max<size_t>(a.local_bytes, 1));
+      sl.local_arg_elem.push_back(sizeOf(a.type));
+    }
+  const auto features = workGroupFeatures(readText(spec.source_path));
+  sl.any_local = first.local.empty() || features.empty();
+  if (!features.empty())
+    r.notes.push_back("the kernel source uses " + joined(features, ", ") +
+                      (sl.any_local ? "" : ": shapes that run keep the spec's local size"));
+  sl.device = sem::deviceLimits(device);
+  if (options.adjust_limits) options.adjust_limits(sl.device);
+  try {
+    bindFixedArgs(builds[0].kernel, first, *buffers);
+    bindLocalArgs(builds[0].kernel, first, sl.local_arg_bytes);
+  } catch (const cl::Error& e) {
+    return fail(FindingKind::launch_error,
+                std::string("setting the spec's arguments of '") + kernel_name + "' failed: " +
+                    clErrorName(e.err()) + " (does the args list match the kernel's parameters?)");
+  }
+  sl.kernel = sem::kernelLimits(builds[0].kernel, device.device);
+  for (const auto& b : builds) sl.variants.push_back(b.info);
+  sl.zero_local = options.zero_local;
+  sl.kinds = options.kinds;
+  r.kinds = specShapeKinds(sl);
+  r.omitted = omittedKinds(sl);
+  if (options.on_ready) options.on_ready(r);
+
+  const auto expected = expectedFindings(spec, device);
+  const auto gen = genSpecShape(sl);
+  rc::Random random(hash64("launch-shapes:" + spec.name, seed));
+  for (int i = 0; i < shapes; ++i) {
+    const rc::Random shape_random = random.split();
+    if (i < options.first_shape) continue;
+    ShapeCheck check;
+    check.index = i;
+    check.shape = gen(shape_random, rc::kNominalSize).value();
+    check.text = check.shape.toString(sl);
+    const sem::LaunchConfig& c = check.shape.config;
+    Built& built = builds[std::min(check.shape.variant, builds.size() - 1)];
+
+    bool args_set = true;
+    try {
+      bindFixedArgs(built.kernel, first, *buffers);
+    } catch (const cl::Error& e) {
+      return fail(FindingKind::launch_error,
+                  std::string("setting the spec's arguments failed: ") + clErrorName(e.err()));
+    }
+    try {
+      bindLocalArgs(built.kernel, first, check.shape.local_arg_bytes);
+    } catch (const cl::Error& e) {
+      check.got = {sem::Stage::set_args, e.err()};
+      args_set = false;
+    }
+    check.kernel = sem::kernelLimits(built.kernel, device.device);
+    check.prediction = sem::predictLaunch(sl.device, check.kernel, built.info.program, c);
+    if (options.on_shape_start) options.on_shape_start(check, "enqueue");
+    if (args_set) {
+      cl_event event = nullptr;
+      const cl_int code = clEnqueueNDRangeKernel(
+          queue(), built.kernel(), c.work_dim, c.offset ? c.offset->data() : nullptr,
+          c.global.empty() ? nullptr : c.global.data(), c.local ? c.local->data() : nullptr, 0,
+          nullptr, &event);
+      if (code != CL_SUCCESS) {
+        check.got = {sem::Stage::enqueue, code};
+      } else {
+        const cl_int waited = clWaitForEvents(1, &event);
+        cl_int status = CL_COMPLETE;
+        clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status, nullptr);
+        clReleaseEvent(event);
+        check.got = {sem::Stage::completion, status < 0 ? status : waited};
+        // A shape that ran must have stayed inside the buffers (guard zones, real devices).
+        try {
+          auto hits = buffers->checkGuards();
+          for (auto& f : hits) {
+            f.device = r.device;
+            f.kernel = kernel_name;
+            f.summary = "while the shape itself ran: " + f.summary;
+            check.result_findings.push_back(std::move(f));
+          }
+          if (!hits.empty()) makeBuffers();
+        } catch (const cl::Error& e) {
+          check.result_findings.push_back(
+              makeFinding(FindingKind::launch_error,
+                          std::string("reading the guard zones after the shape failed: ") +
+                              clErrorName(e.err()),
+                          r.device, kernel_name));
+          makeBuffers();
+        }
+      }
+    }
+    check.conforms = check.prediction.accepts(check.got);
+    // A launch that had to run and failed, from a spec that expects its kernel to fail so (a
+    // private array too large for the device: CL_OUT_OF_RESOURCES on NVIDIA's driver).
+    check.spec_expected =
+        !check.conforms && check.prediction.mustSucceed() &&
+        std::find(expected.begin(), expected.end(), FindingKind::launch_error) != expected.end();
+
+    const bool ran = check.got == sem::Outcome{sem::Stage::completion, CL_SUCCESS};
+    if (ran && check.shape.checkable && options.check_results) {
+      if (options.on_shape_start) options.on_shape_start(check, "results");
+      Spec variant = spec;
+      variant.build_options = withExtra(spec.build_options, built.info.extra);
+      LaunchSpec& l0 = variant.launches.at(0);
+      l0.local = c.local ? constants(*c.local) : std::vector<Expr>{};
+      size_t next = 0;
+      for (auto& a : l0.args)
+        if (a.kind == ArgSpec::Kind::local) {
+          const size_t elem = std::max<size_t>(sl.local_arg_elem[next], 1);
+          a.value = Expr{std::to_string(check.shape.local_arg_bytes[next] / elem), a.value.line};
+          ++next;
+        }
+      check.results_checked = true;
+      try {
+        CaseOutcome out = session.runCase(variant, sizes, seed);
+        for (auto& f : out.findings)
+          if (std::find(expected.begin(), expected.end(), f.kind) == expected.end())
+            check.result_findings.push_back(std::move(f));
+      } catch (const std::exception& e) {
+        check.result_findings.push_back(makeFinding(
+            FindingKind::tool_error, std::string("the result check could not run: ") + e.what(),
+            r.device, kernel_name));
+      }
+    }
+    if (options.on_shape_done) options.on_shape_done(check);
+    r.shapes.push_back(std::move(check));
+  }
+  queue.finish();
+  return r;
+}
+
+}  // namespace clh::launch

@@ -1,0 +1,173 @@
+// Known deviations: failure keys of a shape, matching them against a baseline, reading and writing
+// baselines/launch/<slug>.json, and the family as findings for `clharness check`.
+#include "launch/known.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace clh::launch {
+
+namespace {
+
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  std::stringstream in(s);
+  for (std::string part; std::getline(in, part, sep);)
+    if (!part.empty()) out.push_back(part);
+  return out;
+}
+
+std::string join(const std::vector<std::string>& ids, const char* empty) {
+  if (ids.empty()) return empty;
+  std::string s;
+  for (const auto& id : ids) s += (s.empty() ? "" : "+") + id;
+  return s;
+}
+
+bool subset(const std::string& small, const std::string& big) {
+  const auto b = split(big, '+');
+  for (const auto& x : split(small, '+'))
+    if (std::find(b.begin(), b.end(), x) == b.end()) return false;
+  return true;
+}
+
+}  // namespace
+
+bool KnownDeviation::covers(const KnownDeviation& key) const {
+  if (!kind.empty() && kind != key.kind) return false;
+  if (got != key.got) return false;
+  if ((rule == "none") != (key.rule == "none")) return false;
+  if (rule != "none" && !subset(rule, key.rule)) return false;
+  if (results.empty() != key.results.empty()) return false;
+  return subset(key.results, results);
+}
+
+std::vector<KnownDeviation> failureKeys(const ShapeCheck& c) {
+  // A crash is recorded by kind, not by signal: PoCL dies by SIGSEGV, SIGABRT or SIGFPE on the
+  // same shape from one run to the next.
+  const std::string got = !c.died.empty() && c.died != "timeout" ? "crash" : c.gotText();
+  const std::string rules = join(c.ruleIds(), "none");
+  std::vector<KnownDeviation> keys;
+  if (!c.conforms && !c.spec_expected) keys.push_back({c.shape.kind, rules, got, "", ""});
+  if (c.resultMismatch()) {
+    std::set<std::string> kinds;
+    for (const auto& f : c.result_findings) kinds.insert(std::string(toString(f.kind)));
+    keys.push_back({c.shape.kind, rules, got, join({kinds.begin(), kinds.end()}, ""), ""});
+  }
+  return keys;
+}
+
+const KnownDeviation* KnownDeviations::find(const KnownDeviation& key) const {
+  for (const auto& e : entries)
+    if (e.covers(key)) return &e;
+  return nullptr;
+}
+
+std::vector<KnownDeviation> KnownDeviations::uncovered(const ShapeCheck& c) const {
+  std::vector<KnownDeviation> out;
+  for (auto& key : failureKeys(c))
+    if (!find(key)) out.push_back(std::move(key));
+  return out;
+}
+
+nlohmann::json toJson(const KnownDeviations& k) {
+  nlohmann::json entries = nlohmann::json::array();
+  for (const auto& e : k.entries) {
+    nlohmann::json j = {{"kind", e.kind}, {"rule", e.rule}, {"got", e.got}};
+    if (!e.results.empty()) j["results"] = e.results;
+    j["reason"] = e.reason;
+    entries.push_back(std::move(j));
+  }
+  return {{"slug", k.slug}, {"device", k.device}, {"known_deviations", entries}};
+}
+
+KnownDeviations knownDeviationsFromJson(const nlohmann::json& j) {
+  KnownDeviations k;
+  k.slug = j.value("slug", "");
+  k.device = j.value("device", "");
+  k.found = true;
+  for (const auto& e : j.at("known_deviations"))
+    k.entries.push_back({e.value("kind", ""), e.at("rule"), e.at("got"), e.value("results", ""),
+                         e.value("reason", "")});
+  return k;
+}
+
+KnownDeviations loadKnownDeviations(const std::string& dir, const DeviceInfo& device) {
+  const auto path = std::filesystem::path(dir) / (device.slug() + ".json");
+  KnownDeviations k;
+  k.slug = device.slug();
+  k.device = device.displayName();
+  if (!std::filesystem::exists(path)) return k;
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot read " + path.string());
+  try {
+    k = knownDeviationsFromJson(nlohmann::json::parse(in));
+  } catch (const nlohmann::json::exception& e) {
+    throw std::runtime_error(path.string() + ": " + e.what());
+  }
+  return k;
+}
+
+KnownDeviations collectDeviations(const std::vector<LaunchFamilyResult>& results,
+                                  const DeviceInfo& device, const KnownDeviations& keep) {
+  KnownDeviations out;
+  out.slug = device.slug();
+  out.device = device.displayName();
+  out.found = true;
+  for (const auto& r : results) {
+    if (r.device != out.device) continue;
+    for (const auto& c : r.shapes)
+      for (auto& key : failureKeys(c)) {
+        auto same = [&](const KnownDeviation& e) {
+          return e.kind == key.kind && e.rule == key.rule && e.got == key.got &&
+                 e.results == key.results;
+        };
+        if (std::any_of(out.entries.begin(), out.entries.end(), same)) continue;
+        auto kept = std::find_if(keep.entries.begin(), keep.entries.end(), same);
+        key.reason = kept != keep.entries.end() ? kept->reason
+                                                : "first seen: " + r.spec + " " + c.toString();
+        out.entries.push_back(std::move(key));
+      }
+  }
+  return out;
+}
+
+std::vector<Finding> launchFindings(DeviceSession& session, const Spec& spec, const Sizes& sizes,
+                                    int shapes, uint64_t seed, const KnownDeviations& known) {
+  LaunchFamilyOptions options;
+  options.zero_local = false;
+  const LaunchFamilyResult r = runLaunchFamily(session, spec, sizes, shapes, seed, options);
+  std::vector<Finding> out;
+  if (r.failure) return out;  // the unit's own cases report a build failure
+  const std::string replay =
+      "clharness launch " + spec.file + " --seed " + std::to_string(seed) + " --shape ";
+  for (const auto& c : r.shapes) {
+    for (const auto& key : known.uncovered(c)) {
+      if (key.results.empty()) {
+        Finding f;
+        f.kind = FindingKind::launch_error;
+        f.device = r.device;
+        f.kernel = spec.launches.at(0).kernel;
+        f.summary = "launch shape " + c.text + ": the specification allows " +
+                    c.prediction.allowedToString() + "; the driver gave " + c.gotText();
+        for (const auto& rule : c.prediction.rules) f.raw += rule.id + ": " + rule.reason + "\n";
+        f.raw += "replay: " + replay + std::to_string(c.index);
+        out.push_back(std::move(f));
+      } else {
+        for (const auto& f : c.result_findings) {
+          Finding g = f;
+          g.summary = "under launch shape " + c.text + ": " + g.summary;
+          g.raw += (g.raw.empty() ? "" : "\n") + std::string("replay: ") + replay +
+                   std::to_string(c.index);
+          out.push_back(std::move(g));
+        }
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace clh::launch

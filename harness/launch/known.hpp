@@ -1,0 +1,69 @@
+// Known driver deviations of the launch family, per device: what a driver is known to do where
+// the specification requires something else, so a run can tell a regression from a known case.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "cl/devices.hpp"
+#include "launch/family.hpp"
+
+namespace clh::launch {
+
+/// One known deviation, or the key of one failure of a shape: the shape's family, the rules the
+/// launch breaks ("none" for a launch that must run; several ids joined by '+'), what the driver
+/// gave, and for a launch that ran with wrong results, the kinds of the result check's findings.
+struct KnownDeviation {
+  /// The family (SpecShape::kind); in a baseline entry, empty matches every family.
+  std::string kind;
+  std::string rule;
+  /// ShapeCheck::gotText() ("completion: CL_SUCCESS (0)"); "crash" stands for any signal.
+  std::string got;
+  /// Empty: the outcome itself deviates. Otherwise finding kinds joined by '+' ("unwritten"): the
+  /// outcome was allowed and the results were wrong.
+  std::string results;
+  std::string reason;  ///< for people: what the driver does and what the specification says
+
+  /// Whether this entry covers a failure key: the same family (or none named), every rule of the
+  /// entry broken by the launch, the same got, and (for results) every kind found listed here.
+  bool covers(const KnownDeviation& key) const;
+};
+
+/// The failures of a shape as keys: one for an outcome the prediction does not accept, one for
+/// results that disagree with the reference. Empty for a shape that conforms and checked out.
+std::vector<KnownDeviation> failureKeys(const ShapeCheck& check);
+
+/// One device's known deviations: the content of baselines/launch/<slug>.json.
+struct KnownDeviations {
+  std::string slug;    ///< DeviceInfo::slug()
+  std::string device;  ///< DeviceInfo::displayName(), for people
+  bool found = false;  ///< a baseline file was read
+  std::vector<KnownDeviation> entries;
+
+  /// The entry that covers a failure key; nullptr when none does.
+  const KnownDeviation* find(const KnownDeviation& key) const;
+  /// The failure keys of a shape that no entry covers (empty: the shape is fine or known).
+  std::vector<KnownDeviation> uncovered(const ShapeCheck& check) const;
+};
+
+/// Reads `dir`/<slug>.json; a missing file gives an empty set with found = false. Throws
+/// std::runtime_error for a file that cannot be read or parsed.
+KnownDeviations loadKnownDeviations(const std::string& dir, const DeviceInfo& device);
+
+nlohmann::json toJson(const KnownDeviations& known);
+KnownDeviations knownDeviationsFromJson(const nlohmann::json& json);
+
+/// Every distinct failure key of the results that are on `device` (for a new baseline); an entry
+/// of `keep` with the same key keeps its reason, the others say where they were first seen.
+KnownDeviations collectDeviations(const std::vector<LaunchFamilyResult>& results,
+                                  const DeviceInfo& device, const KnownDeviations& keep = {});
+
+/// The family as findings for `clharness check`: one launch_error per shape whose outcome the
+/// prediction does not accept and `known` does not cover (summary: the shape, the predicted
+/// outcomes and the one got), and the result-check findings of shapes that ran that `known` does
+/// not cover. Runs no crash-prone shape (zero_local), so it is safe in a unit's process.
+std::vector<Finding> launchFindings(DeviceSession& session, const Spec& spec, const Sizes& sizes,
+                                    int shapes, uint64_t seed, const KnownDeviations& known = {});
+
+}  // namespace clh::launch
