@@ -50,6 +50,7 @@ void addSemanticsCommand(CLI::App& app,
 void addAuditCommand(CLI::App& app, const std::function<clh::AppConfig()>& config);
 void addScanCommand(CLI::App& app, const std::function<clh::AppConfig()>& config);
 void addGradeCommand(CLI::App& app, const std::function<clh::AppConfig()>& config);
+void addLaunchCommand(CLI::App& app, const std::function<clh::AppConfig()>& config);
 
 int main(int argc, char** argv) {
   CLI::App app{
@@ -120,6 +121,7 @@ int main(int argc, char** argv) {
   addAuditCommand(app, [&root] { return resolveConfig(root); });
   addScanCommand(app, [&root] { return resolveConfig(root); });
   addGradeCommand(app, [&root] { return resolveConfig(root); });
+  addLaunchCommand(app, [&root] { return resolveConfig(root); });
 
   try {
     app.parse(argc, argv);

@@ -1,0 +1,600 @@
+// `clharness launch SPEC|DIR...`: the launch-configuration family of every spec on every device.
+// Each spec x device runs in a child process, restarted after a shape that kills it; the parent
+// prints a table, writes JSON, and fails on deviations that baselines/launch/ does not record.
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <optional>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "app/app.hpp"
+#include "app/isolate.hpp"
+#include "core/result.hpp"
+#include "core/sizes.hpp"
+#include "launch/family.hpp"
+#include "launch/json.hpp"
+#include "launch/known.hpp"
+#include "sim/oclgrind_session.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using clh::launch::LaunchFamilyResult;
+using clh::launch::ShapeCheck;
+
+struct LaunchArgs {
+  std::vector<std::string> paths;
+  std::string device_regex;
+  int shapes = 100;
+  std::string seed_text = "1";
+  std::string json_path;
+  std::string baseline_dir;  // default: <root>/baselines/launch
+  std::string write_baselines;
+  int shape = -1;  // replay this one shape
+  double timeout_s = 900;
+  bool no_results = false;
+  bool simulator_checks = false;
+  std::vector<std::string> kinds;
+};
+
+struct ChildArgs {
+  std::string spec;
+  int platform = 0, device = 0;
+  std::string device_name;
+  int shapes = 100, first = 0;
+  std::string seed_text = "1";
+  std::string out;
+  bool no_results = false;
+  bool simulator_checks = false;
+  std::vector<std::string> kinds;
+};
+
+// Exit codes travel as CLI::RuntimeError: main returns its code.
+[[noreturn]] void exitWith(int code) {
+  throw CLI::RuntimeError(code);
+}
+
+bool parseSeed(const std::string& text, uint64_t& out) {
+  try {
+    size_t used = 0;
+    out = std::stoull(text, &used, 0);
+    return used == text.size();
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+void writeLine(std::FILE* f, const nlohmann::json& j) {
+  const std::string s = j.dump() + "\n";
+  std::fwrite(s.data(), 1, s.size(), f);
+  std::fflush(f);
+}
+
+// ---- the child: one spec on one device, from shape `first` on, JSON lines to `out` ----------
+
+int runChildFamily(const clh::AppConfig& config, const ChildArgs& a) {
+  std::FILE* out = std::fopen(a.out.c_str(), "w");
+  if (!out) {
+    std::cerr << "clharness __launch: cannot write " << a.out << "\n";
+    return clh::kExitUsage;
+  }
+  // The driver's and the simulator's own messages (Oclgrind's API errors, PoCL's failed
+  // assertion) go to a file the parent reads when this process dies.
+  const int err = ::open((a.out + ".stderr").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (err >= 0) {
+    ::dup2(err, STDERR_FILENO);
+    ::close(err);
+  }
+  int code = clh::kExitOk;
+  try {
+    uint64_t seed = 1;
+    if (!parseSeed(a.seed_text, seed)) throw std::runtime_error("bad --seed " + a.seed_text);
+    const clh::Spec spec = clh::loadSpec(a.spec, config.repo_root);
+    const auto devices = clh::findDevices(config, "");
+    // The same place and name; a platform that failed to answer this time shifts the places,
+    // so the name alone (when it is unique) will do.
+    const clh::DeviceInfo* dev = nullptr;
+    int same_name = 0;
+    for (const auto& d : devices)
+      if (d.displayName() == a.device_name) {
+        ++same_name;
+        if (!dev || (d.platform_index == a.platform && d.device_index == a.device)) dev = &d;
+      }
+    if (same_name > 1 && !(dev->platform_index == a.platform && dev->device_index == a.device))
+      dev = nullptr;
+    if (!dev)
+      throw std::runtime_error("device '" + a.device_name + "' is no longer at the same place");
+    // On request, Oclgrind's race and memory checks join the result checks, as in `clharness
+    // check` (they make it several times slower, and the check family runs them anyway).
+    std::unique_ptr<clh::OclgrindSession> sim;
+    if (a.simulator_checks && dev->simulator) {
+      if (clh::findOclgrindPlugin().empty())
+        throw std::runtime_error("--simulator-checks: the clharness Oclgrind plugin was not found");
+      sim = std::make_unique<clh::OclgrindSession>(clh::findOclgrindPlugin(),
+                                                   a.out + ".oclgrind.jsonl");
+      sim->applyToProcess();
+    }
+    clh::DeviceSession session(*dev, sim.get());
+    const clh::Sizes sizes = clh::launch::launchCaseSizes(spec, dev->simulator, seed);
+
+    clh::launch::LaunchFamilyOptions options;
+    options.first_shape = a.first;
+    options.check_results = !a.no_results;
+    options.kinds = a.kinds;
+    options.on_ready = [out](const LaunchFamilyResult& r) {
+      writeLine(out, {{"event", "ready"}, {"family", clh::launch::toJson(r, false)}});
+    };
+    options.on_shape_start = [out](const ShapeCheck& c, const char* phase) {
+      writeLine(out, {{"event", "start"}, {"phase", phase}, {"check", clh::launch::toJson(c)}});
+    };
+    options.on_shape_done = [out](const ShapeCheck& c) {
+      writeLine(out, {{"event", "shape"}, {"check", clh::launch::toJson(c)}});
+    };
+    LaunchFamilyResult r =
+        clh::launch::runLaunchFamily(session, spec, sizes, a.shapes, seed, options);
+    r.shapes.clear();  // already sent one by one
+    writeLine(out, {{"event", "done"}, {"family", clh::launch::toJson(r, false)}});
+    if (sim) fs::remove(sim->logPath());
+  } catch (const std::exception& e) {
+    writeLine(out, {{"event", "error"}, {"message", e.what()}});
+    code = clh::kExitUsage;
+  }
+  std::fclose(out);
+  return code;
+}
+
+// ---- the parent -------------------------------------------------------------------------------
+
+struct FamilyRun {
+  const clh::Spec* spec = nullptr;
+  const clh::DeviceInfo* device = nullptr;
+  LaunchFamilyResult result;
+  int restarts = 0;
+  double seconds = 0;
+  std::string error;  // the family could not run at all (not a driver's answer)
+};
+
+// The last non-empty line of a file, at most 160 characters ("" when none).
+std::string lastLine(const std::string& path) {
+  std::ifstream in(path);
+  std::string line, last;
+  while (std::getline(in, line))
+    if (line.find_first_not_of(" \t\r") != std::string::npos) last = line;
+  if (last.size() > 160) last = last.substr(0, 157) + "...";
+  return last;
+}
+
+// Runs shapes [first, end) of one spec on one device in child processes; a child that dies is
+// restarted after the shape it was running, which is recorded with how it died.
+FamilyRun runIsolated(const clh::AppConfig& config, const LaunchArgs& args, const clh::Spec& spec,
+                      const clh::DeviceInfo& dev, const fs::path& scratch) {
+  const auto started = std::chrono::steady_clock::now();
+  FamilyRun run;
+  run.spec = &spec;
+  run.device = &dev;
+  run.result.spec = spec.name;
+  run.result.spec_file = spec.file;
+  run.result.device = dev.displayName();
+  const int end = args.shape >= 0 ? args.shape + 1 : args.shapes;
+  int first = args.shape >= 0 ? args.shape : 0;
+  bool have_header = false;
+  int startup_failures = 0;
+  const fs::path out = scratch / fmt::format("launch-{}-{}.jsonl", dev.slug(), spec.name);
+  constexpr int kMaxRestarts = 100;
+  while (first < end) {
+    std::vector<std::string> argv = {config.exe,       "__launch",
+                                     "--spec",         spec.file,
+                                     "--platform",     std::to_string(dev.platform_index),
+                                     "--device-index", std::to_string(dev.device_index),
+                                     "--device-name",  dev.displayName(),
+                                     "--shapes",       std::to_string(end),
+                                     "--first",        std::to_string(first),
+                                     "--seed",         args.seed_text,
+                                     "--out",          out.string()};
+    if (args.no_results) argv.push_back("--no-results");
+    if (args.simulator_checks) argv.push_back("--simulator-checks");
+    for (const auto& k : args.kinds) argv.insert(argv.end(), {"--kind", k});
+    fs::remove(out);
+    const clh::ChildOutcome child = clh::runChild(argv, args.timeout_s);
+
+    std::optional<ShapeCheck> running;  // started, not finished
+    std::string phase, error;
+    bool done = false;
+    std::ifstream in(out);
+    for (std::string line; std::getline(in, line);) {
+      const auto j = nlohmann::json::parse(line, nullptr, false);
+      if (j.is_discarded()) continue;  // a line cut short by the crash
+      const std::string ev = j.value("event", "");
+      if (ev == "ready" || ev == "done") {
+        LaunchFamilyResult header = clh::launch::familyFromJson(j.at("family"));
+        if (!have_header || ev == "done") {
+          header.shapes = std::move(run.result.shapes);
+          run.result = std::move(header);
+          have_header = true;
+        }
+        done |= ev == "done";
+      } else if (ev == "start") {
+        running = clh::launch::shapeCheckFromJson(j.at("check"));
+        phase = j.value("phase", "");
+      } else if (ev == "shape") {
+        run.result.shapes.push_back(clh::launch::shapeCheckFromJson(j.at("check")));
+        running.reset();
+      } else if (ev == "error") {
+        error = j.value("message", "");
+      }
+    }
+    const std::string last_words = lastLine(out.string() + ".stderr");
+    std::error_code ec;
+    fs::remove(out, ec);
+    fs::remove(out.string() + ".oclgrind.jsonl", ec);
+    fs::remove(out.string() + ".stderr", ec);
+    const bool died = child.signal || child.timed_out;
+    if (done) {
+      if (died)
+        run.result.notes.push_back(
+            "the process died after its last shape (" +
+            (child.timed_out ? std::string("timeout") : clh::signalName(child.signal)) + ")");
+      break;
+    }
+    if (!died && !running && !done && ++startup_failures < 2) continue;  // once more: a busy ICD
+    if (!died || !running) {
+      if (error.empty() && !last_words.empty()) error = last_words;
+      run.error = !error.empty() ? error
+                  : child.error.empty()
+                      ? fmt::format("the child exited ({}) before any shape ran",
+                                    child.signal ? clh::signalName(child.signal)
+                                                 : "code " + std::to_string(child.exit_code))
+                      : child.error;
+      break;
+    }
+    ShapeCheck lost = *running;
+    std::string how = child.timed_out ? "timeout" : clh::signalName(child.signal);
+    if (child.signal && !last_words.empty()) how += " (" + last_words + ")";
+    // A kernel that the spec says kills its process (an as-published bug) may do so under any
+    // shape that must run: that death is the kernel's finding, not the driver's answer. Where
+    // the shape breaks a rule (a 0 in the local size), the driver's answer is what is judged.
+    const clh::FindingKind kind =
+        child.timed_out ? clh::FindingKind::timeout : clh::FindingKind::crash;
+    const auto expected = clh::launch::expectedFindings(spec, dev);
+    const bool kernels_own = std::find(expected.begin(), expected.end(), kind) != expected.end();
+    if (phase == "results") {
+      // The enqueue was answered; the process died re-running the shape to check its results.
+      lost.results_checked = true;
+      if (!kernels_own) {
+        clh::Finding f;
+        f.kind = kind;
+        f.device = dev.displayName();
+        f.summary = "the process died (" + how + ") while checking the results of this shape";
+        lost.result_findings.push_back(f);
+      }
+    } else if (kernels_own && lost.prediction.mustSucceed()) {
+      lost.died = how;
+      lost.conforms = false;
+      lost.spec_expected = true;
+    } else {
+      lost.died = how;
+      lost.conforms = false;
+    }
+    run.result.shapes.push_back(std::move(lost));
+    first = run.result.shapes.back().index + 1;
+    if (++run.restarts > kMaxRestarts) {
+      run.error = fmt::format("gave up after {} processes died", run.restarts);
+      break;
+    }
+  }
+  run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return run;
+}
+
+std::string shortName(const clh::DeviceInfo& d) {
+  return d.name.size() > 28 ? d.name.substr(0, 28) : d.name;
+}
+
+// The failures of one family grouped by key (rules + got + results), in order of first appearance.
+struct Group {
+  clh::launch::KnownDeviation key;
+  std::vector<const ShapeCheck*> shapes;
+  bool known = false;
+};
+
+std::vector<Group> groupFailures(const LaunchFamilyResult& r,
+                                 const clh::launch::KnownDeviations& known) {
+  std::vector<Group> groups;
+  for (const auto& c : r.shapes)
+    for (const auto& key : clh::launch::failureKeys(c)) {
+      auto it = std::find_if(groups.begin(), groups.end(), [&](const Group& g) {
+        return g.key.kind == key.kind && g.key.rule == key.rule && g.key.got == key.got &&
+               g.key.results == key.results;
+      });
+      if (it == groups.end()) {
+        groups.push_back({key, {}, known.find(key) != nullptr});
+        it = groups.end() - 1;
+      }
+      it->shapes.push_back(&c);
+    }
+  return groups;
+}
+
+// Shapes with a failure that the device's baseline does not cover.
+int newFailures(const LaunchFamilyResult& r, const clh::launch::KnownDeviations& known) {
+  int n = 0;
+  for (const auto& c : r.shapes) n += !known.uncovered(c).empty();
+  return n;
+}
+
+int failing(const LaunchFamilyResult& r) {
+  int n = 0;
+  for (const auto& c : r.shapes) n += !c.conforms || c.resultMismatch();
+  return n;
+}
+
+// The family could not be set up for a reason the spec does not expect (a kernel "as published"
+// that does not build is expected to have no shapes).
+bool unexpectedFailure(const FamilyRun& run) {
+  if (!run.result.failure) return false;
+  const auto expected = clh::launch::expectedFindings(*run.spec, *run.device);
+  return std::find(expected.begin(), expected.end(), run.result.failure->kind) == expected.end();
+}
+
+void printReport(std::ostream& os, const std::vector<FamilyRun>& runs,
+                 const std::vector<clh::DeviceInfo>& devices,
+                 const std::map<std::string, clh::launch::KnownDeviations>& known) {
+  os << "KERNEL: shapes that had to run and failed as the spec expects of its kernel (an "
+        "as-published bug)\ndevices:\n";
+  for (size_t i = 0; i < devices.size(); ++i)
+    os << fmt::format("  [{}] {} ({}; baseline {})\n", i + 1, devices[i].displayName(),
+                      devices[i].version,
+                      known.at(devices[i].slug()).found ? devices[i].slug() + ".json" : "none");
+  os << fmt::format("\n{:<44} {:>3} {:>6} {:>7} {:>7} {:>7} {:>8} {:>5} {:>4} {:>4} {:>6}\n",
+                    "SPEC", "DEV", "SHAPES", "CONFORM", "DEVIATE", "CHECKED", "MISMATCH", "KNOWN",
+                    "NEW", "DIED", "KERNEL");
+  for (const auto& run : runs) {
+    const auto& r = run.result;
+    const auto& k = known.at(run.device->slug());
+    const size_t dev = std::find_if(devices.begin(), devices.end(),
+                                    [&](const clh::DeviceInfo& d) {
+                                      return d.displayName() == run.device->displayName();
+                                    }) -
+                       devices.begin() + 1;
+    int checked = 0;
+    for (const auto& c : r.shapes) checked += c.results_checked;
+    const int fresh = newFailures(r, k);
+    os << fmt::format(
+        "{:<44} {:>3} {:>6} {:>7} {:>7} {:>7} {:>8} {:>5} {:>4} {:>4} {:>6}{}\n", r.spec,
+        "[" + std::to_string(dev) + "]", r.shapes.size(), r.conforming(), r.deviating(), checked,
+        r.mismatching(), failing(r) - fresh, fresh, r.died(), r.specExpected(),
+        r.failure ? (unexpectedFailure(run) ? "  NOT RUN: " : "  not run (as the spec expects): ") +
+                        r.failure->summary
+        : !run.error.empty() ? "  stopped: " + run.error
+                             : "");
+  }
+  bool header = false;
+  for (const auto& run : runs) {
+    const auto& r = run.result;
+    const auto groups = groupFailures(r, known.at(run.device->slug()));
+    if (groups.empty()) continue;
+    if (!header)
+      os << "\nfailures (predicted by the specification's rules vs got; results vs the "
+            "reference), by rule:\n";
+    header = true;
+    os << fmt::format("{} on [{}] {}:\n", r.spec,
+                      std::find_if(devices.begin(), devices.end(),
+                                   [&](const clh::DeviceInfo& d) {
+                                     return d.displayName() == run.device->displayName();
+                                   }) -
+                          devices.begin() + 1,
+                      shortName(*run.device));
+    for (const auto& g : groups) {
+      const ShapeCheck& first = *g.shapes.front();
+      if (g.key.results.empty())
+        os << fmt::format("  {} {:>3}x {} {}: predicted {}; got {}\n", g.known ? "known" : "NEW  ",
+                          g.shapes.size(), g.key.kind, g.key.rule,
+                          first.prediction.allowedToString(), first.gotText());
+      else
+        os << fmt::format("  {} {:>3}x {} {}: got {} and the results disagree ({}): {}\n",
+                          g.known ? "known" : "NEW  ", g.shapes.size(), g.key.kind, g.key.rule,
+                          first.gotText(), g.key.results, first.result_findings.front().summary);
+      os << fmt::format("          e.g. #{} {}\n", first.index, first.text);
+    }
+  }
+}
+
+int runLaunch(const clh::AppConfig& config, const LaunchArgs& args) {
+  uint64_t seed = 1;
+  if (!parseSeed(args.seed_text, seed)) {
+    std::cerr << "clharness launch: --seed: '" << args.seed_text
+              << "' is not an unsigned integer\n";
+    return clh::kExitUsage;
+  }
+  std::vector<std::string> paths = args.paths;
+  if (paths.empty()) paths.push_back((fs::path(config.repo_root) / "specs").string());
+  std::vector<clh::Spec> specs;
+  try {
+    for (const auto& f : clh::findSpecFiles(paths))
+      specs.push_back(clh::loadSpec(f, config.repo_root));
+  } catch (const clh::SpecError& e) {
+    std::cerr << "clharness launch: " << e.what() << "\n";
+    return clh::kExitUsage;
+  }
+  if (specs.empty()) {
+    std::cerr << "clharness launch: no spec files (*.yaml) under the given paths\n";
+    return clh::kExitUsage;
+  }
+  const auto devices = clh::findDevices(config, args.device_regex);
+  if (devices.empty()) {
+    std::cerr << "clharness launch: no usable device"
+              << (args.device_regex.empty() ? "" : " matches --device '" + args.device_regex + "'")
+              << "; `clharness devices` lists what was found\n";
+    return clh::kExitNoDevice;
+  }
+  const std::string baseline_dir =
+      args.baseline_dir.empty() ? (fs::path(config.repo_root) / "baselines" / "launch").string()
+                                : args.baseline_dir;
+  std::map<std::string, clh::launch::KnownDeviations> known;
+  try {
+    for (const auto& d : devices)
+      known[d.slug()] = clh::launch::loadKnownDeviations(baseline_dir, d);
+  } catch (const std::exception& e) {
+    std::cerr << "clharness launch: " << e.what() << "\n";
+    return clh::kExitUsage;
+  }
+
+  const fs::path scratch = fs::temp_directory_path() / fmt::format("clharness-launch-{}", getpid());
+  fs::create_directories(scratch);
+  std::vector<FamilyRun> runs;
+  const size_t total = specs.size() * devices.size();
+  for (const auto& spec : specs)
+    for (const auto& dev : devices) {
+      runs.push_back(runIsolated(config, args, spec, dev, scratch));
+      const auto& r = runs.back().result;
+      std::cerr << fmt::format("[{}/{}] {} on {}: {} shapes, {} conforming, {} died ({:.1f} s){}\n",
+                               runs.size(), total, spec.name, dev.displayName(), r.shapes.size(),
+                               r.conforming(), r.died(), runs.back().seconds,
+                               r.failure ? " (not run)" : "");
+    }
+  std::error_code ec;
+  fs::remove_all(scratch, ec);
+
+  printReport(std::cout, runs, devices, known);
+
+  int fresh = 0, mismatches = 0, broken = 0;
+  for (const auto& run : runs) {
+    fresh += newFailures(run.result, known.at(run.device->slug()));
+    mismatches += run.result.mismatching();
+    broken += !run.error.empty() || unexpectedFailure(run);
+  }
+  std::cout << fmt::format(
+      "\n{} spec x device runs; {} shape(s) with a failure no baseline "
+      "records, {} with results that disagree{}\n",
+      runs.size(), fresh, mismatches,
+      broken ? fmt::format(", {} run(s) stopped early", broken) : "");
+
+  if (!args.json_path.empty()) {
+    nlohmann::json j = {{"command", "clharness launch"},
+                        {"seed", seed},
+                        {"shapes_per_spec", args.shape >= 0 ? 1 : args.shapes},
+                        {"baselines", baseline_dir}};
+    j["devices"] = nlohmann::json::array();
+    for (const auto& d : devices)
+      j["devices"].push_back({{"name", d.displayName()},
+                              {"slug", d.slug()},
+                              {"version", d.version},
+                              {"driver_version", d.driver_version}});
+    j["families"] = nlohmann::json::array();
+    for (const auto& run : runs) {
+      const auto& k = known.at(run.device->slug());
+      auto s = clh::launch::summaryJson(run.result, k.found ? &k : nullptr);
+      s["restarts"] = run.restarts;
+      s["seconds"] = std::round(run.seconds * 10) / 10;
+      s["error"] = run.error;
+      j["families"].push_back(std::move(s));
+    }
+    j["totals"] = {
+        {"runs", runs.size()}, {"new_failures", fresh}, {"result_mismatches", mismatches}};
+    if (fs::path(args.json_path).has_parent_path())
+      fs::create_directories(fs::path(args.json_path).parent_path());
+    std::ofstream f(args.json_path);
+    f << j.dump(1) << "\n";
+    if (!f) {
+      std::cerr << "clharness launch: cannot write " << args.json_path << "\n";
+      return clh::kExitUsage;
+    }
+  }
+  if (!args.write_baselines.empty()) {
+    std::vector<LaunchFamilyResult> results;
+    for (const auto& run : runs) results.push_back(run.result);
+    for (const auto& d : devices) {
+      const fs::path file = fs::path(args.write_baselines) / (d.slug() + ".json");
+      fs::create_directories(file.parent_path());
+      std::ofstream f(file);
+      f << clh::launch::toJson(clh::launch::collectDeviations(results, d, known.at(d.slug())))
+               .dump(2)
+        << "\n";
+      if (!f) {
+        std::cerr << "clharness launch: cannot write " << file << "\n";
+        return clh::kExitUsage;
+      }
+    }
+  }
+  return fresh || broken ? clh::kExitCheckFailed : clh::kExitOk;
+}
+
+}  // namespace
+
+void addLaunchCommand(CLI::App& app, const std::function<clh::AppConfig()>& config) {
+  auto args = std::make_shared<LaunchArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "launch",
+      "Run each spec's kernel under generated launch shapes (local sizes in and out of range, "
+      "NULL and zero local sizes, offsets, __local memory over the device's) and check each "
+      "enqueue against the OpenCL specification's rules and each launch that runs against the "
+      "reference. Exit 1 on a deviation not in baselines/launch/ or a result mismatch");
+  cmd->add_option("paths", args->paths, "spec files or directories (default: specs/)");
+  cmd->add_option("--device", args->device_regex,
+                  "only devices whose 'Platform: Device' name matches REGEX");
+  cmd->add_option("--shapes", args->shapes, "launch shapes per spec and device (default 100)")
+      ->check(CLI::Range(1, 100000));
+  cmd->add_option("--seed", args->seed_text,
+                  "run seed: the same seed gives the same cases and shapes");
+  cmd->add_option("--shape", args->shape, "replay only the shape of this index")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--kind", args->kinds,
+                  "only shapes of this family (repeatable): spec, valid, ...");
+  cmd->add_option("--json", args->json_path,
+                  "write the summary (deviations, mismatches) as JSON to FILE");
+  cmd->add_option("--baseline", args->baseline_dir,
+                  "folder of known deviations, <device-slug>.json (default: baselines/launch)");
+  cmd->add_option("--write-baselines", args->write_baselines,
+                  "write each device's deviations of this run to DIR/<device-slug>.json");
+  cmd->add_option("--timeout", args->timeout_s, "seconds one child process may run (default 900)");
+  cmd->add_flag("--no-results", args->no_results,
+                "only compare the enqueue codes; skip the result checks");
+  cmd->add_flag("--simulator-checks", args->simulator_checks,
+                "on Oclgrind, run the result checks with its race and memory checks (slower)");
+  auto cfg = config;  // the caller's function may not outlive this call
+  cmd->callback([args, cfg] {
+    int code = 0;
+    try {
+      code = runLaunch(cfg(), *args);
+    } catch (const std::regex_error& e) {
+      std::cerr << "clharness launch: --device: not a valid regular expression (" << e.what()
+                << ")\n";
+      code = clh::kExitUsage;
+    } catch (const std::exception& e) {
+      std::cerr << "clharness launch: " << e.what() << "\n";
+      code = clh::kExitUsage;
+    }
+    exitWith(code);  // main returns it (0 too: nothing else runs after a command's callback)
+  });
+
+  auto child = std::make_shared<ChildArgs>();
+  CLI::App* sub =
+      app.add_subcommand("__launch", "(internal) run one spec's launch family on one device");
+  sub->group("");
+  sub->add_option("--spec", child->spec)->required();
+  sub->add_option("--platform", child->platform)->required();
+  sub->add_option("--device-index", child->device)->required();
+  sub->add_option("--device-name", child->device_name)->required();
+  sub->add_option("--shapes", child->shapes);
+  sub->add_option("--first", child->first);
+  sub->add_option("--seed", child->seed_text);
+  sub->add_option("--out", child->out)->required();
+  sub->add_option("--kind", child->kinds);
+  sub->add_flag("--no-results", child->no_results);
+  sub->add_flag("--simulator-checks", child->simulator_checks);
+  sub->callback([child, cfg] { exitWith(runChildFamily(cfg(), *child)); });
+}
