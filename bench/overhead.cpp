@@ -1,6 +1,7 @@
 // The harness's cost per case versus a bare opencl.hpp loop doing the same work on the same
 // device: the same vadd kernel and sizes, fresh buffers each case, random inputs, a blocking read
-// and an element-by-element comparison with a + b. Run: build/bench/bench_overhead (docs/performance.md).
+// and an element-by-element comparison with a + b. Run: build/bench/bench_overhead
+// (docs/performance.md).
 #include <benchmark/benchmark.h>
 
 #include <cstdlib>
@@ -27,7 +28,8 @@ const clh::DeviceInfo& device() {
   static clh::DeviceInfo dev = [] {
     clh::registerIcds(clh::IcdConfig{});
     const char* want = std::getenv("CLH_BENCH_DEVICE");
-    auto all = clh::selectDevices(clh::enumerateDevices(), want ? want : "Portable Computing Language");
+    auto all =
+        clh::selectDevices(clh::enumerateDevices(), want ? want : "Portable Computing Language");
     if (all.empty()) {
       std::fprintf(stderr, "bench_overhead: no matching device\n");
       std::exit(3);
@@ -65,7 +67,8 @@ void BM_BareLoop(benchmark::State& state) {
   for (auto _ : state) {
     for (auto& v : a) v = rng.next();
     for (auto& v : b) v = rng.next();
-    cl::Buffer da(ctx, CL_MEM_READ_WRITE, n * 4), db(ctx, CL_MEM_READ_WRITE, n * 4), dc(ctx, CL_MEM_READ_WRITE, n * 4);
+    cl::Buffer da(ctx, CL_MEM_READ_WRITE, n * 4), db(ctx, CL_MEM_READ_WRITE, n * 4),
+        dc(ctx, CL_MEM_READ_WRITE, n * 4);
     q.enqueueWriteBuffer(da, CL_FALSE, 0, n * 4, a.data());
     q.enqueueWriteBuffer(db, CL_FALSE, 0, n * 4, b.data());
     k.setArg(0, da);

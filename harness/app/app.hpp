@@ -60,6 +60,7 @@ struct UnitChildOptions {
 int runUnitChild(const AppConfig& config, const UnitChildOptions& options);
 
 /// Prints the CTest script that registers one test per spec x device (used by tests/).
-int runCtestScript(const AppConfig& config, const std::vector<std::string>& paths, const std::string& exe);
+int runCtestScript(const AppConfig& config, const std::vector<std::string>& paths,
+                   const std::string& exe);
 
 }  // namespace clh

@@ -25,7 +25,8 @@ namespace {
 constexpr const char* kVersion = "0.1.0";
 
 // Loads every spec under `paths`; prints each error (file:line: ...) and returns false on any.
-bool loadSpecs(const AppConfig& config, const std::vector<std::string>& paths, std::vector<Spec>& specs) {
+bool loadSpecs(const AppConfig& config, const std::vector<std::string>& paths,
+               std::vector<Spec>& specs) {
   std::vector<std::string> files;
   try {
     files = findSpecFiles(paths);
@@ -51,14 +52,15 @@ bool loadSpecs(const AppConfig& config, const std::vector<std::string>& paths, s
 
 // The Oclgrind session of a process that runs on a simulator: its checks on, its plugin loaded.
 // Oclgrind reads the environment when a context is created, so this comes before DeviceSession.
-std::unique_ptr<OclgrindSession> simulatorSession(const DeviceInfo& dev, const std::string& logPath) {
+std::unique_ptr<OclgrindSession> simulatorSession(const DeviceInfo& dev,
+                                                  const std::string& logPath) {
   if (!dev.simulator) return nullptr;
   std::string plugin = findOclgrindPlugin();
   if (plugin.empty()) {
     std::string looked;
     for (const auto& c : oclgrindPluginCandidates()) looked += (looked.empty() ? "" : ", ") + c;
-    throw std::runtime_error("the simulator's diagnostics plugin was not found (looked in " + looked +
-                             "): race and memory checks cannot run");
+    throw std::runtime_error("the simulator's diagnostics plugin was not found (looked in " +
+                             looked + "): race and memory checks cannot run");
   }
   auto session = std::make_unique<OclgrindSession>(plugin, logPath);
   session->applyToProcess();
@@ -72,8 +74,9 @@ void writeLine(std::FILE* f, const nlohmann::json& j) {
 }
 
 // A unit that ended without a result: crash, timeout, or a child that failed to start.
-UnitResult lostUnit(const AppConfig& config, const Spec& spec, const DeviceInfo& dev, const CheckOptions& o,
-                    const ChildOutcome& child, const std::optional<Sizes>& lastSizes, int casesStarted) {
+UnitResult lostUnit(const AppConfig& config, const Spec& spec, const DeviceInfo& dev,
+                    const CheckOptions& o, const ChildOutcome& child,
+                    const std::optional<Sizes>& lastSizes, int casesStarted) {
   UnitResult u;
   u.spec = spec.name;
   u.spec_file = spec.file;
@@ -85,19 +88,23 @@ UnitResult lostUnit(const AppConfig& config, const Spec& spec, const DeviceInfo&
   Finding f;
   if (child.timed_out) {
     f.kind = FindingKind::timeout;
-    f.summary = fmt::format("the unit ran past its {:.0f} s limit (a kernel that never ends?)", o.timeout_s);
+    f.summary = fmt::format("the unit ran past its {:.0f} s limit (a kernel that never ends?)",
+                            o.timeout_s);
   } else if (child.signal && dev.simulator) {
     // The simulator checks every access; its process dying is the simulator's own failure.
     f.kind = FindingKind::tool_error;
-    f.summary = fmt::format("the simulator crashed ({}): not the kernel's fault", signalName(child.signal));
+    f.summary =
+        fmt::format("the simulator crashed ({}): not the kernel's fault", signalName(child.signal));
   } else if (child.signal) {
     f.kind = FindingKind::crash;
-    f.summary = fmt::format("the process running the kernel died from {}", signalName(child.signal));
+    f.summary =
+        fmt::format("the process running the kernel died from {}", signalName(child.signal));
   } else {
     f.kind = FindingKind::tool_error;
-    f.summary = child.error.empty()
-                    ? fmt::format("the unit's process exited with code {} and no result", child.exit_code)
-                    : child.error;
+    f.summary =
+        child.error.empty()
+            ? fmt::format("the unit's process exited with code {} and no result", child.exit_code)
+            : child.error;
   }
   f.device = u.device;
   CaseOutcome c;
@@ -105,13 +112,15 @@ UnitResult lostUnit(const AppConfig& config, const Spec& spec, const DeviceInfo&
   c.findings.push_back(f);
   u.failing = c;
   u.status = classify(c, u.expected);
-  if (lastSizes) u.replay = replayCommand(config.tool_name, spec.file, u.device, o.seed, *lastSizes);
-  u.message = lastSizes ? "during the case " + formatSizes(*lastSizes) + " (not shrunk further)" : "before any case ran";
+  if (lastSizes)
+    u.replay = replayCommand(config.tool_name, spec.file, u.device, o.seed, *lastSizes);
+  u.message = lastSizes ? "during the case " + formatSizes(*lastSizes) + " (not shrunk further)"
+                        : "before any case ran";
   return u;
 }
 
-UnitResult runIsolated(const AppConfig& config, const Spec& spec, const DeviceInfo& dev, const CheckOptions& o,
-                       const fs::path& scratch) {
+UnitResult runIsolated(const AppConfig& config, const Spec& spec, const DeviceInfo& dev,
+                       const CheckOptions& o, const fs::path& scratch) {
   fs::path out = scratch / fmt::format("unit-{}-{}.jsonl", dev.slug(), spec.name);
   fs::remove(out);
   std::vector<std::string> argv = {config.exe,       "__unit",
@@ -158,14 +167,22 @@ UnitResult runIsolated(const AppConfig& config, const Spec& spec, const DeviceIn
 std::vector<RunOptions> runModes(const std::string& bufferMode, const std::string& readMode) {
   std::vector<std::optional<BufferMode>> buffers;
   std::vector<std::optional<ReadMode>> reads;
-  if (bufferMode == "default") buffers.push_back(std::nullopt);
-  else if (bufferMode == "all") buffers.assign(allBufferModes().begin(), allBufferModes().end());
-  else if (auto m = bufferModeFromString(bufferMode)) buffers.push_back(*m);
-  else throw std::invalid_argument("--buffer-mode: unknown mode '" + bufferMode + "'");
-  if (readMode == "default") reads.push_back(std::nullopt);
-  else if (readMode == "all") reads.assign(allReadModes().begin(), allReadModes().end());
-  else if (auto m = readModeFromString(readMode)) reads.push_back(*m);
-  else throw std::invalid_argument("--read-mode: unknown mode '" + readMode + "'");
+  if (bufferMode == "default")
+    buffers.push_back(std::nullopt);
+  else if (bufferMode == "all")
+    buffers.assign(allBufferModes().begin(), allBufferModes().end());
+  else if (auto m = bufferModeFromString(bufferMode))
+    buffers.push_back(*m);
+  else
+    throw std::invalid_argument("--buffer-mode: unknown mode '" + bufferMode + "'");
+  if (readMode == "default")
+    reads.push_back(std::nullopt);
+  else if (readMode == "all")
+    reads.assign(allReadModes().begin(), allReadModes().end());
+  else if (auto m = readModeFromString(readMode))
+    reads.push_back(*m);
+  else
+    throw std::invalid_argument("--read-mode: unknown mode '" + readMode + "'");
   std::vector<RunOptions> out;
   for (const auto& b : buffers)
     for (const auto& r : reads) {
@@ -214,7 +231,8 @@ int runCheck(const AppConfig& config, const CheckOptions& o) {
         u = runIsolated(config, spec, dev, o, scratch);
       } else {
         if (!sessions[d]) {
-          sims[d] = simulatorSession(dev, (scratch / ("oclgrind-" + dev.slug() + ".jsonl")).string());
+          sims[d] =
+              simulatorSession(dev, (scratch / ("oclgrind-" + dev.slug() + ".jsonl")).string());
           sessions[d] = std::make_unique<DeviceSession>(dev, sims[d].get());
         }
         UnitOptions uo;
@@ -264,15 +282,17 @@ int runUnitChild(const AppConfig& config, const UnitChildOptions& o) {
     auto devices = findDevices(config, "");
     const DeviceInfo* dev = nullptr;
     for (const auto& d : devices)
-      if (d.displayName() == o.device_name && d.device_index == o.device && (!dev || d.platform_index == o.platform))
+      if (d.displayName() == o.device_name && d.device_index == o.device &&
+          (!dev || d.platform_index == o.platform))
         dev = &d;
     if (!dev) {
       std::string seen;
       for (const auto& d : devices)
-        seen += (seen.empty() ? "" : ", ") + d.displayName() + " [" + std::to_string(d.platform_index) + "." +
-                std::to_string(d.device_index) + "]";
-      throw std::runtime_error("device '" + o.device_name + "' [" + std::to_string(o.platform) + "." +
-                               std::to_string(o.device) + "] is not among the devices this process found (" +
+        seen += (seen.empty() ? "" : ", ") + d.displayName() + " [" +
+                std::to_string(d.platform_index) + "." + std::to_string(d.device_index) + "]";
+      throw std::runtime_error("device '" + o.device_name + "' [" + std::to_string(o.platform) +
+                               "." + std::to_string(o.device) +
+                               "] is not among the devices this process found (" +
                                (seen.empty() ? "none" : seen) + ")");
     }
     std::unique_ptr<OclgrindSession> sim = simulatorSession(*dev, o.out + ".oclgrind.jsonl");
@@ -284,7 +304,9 @@ int runUnitChild(const AppConfig& config, const UnitChildOptions& o) {
     uo.tool = config.tool_name;
     uo.modes = runModes(o.buffer_mode, o.read_mode);
     if (o.sizes) uo.sizes = parseSizes(*o.sizes);
-    uo.on_case_start = [out](const Sizes& s) { writeLine(out, {{"event", "case_start"}, {"sizes", s}}); };
+    uo.on_case_start = [out](const Sizes& s) {
+      writeLine(out, {{"event", "case_start"}, {"sizes", s}});
+    };
     UnitResult u = runUnit(session, spec, uo);
     writeLine(out, {{"event", "result"}, {"unit", u}});
     if (sim) std::filesystem::remove(sim->logPath());
@@ -297,7 +319,8 @@ int runUnitChild(const AppConfig& config, const UnitChildOptions& o) {
   return kExitOk;
 }
 
-int runCtestScript(const AppConfig& config, const std::vector<std::string>& paths, const std::string& exe) {
+int runCtestScript(const AppConfig& config, const std::vector<std::string>& paths,
+                   const std::string& exe) {
   std::vector<Spec> specs;
   if (!loadSpecs(config, paths, specs)) return kExitUsage;
   auto devices = findDevices(config, "");
@@ -321,11 +344,13 @@ int runCtestScript(const AppConfig& config, const std::vector<std::string>& path
         regex += c;
       }
       regex += "$";
-      std::cout << "add_test(" << q(name) << " " << q(exe) << " check " << q(spec.file) << " --device "
-                << q(regex) << ")\n";
+      std::cout << "add_test(" << q(name) << " " << q(exe) << " check " << q(spec.file)
+                << " --device " << q(regex) << ")\n";
       std::string labels = "spec;" + std::string(toString(d.kind));
-      if (d.simulator) labels += ";simulator";
-      else labels += ";device";
+      if (d.simulator)
+        labels += ";simulator";
+      else
+        labels += ";device";
       std::cout << "set_tests_properties(" << q(name) << " PROPERTIES LABELS \"" << labels
                 << "\" SKIP_RETURN_CODE 3 TIMEOUT 900)\n";
     }

@@ -3,8 +3,8 @@
 
 #include <cstdlib>
 #include <iostream>
-#include <optional>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "app/app.hpp"
 
@@ -51,12 +51,14 @@ int runDevices(const AppConfig& config, const std::string& regex, bool json) {
                    {"non_uniform_work_groups", d.non_uniform_work_groups}});
     std::cout << j.dump(2) << "\n";
   } else {
-    std::cout << fmt::format("{:<30} {:<40} {:<11} {:<4} {:>6} {:<16} {:>9} {:<11}\n", "PLATFORM", "DEVICE",
-                             "OPENCL", "SIM", "MAX WG", "MAX ITEMS", "LOCAL KiB", "NON-UNIFORM");
+    std::cout << fmt::format("{:<30} {:<40} {:<11} {:<4} {:>6} {:<16} {:>9} {:<11}\n", "PLATFORM",
+                             "DEVICE", "OPENCL", "SIM", "MAX WG", "MAX ITEMS", "LOCAL KiB",
+                             "NON-UNIFORM");
     for (const auto& d : devices) {
       std::string ver = d.version.substr(0, d.version.find(' ', 7));
-      std::cout << fmt::format("{:<30} {:<40} {:<11} {:<4} {:>6} {:<16} {:>9} {:<11}\n", d.platform.substr(0, 30),
-                               d.name.substr(0, 40), ver, d.simulator ? "yes" : "no", d.max_work_group_size,
+      std::cout << fmt::format("{:<30} {:<40} {:<11} {:<4} {:>6} {:<16} {:>9} {:<11}\n",
+                               d.platform.substr(0, 30), d.name.substr(0, 40), ver,
+                               d.simulator ? "yes" : "no", d.max_work_group_size,
                                sizesList(d.max_work_item_sizes), d.local_mem_size / 1024,
                                d.non_uniform_work_groups ? "yes" : "no");
     }

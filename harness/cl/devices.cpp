@@ -27,7 +27,9 @@ std::string readFirstLine(const fs::path& p) {
 }
 
 // The file name a library is known by, for comparing "/a/libx.so.1" with "libx.so.1".
-std::string baseName(const std::string& lib) { return fs::path(lib).filename().string(); }
+std::string baseName(const std::string& lib) {
+  return fs::path(lib).filename().string();
+}
 
 }  // namespace
 
@@ -71,16 +73,23 @@ std::string registerIcds(const IcdConfig& config) {
 
 const char* toString(DeviceKind kind) {
   switch (kind) {
-    case DeviceKind::cpu: return "cpu";
-    case DeviceKind::gpu: return "gpu";
-    case DeviceKind::accelerator: return "accelerator";
-    case DeviceKind::simulator: return "simulator";
-    case DeviceKind::other: return "other";
+    case DeviceKind::cpu:
+      return "cpu";
+    case DeviceKind::gpu:
+      return "gpu";
+    case DeviceKind::accelerator:
+      return "accelerator";
+    case DeviceKind::simulator:
+      return "simulator";
+    case DeviceKind::other:
+      return "other";
   }
   return "other";
 }
 
-std::string DeviceInfo::displayName() const { return platform + ": " + name; }
+std::string DeviceInfo::displayName() const {
+  return platform + ": " + name;
+}
 
 std::string DeviceInfo::slug() const {
   std::string out;
@@ -134,9 +143,9 @@ std::vector<DeviceInfo> enumerateDevices() {
       }
       cl_device_type type = dev.getInfo<CL_DEVICE_TYPE>();
       info.simulator = info.platform.find("Oclgrind") != std::string::npos;
-      info.kind = info.simulator                      ? DeviceKind::simulator
-                  : (type & CL_DEVICE_TYPE_GPU)        ? DeviceKind::gpu
-                  : (type & CL_DEVICE_TYPE_CPU)        ? DeviceKind::cpu
+      info.kind = info.simulator                        ? DeviceKind::simulator
+                  : (type & CL_DEVICE_TYPE_GPU)         ? DeviceKind::gpu
+                  : (type & CL_DEVICE_TYPE_CPU)         ? DeviceKind::cpu
                   : (type & CL_DEVICE_TYPE_ACCELERATOR) ? DeviceKind::accelerator
                                                         : DeviceKind::other;
       info.max_work_group_size = dev.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
@@ -156,7 +165,8 @@ std::vector<DeviceInfo> enumerateDevices() {
   return out;
 }
 
-std::vector<DeviceInfo> selectDevices(const std::vector<DeviceInfo>& all, const std::string& regex) {
+std::vector<DeviceInfo> selectDevices(const std::vector<DeviceInfo>& all,
+                                      const std::string& regex) {
   if (regex.empty()) return all;
   std::regex re(regex, std::regex::ECMAScript | std::regex::icase);
   std::vector<DeviceInfo> out;

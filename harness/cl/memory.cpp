@@ -43,7 +43,8 @@ size_t CaseBuffers::add(const std::string& name, const HostBuffer& hb, BufferMod
   cl_mem_flags flags = CL_MEM_READ_WRITE;
   void* hostPtr = nullptr;
   switch (mode_) {
-    case BufferMode::write: break;
+    case BufferMode::write:
+      break;
     case BufferMode::copy_host_ptr:
       flags |= CL_MEM_COPY_HOST_PTR;
       hostPtr = image.data();
@@ -53,7 +54,9 @@ size_t CaseBuffers::add(const std::string& name, const HostBuffer& hb, BufferMod
       e.host = std::move(image);
       hostPtr = e.host.data();
       break;
-    case BufferMode::alloc_host_ptr: flags |= CL_MEM_ALLOC_HOST_PTR; break;
+    case BufferMode::alloc_host_ptr:
+      flags |= CL_MEM_ALLOC_HOST_PTR;
+      break;
     case BufferMode::alloc_copy_host_ptr:
       flags |= CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR;
       hostPtr = image.data();
@@ -95,7 +98,9 @@ void CaseBuffers::read(size_t i, HostBuffer& out, ReadMode mode) {
     mode = ReadMode::blocking;
   }
   switch (mode) {
-    case ReadMode::blocking: queue_.enqueueReadBuffer(b, CL_TRUE, guard_, bytes, out.data()); break;
+    case ReadMode::blocking:
+      queue_.enqueueReadBuffer(b, CL_TRUE, guard_, bytes, out.data());
+      break;
     case ReadMode::nonblocking_wait: {
       cl::Event ev;
       queue_.enqueueReadBuffer(b, CL_FALSE, guard_, bytes, out.data(), nullptr, &ev);
@@ -113,7 +118,8 @@ void CaseBuffers::read(size_t i, HostBuffer& out, ReadMode mode) {
       queue_.finish();  // the copy above is done; the unmap must be too before the buffer goes
       break;
     }
-    case ReadMode::host_pointer: break;  // handled above
+    case ReadMode::host_pointer:
+      break;  // handled above
   }
 }
 
@@ -126,7 +132,8 @@ std::vector<Finding> CaseBuffers::checkGuards() {
       afters(entries_.size(), std::vector<uint8_t>(guard_));
   for (size_t i = 0; i < entries_.size(); ++i) {
     queue_.enqueueReadBuffer(whole_[i], CL_FALSE, 0, guard_, befores[i].data());
-    queue_.enqueueReadBuffer(whole_[i], CL_FALSE, guard_ + entries_[i].body, guard_, afters[i].data());
+    queue_.enqueueReadBuffer(whole_[i], CL_FALSE, guard_ + entries_[i].body, guard_,
+                             afters[i].data());
   }
   queue_.finish();
   for (size_t i = 0; i < entries_.size(); ++i) {
@@ -139,16 +146,16 @@ std::vector<Finding> CaseBuffers::checkGuards() {
       }
       return std::nullopt;
     };
-    auto lo = firstBad(before, true);   // the changed byte nearest the buffer's start
-    auto hi = firstBad(after, false);   // the changed byte nearest the buffer's end
+    auto lo = firstBad(before, true);  // the changed byte nearest the buffer's start
+    auto hi = firstBad(after, false);  // the changed byte nearest the buffer's end
     if (!lo && !hi) continue;
     Finding f;
     f.kind = FindingKind::out_of_bounds;
     std::string where;
     if (lo) where = fmt::format("{} bytes before its start", guard_ - *lo);
     if (hi) where += fmt::format("{}byte {} past its end", where.empty() ? "" : " and ", *hi);
-    f.summary = fmt::format("buffer '{}' was written outside its {} bytes: {} (guard zone)", entries_[i].name,
-                            entries_[i].bytes, where);
+    f.summary = fmt::format("buffer '{}' was written outside its {} bytes: {} (guard zone)",
+                            entries_[i].name, entries_[i].bytes, where);
     out.push_back(std::move(f));
   }
   return out;

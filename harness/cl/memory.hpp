@@ -28,7 +28,9 @@ class CaseBuffers {
 
   /// Creates the buffer for `host` (its initial contents) in `mode` and returns its index.
   size_t add(const std::string& name, const HostBuffer& host, BufferMode mode);
-  size_t add(const std::string& name, const HostBuffer& host) { return add(name, host, default_mode_); }
+  size_t add(const std::string& name, const HostBuffer& host) {
+    return add(name, host, default_mode_);
+  }
   /// The buffer-flag mode buffer `i` was created in.
   BufferMode mode(size_t i) const { return entries_[i].mode; }
   /// What the kernel argument of buffer `i` is (a sub-buffer inside its guards when guarded).
@@ -42,8 +44,8 @@ class CaseBuffers {
   struct Entry {
     std::string name;
     BufferMode mode = BufferMode::write;
-    size_t bytes = 0;  ///< the contents
-    size_t body = 0;   ///< what was allocated between the guards (never 0)
+    size_t bytes = 0;           ///< the contents
+    size_t body = 0;            ///< what was allocated between the guards (never 0)
     std::vector<uint8_t> host;  ///< USE_HOST_PTR storage (with guards), kept alive for the case
   };
   cl::Context& context_;

@@ -28,10 +28,14 @@ std::string readFile(const std::string& path) {
 
 cl::NDRange toRange(const std::vector<size_t>& v) {
   switch (v.size()) {
-    case 1: return cl::NDRange(v[0]);
-    case 2: return cl::NDRange(v[0], v[1]);
-    case 3: return cl::NDRange(v[0], v[1], v[2]);
-    default: return cl::NullRange;
+    case 1:
+      return cl::NDRange(v[0]);
+    case 2:
+      return cl::NDRange(v[0], v[1]);
+    case 3:
+      return cl::NDRange(v[0], v[1], v[2]);
+    default:
+      return cl::NullRange;
   }
 }
 
@@ -43,16 +47,36 @@ std::string dims(const std::vector<size_t>& v) {
 
 void setScalar(cl::Kernel& k, cl_uint index, ElemType t, double v) {
   switch (t) {
-    case ElemType::i8: k.setArg(index, static_cast<cl_char>(v)); break;
-    case ElemType::u8: k.setArg(index, static_cast<cl_uchar>(v)); break;
-    case ElemType::i16: k.setArg(index, static_cast<cl_short>(v)); break;
-    case ElemType::u16: k.setArg(index, static_cast<cl_ushort>(v)); break;
-    case ElemType::i32: k.setArg(index, static_cast<cl_int>(v)); break;
-    case ElemType::u32: k.setArg(index, static_cast<cl_uint>(v)); break;
-    case ElemType::i64: k.setArg(index, static_cast<cl_long>(v)); break;
-    case ElemType::u64: k.setArg(index, static_cast<cl_ulong>(v)); break;
-    case ElemType::f32: k.setArg(index, static_cast<cl_float>(v)); break;
-    case ElemType::f64: k.setArg(index, static_cast<cl_double>(v)); break;
+    case ElemType::i8:
+      k.setArg(index, static_cast<cl_char>(v));
+      break;
+    case ElemType::u8:
+      k.setArg(index, static_cast<cl_uchar>(v));
+      break;
+    case ElemType::i16:
+      k.setArg(index, static_cast<cl_short>(v));
+      break;
+    case ElemType::u16:
+      k.setArg(index, static_cast<cl_ushort>(v));
+      break;
+    case ElemType::i32:
+      k.setArg(index, static_cast<cl_int>(v));
+      break;
+    case ElemType::u32:
+      k.setArg(index, static_cast<cl_uint>(v));
+      break;
+    case ElemType::i64:
+      k.setArg(index, static_cast<cl_long>(v));
+      break;
+    case ElemType::u64:
+      k.setArg(index, static_cast<cl_ulong>(v));
+      break;
+    case ElemType::f32:
+      k.setArg(index, static_cast<cl_float>(v));
+      break;
+    case ElemType::f64:
+      k.setArg(index, static_cast<cl_double>(v));
+      break;
   }
 }
 
@@ -71,7 +95,8 @@ void DeviceSession::suppress(const Spec& spec, CaseOutcome& out) const {
   std::erase_if(out.findings, [&](const Finding& f) {
     for (const auto& s : spec.suppress)
       if (s.kind == f.kind &&
-          (s.devices.empty() || std::regex_search(device_.displayName(), std::regex(s.devices, std::regex::icase))))
+          (s.devices.empty() ||
+           std::regex_search(device_.displayName(), std::regex(s.devices, std::regex::icase))))
         return true;
     return false;
   });
@@ -154,8 +179,9 @@ const BuildOutcome& DeviceSession::buildText(const std::string& text, const std:
   auto describe = [&](const std::string& text, int error, const std::string& function) {
     Finding f;
     f.kind = FindingKind::build_error;
-    f.summary = fmt::format("{} failed on {} ({}{})", function, device_.displayName(), clErrorName(error),
-                            result.options.empty() ? "" : ", options " + result.options);
+    f.summary =
+        fmt::format("{} failed on {} ({}{})", function, device_.displayName(), clErrorName(error),
+                    result.options.empty() ? "" : ", options " + result.options);
     f.raw = text;
     f.device = device_.displayName();
     return f;
@@ -169,14 +195,15 @@ const BuildOutcome& DeviceSession::buildText(const std::string& text, const std:
   } else {
     // On the simulator a failure may be the tool's: retry once as the rule says, and report what
     // remains as a tool_error, never as the kernel's fault.
-    SimulatorBuildResult r = prepareOnSimulator(options, [&](const std::string& opts) -> std::optional<SimulatorFailure> {
-      std::string text, function;
-      bool listed = false;
-      int error = 0;
-      result = buildOnce(*source, opts, kernels, &text, &listed, &error, &function);
-      if (result.program) return std::nullopt;
-      return SimulatorFailure{function, error, text, listed};
-    });
+    SimulatorBuildResult r = prepareOnSimulator(
+        options, [&](const std::string& opts) -> std::optional<SimulatorFailure> {
+          std::string text, function;
+          bool listed = false;
+          int error = 0;
+          result = buildOnce(*source, opts, kernels, &text, &listed, &error, &function);
+          if (result.program) return std::nullopt;
+          return SimulatorFailure{function, error, text, listed};
+        });
     sim_->drain();  // a failed attempt's API error belongs to no case
     if (r.finding) {
       result.failure = *r.finding;
@@ -187,7 +214,8 @@ const BuildOutcome& DeviceSession::buildText(const std::string& text, const std:
   return programs_.emplace(key, std::move(result)).first->second;
 }
 
-CaseOutcome DeviceSession::runCase(const Spec& spec, const Sizes& sizes, uint64_t seed, const RunOptions& run) {
+CaseOutcome DeviceSession::runCase(const Spec& spec, const Sizes& sizes, uint64_t seed,
+                                   const RunOptions& run) {
   CaseOutcome out;
   out.sizes = sizes;
   auto& env = envs_[spec.file + "|" + spec.name];
@@ -210,7 +238,8 @@ CaseOutcome DeviceSession::runCase(const Spec& spec, const Sizes& sizes, uint64_
   CaseBuffers bufs(context_, queue_, run.guard_zones ? guard_bytes_ : 0);
   const ReadMode readMode = run.read.value_or(spec.read.value_or(ReadMode::blocking));
   try {
-    for (const auto& b : spec.buffers) bufs.add(b.name, host.at(b.name), b.memory.value_or(run.buffers));
+    for (const auto& b : spec.buffers)
+      bufs.add(b.name, host.at(b.name), b.memory.value_or(run.buffers));
   } catch (const cl::Error& e) {
     out.findings.push_back(finding(FindingKind::launch_error,
                                    fmt::format("creating the buffers ({} mode) failed: {}",
@@ -225,9 +254,15 @@ CaseOutcome DeviceSession::runCase(const Spec& spec, const Sizes& sizes, uint64_
     try {
       for (const auto& a : launch.args) {
         switch (a.kind) {
-          case ArgSpec::Kind::buffer: k.setArg(index, bufs.arg(a.buffer)); break;
-          case ArgSpec::Kind::scalar: setScalar(k, index, a.type, a.value); break;
-          case ArgSpec::Kind::local: k.setArg(index, cl::Local(std::max<size_t>(a.local_bytes, 1))); break;
+          case ArgSpec::Kind::buffer:
+            k.setArg(index, bufs.arg(a.buffer));
+            break;
+          case ArgSpec::Kind::scalar:
+            setScalar(k, index, a.type, a.value);
+            break;
+          case ArgSpec::Kind::local:
+            k.setArg(index, cl::Local(std::max<size_t>(a.local_bytes, 1)));
+            break;
         }
         ++index;
       }
@@ -242,17 +277,16 @@ CaseOutcome DeviceSession::runCase(const Spec& spec, const Sizes& sizes, uint64_
     }
     cl::Event ev;
     try {
-      queue_.enqueueNDRangeKernel(k, launch.offset.empty() ? cl::NullRange : toRange(launch.offset),
-                                  toRange(launch.global),
-                                  launch.local.empty() ? cl::NullRange : toRange(launch.local), nullptr,
-                                  &ev);
+      queue_.enqueueNDRangeKernel(
+          k, launch.offset.empty() ? cl::NullRange : toRange(launch.offset), toRange(launch.global),
+          launch.local.empty() ? cl::NullRange : toRange(launch.local), nullptr, &ev);
     } catch (const cl::Error& e) {
-      out.findings.push_back(finding(FindingKind::launch_error,
-                                     fmt::format("enqueue of '{}' with global {} local {} failed: {}",
-                                                 launch.kernel, dims(launch.global),
-                                                 launch.local.empty() ? "NULL" : dims(launch.local),
-                                                 clErrorName(e.err())),
-                                     launch.kernel));
+      out.findings.push_back(finding(
+          FindingKind::launch_error,
+          fmt::format("enqueue of '{}' with global {} local {} failed: {}", launch.kernel,
+                      dims(launch.global), launch.local.empty() ? "NULL" : dims(launch.local),
+                      clErrorName(e.err())),
+          launch.kernel));
       return out;
     }
     events.push_back(ev);
@@ -274,8 +308,9 @@ CaseOutcome DeviceSession::runCase(const Spec& spec, const Sizes& sizes, uint64_
       out.findings.push_back(std::move(f));
     }
   } catch (const cl::Error& e) {
-    out.findings.push_back(finding(FindingKind::launch_error,
-                                   fmt::format("the kernel's execution failed: {}", clErrorName(e.err()))));
+    out.findings.push_back(
+        finding(FindingKind::launch_error,
+                fmt::format("the kernel's execution failed: {}", clErrorName(e.err()))));
     return out;
   }
   for (auto& ev : events) {
@@ -295,10 +330,11 @@ CaseOutcome DeviceSession::runCase(const Spec& spec, const Sizes& sizes, uint64_
     po.device = device_.displayName();
     OclgrindLog log = sim_->drainLog(po);
     if (log.launches.size() < rc.launches.size()) {
-      Finding f = finding(FindingKind::tool_error,
-                          fmt::format("the simulator's plugin saw {} of {} launches: its diagnostics are "
-                                      "missing (did the plugin load?)",
-                                      log.launches.size(), rc.launches.size()));
+      Finding f =
+          finding(FindingKind::tool_error,
+                  fmt::format("the simulator's plugin saw {} of {} launches: its diagnostics are "
+                              "missing (did the plugin load?)",
+                              log.launches.size(), rc.launches.size()));
       f.device = device_.displayName();
       out.findings.push_back(std::move(f));
     }
@@ -314,15 +350,20 @@ CaseOutcome DeviceSession::runCase(const Spec& spec, const Sizes& sizes, uint64_
   if (readMode == ReadMode::host_pointer) {
     for (size_t i = 0; i < spec.buffers.size(); ++i) {
       const auto& b = spec.buffers[i];
-      if ((b.role != Role::out && b.role != Role::inout) || bufs.mode(i) != BufferMode::use_host_ptr) continue;
+      if ((b.role != Role::out && b.role != Role::inout) ||
+          bufs.mode(i) != BufferMode::use_host_ptr)
+        continue;
       std::vector<Mismatch> ignored;
-      const int64_t n =
-          compareBuffers(b.name, got.at(b.name), host.at(b.name), rc.tolerances[i], rc.shapes[i], 0, ignored);
+      const int64_t n = compareBuffers(b.name, got.at(b.name), host.at(b.name), rc.tolerances[i],
+                                       rc.shapes[i], 0, ignored);
       out.observations.push_back(
-          n == 0 ? fmt::format("{}: the USE_HOST_PTR host array held the results after clFinish, without a map", b.name)
-                 : fmt::format("{}: the USE_HOST_PTR host array did not hold the results after clFinish "
-                               "without a map (a map brings them)",
-                               b.name));
+          n == 0 ? fmt::format("{}: the USE_HOST_PTR host array held the results after clFinish, "
+                               "without a map",
+                               b.name)
+                 : fmt::format(
+                       "{}: the USE_HOST_PTR host array did not hold the results after clFinish "
+                       "without a map (a map brings them)",
+                       b.name));
       got.erase(b.name);
     }
   }
@@ -333,8 +374,8 @@ CaseOutcome DeviceSession::runCase(const Spec& spec, const Sizes& sizes, uint64_
     const auto& b = spec.buffers[i];
     if ((b.role != Role::out && b.role != Role::inout) || !got.count(b.name)) continue;
     std::vector<Mismatch> first;
-    int64_t n = compareBuffers(b.name, got.at(b.name), host.at(b.name), rc.tolerances[i], rc.shapes[i],
-                               kMismatchesKept, first);
+    int64_t n = compareBuffers(b.name, got.at(b.name), host.at(b.name), rc.tolerances[i],
+                               rc.shapes[i], kMismatchesKept, first);
     if (!n) continue;
     const HostBuffer& g = got.at(b.name);
     int64_t never = 0;
@@ -343,8 +384,9 @@ CaseOutcome DeviceSession::runCase(const Spec& spec, const Sizes& sizes, uint64_
     target.mismatch_count += n;
     for (auto& m : first)
       if (target.mismatches.size() < kMismatchesKept) target.mismatches.push_back(std::move(m));
-    target.summary += fmt::format("{}{}: {} of {} elements {}", target.summary.empty() ? "" : "; ", b.name, n,
-                                  g.count(), never == n ? "never written" : "differ from the reference");
+    target.summary +=
+        fmt::format("{}{}: {} of {} elements {}", target.summary.empty() ? "" : "; ", b.name, n,
+                    g.count(), never == n ? "never written" : "differ from the reference");
     if (never && never != n) target.summary += fmt::format(" ({} never written)", never);
   }
   for (Finding* f : {&wrong, &unwritten})

@@ -37,7 +37,7 @@ struct RunOptions {
   /// (and would see the guards as part of the allocation).
   bool guard_zones = true;
   std::optional<std::string> source_text;  ///< run this text instead of the spec's file
-  std::string source_label;                ///< its name in findings (e.g. "mutant without barrier 2")
+  std::string source_label;  ///< its name in findings (e.g. "mutant without barrier 2")
 };
 
 class DeviceSession {
@@ -60,7 +60,8 @@ class DeviceSession {
 
   /// Runs one case: resolves the sizes, builds, fills and poisons buffers, runs every launch,
   /// reads back, runs the reference and compares. Findings are values; only a broken spec throws.
-  CaseOutcome runCase(const Spec& spec, const Sizes& sizes, uint64_t seed, const RunOptions& run = {});
+  CaseOutcome runCase(const Spec& spec, const Sizes& sizes, uint64_t seed,
+                      const RunOptions& run = {});
 
  private:
   /// Drops the findings the spec suppresses on this device.

@@ -17,7 +17,8 @@ namespace clh {
 namespace {
 
 std::string shellQuote(const std::string& s) {
-  if (!s.empty() && s.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-./=,:") ==
+  if (!s.empty() && s.find_first_not_of(
+                        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-./=,:") ==
                         std::string::npos)
     return s;
   std::string out = "'";
@@ -53,10 +54,13 @@ void accumulate(Perf& perf, const CaseOutcome& c) {
 std::string replayCommand(const std::string& tool, const std::string& specFile,
                           const std::string& device, uint64_t seed, const Sizes& sizes) {
   return fmt::format("{} check {} --device {} --seed {} --sizes {}", tool, shellQuote(specFile),
-                     shellQuote("^" + regexEscape(device) + "$"), seed, shellQuote(formatSizes(sizes)));
+                     shellQuote("^" + regexEscape(device) + "$"), seed,
+                     shellQuote(formatSizes(sizes)));
 }
 
-uint64_t propertySeed(uint64_t runSeed, const std::string& specName) { return hash64(specName, runSeed); }
+uint64_t propertySeed(uint64_t runSeed, const std::string& specName) {
+  return hash64(specName, runSeed);
+}
 
 Status classify(const CaseOutcome& failing, const std::vector<FindingKind>& expected) {
   if (failing.findings.empty()) return expected.empty() ? Status::pass : Status::unexpected_pass;
@@ -75,8 +79,9 @@ UnitResult runUnit(DeviceSession& session, const Spec& spec, const UnitOptions& 
   u.device = dev.displayName();
   u.device_kind = toString(dev.kind);
   u.seed = options.seed;
-  if (spec.expect && (spec.expect->devices.empty() ||
-                      std::regex_search(u.device, std::regex(spec.expect->devices, std::regex::icase))))
+  if (spec.expect &&
+      (spec.expect->devices.empty() ||
+       std::regex_search(u.device, std::regex(spec.expect->devices, std::regex::icase))))
     u.expected = spec.expect->any_of;
 
   ExprEnv env(paramNames(spec));
@@ -93,8 +98,9 @@ UnitResult runUnit(DeviceSession& session, const Spec& spec, const UnitOptions& 
         continue;
       }
       for (auto& f : one.findings) {
-        f.summary = fmt::format("[{} buffers, {} read] {}", toString(options.modes[m].buffers),
-                                options.modes[m].read ? toString(*options.modes[m].read) : "default", f.summary);
+        f.summary = fmt::format(
+            "[{} buffers, {} read] {}", toString(options.modes[m].buffers),
+            options.modes[m].read ? toString(*options.modes[m].read) : "default", f.summary);
         c.findings.push_back(std::move(f));
       }
       for (auto& o : one.observations) c.observations.push_back(std::move(o));
@@ -102,7 +108,8 @@ UnitResult runUnit(DeviceSession& session, const Spec& spec, const UnitOptions& 
     ++u.cases_run;
     accumulate(u.perf, c);
     for (const auto& o : c.observations)
-      if (std::find(u.observations.begin(), u.observations.end(), o) == u.observations.end()) u.observations.push_back(o);
+      if (std::find(u.observations.begin(), u.observations.end(), o) == u.observations.end())
+        u.observations.push_back(o);
     return c;
   };
 
@@ -125,7 +132,8 @@ UnitResult runUnit(DeviceSession& session, const Spec& spec, const UnitOptions& 
       Sizes sizes = *gen;
       RC_PRE(inDomain(spec, env, sizes, dev.simulator, nullptr));
       auto known = seen.find(sizes);
-      CaseOutcome c = known != seen.end() ? known->second : seen.emplace(sizes, runOne(sizes)).first->second;
+      CaseOutcome c =
+          known != seen.end() ? known->second : seen.emplace(sizes, runOne(sizes)).first->second;
       if (!c.ok()) {
         if (hasKind(c, FindingKind::tool_error)) toolError = true;
         lastFailure = c;  // every failing call during shrinking is smaller than the one before
@@ -142,11 +150,14 @@ UnitResult runUnit(DeviceSession& session, const Spec& spec, const UnitOptions& 
     rc::detail::TestMetadata meta;
     meta.id = spec.name;
     // The five-argument form: the shorter ones read rapidcheck's global configuration (RC_PARAMS).
-    auto result = rc::detail::checkProperty(rc::detail::toProperty(property), meta, params, quiet, {});
+    auto result =
+        rc::detail::checkProperty(rc::detail::toProperty(property), meta, params, quiet, {});
     rc::detail::GaveUpResult gaveUp;
     if (!lastFailure && result.match(gaveUp))
-      u.message = fmt::format("gave up after {} cases: the spec's constraints reject most generated sizes "
-                              "({})", gaveUp.numSuccess, gaveUp.description);
+      u.message = fmt::format(
+          "gave up after {} cases: the spec's constraints reject most generated sizes "
+          "({})",
+          gaveUp.numSuccess, gaveUp.description);
     rc::detail::Error err;
     if (result.match(err)) u.message = "property error: " + err.description;
   }
@@ -161,8 +172,9 @@ UnitResult runUnit(DeviceSession& session, const Spec& spec, const UnitOptions& 
   if (u.status == Status::unexpected_pass) {
     std::string kinds;
     for (auto k : u.expected) kinds += (kinds.empty() ? "" : ", ") + std::string(toString(k));
-    u.message += fmt::format("expected {} ({}) but {} cases showed none: was the published bug fixed?",
-                             kinds, spec.expect->reason, u.cases_run);
+    u.message +=
+        fmt::format("expected {} ({}) but {} cases showed none: was the published bug fixed?",
+                    kinds, spec.expect->reason, u.cases_run);
   } else if (u.status == Status::expected_failure) {
     u.message += "as expected: " + spec.expect->reason;
   } else if (u.status == Status::tool_error) {

@@ -13,10 +13,10 @@ namespace clh {
 
 struct UnitOptions {
   uint64_t seed = 1;
-  int cases = 0;                ///< 0: the spec's own count for the device kind
-  std::optional<Sizes> sizes;   ///< replay exactly this case (no generation)
+  int cases = 0;               ///< 0: the spec's own count for the device kind
+  std::optional<Sizes> sizes;  ///< replay exactly this case (no generation)
   bool shrink = true;
-  std::string tool = "clharness";  ///< how the replay command names the tool
+  std::string tool = "clharness";                   ///< how the replay command names the tool
   std::function<void(const Sizes&)> on_case_start;  ///< called before each case (crash attribution)
   /// Each case runs once per entry (buffer and read modes); all must agree with the reference.
   std::vector<RunOptions> modes{RunOptions{}};

@@ -38,9 +38,11 @@ void fillTyped(std::span<T> out, const InitSpec& init, uint64_t seed) {
       if constexpr (std::is_floating_point_v<T>) {
         for (auto& v : out) v = static_cast<T>(init.a + (init.b - init.a) * rng.unit());
       } else {
-        auto lo = static_cast<int64_t>(std::ceil(init.a)), hi = static_cast<int64_t>(std::floor(init.b));
+        auto lo = static_cast<int64_t>(std::ceil(init.a)),
+             hi = static_cast<int64_t>(std::floor(init.b));
         uint64_t span = static_cast<uint64_t>(hi - lo) + 1;
-        for (auto& v : out) v = static_cast<T>(lo + static_cast<int64_t>(span ? rng.next() % span : rng.next()));
+        for (auto& v : out)
+          v = static_cast<T>(lo + static_cast<int64_t>(span ? rng.next() % span : rng.next()));
       }
       break;
     case InitSpec::Kind::poison:
@@ -103,16 +105,36 @@ ResolvedCase resolveCase(const Spec& spec, ExprEnv& env, const Sizes& sizes) {
 
 void fillBuffer(HostBuffer& buf, const InitSpec& init, uint64_t seed) {
   switch (buf.type()) {
-    case ElemType::i8: fillTyped(buf.as<int8_t>(), init, seed); break;
-    case ElemType::u8: fillTyped(buf.as<uint8_t>(), init, seed); break;
-    case ElemType::i16: fillTyped(buf.as<int16_t>(), init, seed); break;
-    case ElemType::u16: fillTyped(buf.as<uint16_t>(), init, seed); break;
-    case ElemType::i32: fillTyped(buf.as<int32_t>(), init, seed); break;
-    case ElemType::u32: fillTyped(buf.as<uint32_t>(), init, seed); break;
-    case ElemType::i64: fillTyped(buf.as<int64_t>(), init, seed); break;
-    case ElemType::u64: fillTyped(buf.as<uint64_t>(), init, seed); break;
-    case ElemType::f32: fillTyped(buf.as<float>(), init, seed); break;
-    case ElemType::f64: fillTyped(buf.as<double>(), init, seed); break;
+    case ElemType::i8:
+      fillTyped(buf.as<int8_t>(), init, seed);
+      break;
+    case ElemType::u8:
+      fillTyped(buf.as<uint8_t>(), init, seed);
+      break;
+    case ElemType::i16:
+      fillTyped(buf.as<int16_t>(), init, seed);
+      break;
+    case ElemType::u16:
+      fillTyped(buf.as<uint16_t>(), init, seed);
+      break;
+    case ElemType::i32:
+      fillTyped(buf.as<int32_t>(), init, seed);
+      break;
+    case ElemType::u32:
+      fillTyped(buf.as<uint32_t>(), init, seed);
+      break;
+    case ElemType::i64:
+      fillTyped(buf.as<int64_t>(), init, seed);
+      break;
+    case ElemType::u64:
+      fillTyped(buf.as<uint64_t>(), init, seed);
+      break;
+    case ElemType::f32:
+      fillTyped(buf.as<float>(), init, seed);
+      break;
+    case ElemType::f64:
+      fillTyped(buf.as<double>(), init, seed);
+      break;
   }
 }
 

@@ -14,15 +14,19 @@ namespace clh {
 namespace {
 
 constexpr uint8_t kPoisonByte = 0xA5;
-constexpr uint32_t kPoisonF32 = 0x7FA5A5A5u;              // a NaN no arithmetic produces
-constexpr uint64_t kPoisonF64 = 0x7FF4A5A5A5A5A5A5ull;   // likewise
+constexpr uint32_t kPoisonF32 = 0x7FA5A5A5u;            // a NaN no arithmetic produces
+constexpr uint64_t kPoisonF64 = 0x7FF4A5A5A5A5A5A5ull;  // likewise
 
 template <class T>
 std::string show(T v) {
-  if constexpr (std::is_same_v<T, float>) return fmt::format("{:.9g}", v);  // round-trip digits
-  else if constexpr (std::is_same_v<T, double>) return fmt::format("{:.17g}", v);
-  else if constexpr (sizeof(T) == 1) return fmt::format("{}", static_cast<int>(v));
-  else return fmt::format("{}", v);
+  if constexpr (std::is_same_v<T, float>)
+    return fmt::format("{:.9g}", v);  // round-trip digits
+  else if constexpr (std::is_same_v<T, double>)
+    return fmt::format("{:.17g}", v);
+  else if constexpr (sizeof(T) == 1)
+    return fmt::format("{}", static_cast<int>(v));
+  else
+    return fmt::format("{}", v);
 }
 
 std::vector<int64_t> unflatten(size_t i, const std::vector<int64_t>& shape) {
@@ -57,8 +61,10 @@ bool equalEnough(T got, T want, const Tolerance& tol) {
     if (std::isnan(got) || std::isnan(want)) return std::isnan(got) && std::isnan(want);
     if (got == want) return true;
     switch (tol.kind) {
-      case CompareSpec::Kind::exact: return false;
-      case CompareSpec::Kind::ulp: return ulpDist(got, want) <= static_cast<uint64_t>(tol.ulp);
+      case CompareSpec::Kind::exact:
+        return false;
+      case CompareSpec::Kind::ulp:
+        return ulpDist(got, want) <= static_cast<uint64_t>(tol.ulp);
       case CompareSpec::Kind::tolerance:
         if (std::isinf(got) || std::isinf(want)) return false;
         return std::fabs(static_cast<double>(got) - static_cast<double>(want)) <=
@@ -134,8 +140,12 @@ bool isPoison(const HostBuffer& buf, size_t i) {
   }
 }
 
-uint64_t ulpDistance(float a, float b) { return ulpDist(a, b); }
-uint64_t ulpDistance(double a, double b) { return ulpDist(a, b); }
+uint64_t ulpDistance(float a, float b) {
+  return ulpDist(a, b);
+}
+uint64_t ulpDistance(double a, double b) {
+  return ulpDist(a, b);
+}
 
 int64_t compareBuffers(const std::string& name, const HostBuffer& got, const HostBuffer& want,
                        const Tolerance& tol, const std::vector<int64_t>& shape, size_t keep,
@@ -143,16 +153,26 @@ int64_t compareBuffers(const std::string& name, const HostBuffer& got, const Hos
   if (got.type() != want.type() || got.count() != want.count())
     throw std::logic_error("compareBuffers: '" + name + "' differs in type or length");
   switch (got.type()) {
-    case ElemType::i8: return compareTyped<int8_t>(name, got, want, tol, shape, keep, first);
-    case ElemType::u8: return compareTyped<uint8_t>(name, got, want, tol, shape, keep, first);
-    case ElemType::i16: return compareTyped<int16_t>(name, got, want, tol, shape, keep, first);
-    case ElemType::u16: return compareTyped<uint16_t>(name, got, want, tol, shape, keep, first);
-    case ElemType::i32: return compareTyped<int32_t>(name, got, want, tol, shape, keep, first);
-    case ElemType::u32: return compareTyped<uint32_t>(name, got, want, tol, shape, keep, first);
-    case ElemType::i64: return compareTyped<int64_t>(name, got, want, tol, shape, keep, first);
-    case ElemType::u64: return compareTyped<uint64_t>(name, got, want, tol, shape, keep, first);
-    case ElemType::f32: return compareTyped<float>(name, got, want, tol, shape, keep, first);
-    case ElemType::f64: return compareTyped<double>(name, got, want, tol, shape, keep, first);
+    case ElemType::i8:
+      return compareTyped<int8_t>(name, got, want, tol, shape, keep, first);
+    case ElemType::u8:
+      return compareTyped<uint8_t>(name, got, want, tol, shape, keep, first);
+    case ElemType::i16:
+      return compareTyped<int16_t>(name, got, want, tol, shape, keep, first);
+    case ElemType::u16:
+      return compareTyped<uint16_t>(name, got, want, tol, shape, keep, first);
+    case ElemType::i32:
+      return compareTyped<int32_t>(name, got, want, tol, shape, keep, first);
+    case ElemType::u32:
+      return compareTyped<uint32_t>(name, got, want, tol, shape, keep, first);
+    case ElemType::i64:
+      return compareTyped<int64_t>(name, got, want, tol, shape, keep, first);
+    case ElemType::u64:
+      return compareTyped<uint64_t>(name, got, want, tol, shape, keep, first);
+    case ElemType::f32:
+      return compareTyped<float>(name, got, want, tol, shape, keep, first);
+    case ElemType::f64:
+      return compareTyped<double>(name, got, want, tol, shape, keep, first);
   }
   return 0;
 }

@@ -16,7 +16,8 @@ struct Tolerance {
   double abs = 0, rel = 0;
 };
 
-/// Fills a buffer with the poison pattern: a signalling-looking NaN for floats, 0xA5.. for integers.
+/// Fills a buffer with the poison pattern: a signalling-looking NaN for floats, 0xA5.. for
+/// integers.
 void poison(HostBuffer& buf);
 /// True when element `i` still holds the poison pattern.
 bool isPoison(const HostBuffer& buf, size_t i);

@@ -9,9 +9,15 @@
 namespace clh {
 
 namespace {
-double fmodOp(double a, double b) { return std::fmod(a, b); }
-double floorFn(double a) { return std::floor(a); }
-double ceilFn(double a) { return std::ceil(a); }
+double fmodOp(double a, double b) {
+  return std::fmod(a, b);
+}
+double floorFn(double a) {
+  return std::floor(a);
+}
+double ceilFn(double a) {
+  return std::ceil(a);
+}
 }  // namespace
 
 struct ExprEnv::Impl {
@@ -69,7 +75,8 @@ int64_t ExprEnv::evalInt(const std::string& text) {
   if (!std::isfinite(v)) throw ExprError("'" + text + "' is not a finite number");
   double r = std::trunc(v);
   if (std::fabs(v - std::round(v)) < 1e-9) r = std::round(v);
-  if (r < -0x1p63 || r >= 0x1p63) throw ExprError("'" + text + "' = " + std::to_string(v) + " does not fit a 64-bit integer");
+  if (r < -0x1p63 || r >= 0x1p63)
+    throw ExprError("'" + text + "' = " + std::to_string(v) + " does not fit a 64-bit integer");
   return static_cast<int64_t>(r);
 }
 

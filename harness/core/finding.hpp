@@ -53,15 +53,15 @@ struct SourceLine {
 /// A finding: kind, where, who, a one-line summary and the tool's raw text.
 struct Finding {
   FindingKind kind = FindingKind::other;
-  std::string summary;                ///< one line, for a person
-  std::string device;                 ///< device display name, when known
-  std::string kernel;                 ///< kernel name, when known
-  std::string address_space;          ///< "global", "local", "private", "constant" (simulator)
-  std::vector<SourceLine> lines;      ///< the source lines involved (a race has two)
-  std::vector<std::string> work_items;///< e.g. "global(3,0,0) local(3,0,0) group(0,0,0)"
-  std::vector<Mismatch> mismatches;   ///< the first few mismatches (wrong_result, unwritten)
-  int64_t mismatch_count = 0;         ///< all mismatches, not only the ones listed
-  std::string raw;                    ///< the tool's own text (build log, simulator message)
+  std::string summary;                  ///< one line, for a person
+  std::string device;                   ///< device display name, when known
+  std::string kernel;                   ///< kernel name, when known
+  std::string address_space;            ///< "global", "local", "private", "constant" (simulator)
+  std::vector<SourceLine> lines;        ///< the source lines involved (a race has two)
+  std::vector<std::string> work_items;  ///< e.g. "global(3,0,0) local(3,0,0) group(0,0,0)"
+  std::vector<Mismatch> mismatches;     ///< the first few mismatches (wrong_result, unwritten)
+  int64_t mismatch_count = 0;           ///< all mismatches, not only the ones listed
+  std::string raw;                      ///< the tool's own text (build log, simulator message)
 };
 
 }  // namespace clh

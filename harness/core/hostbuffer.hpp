@@ -20,16 +20,46 @@ using Sizes = std::map<std::string, int64_t>;
 
 template <class T>
 constexpr ElemType elemTypeOf();
-template <> constexpr ElemType elemTypeOf<int8_t>() { return ElemType::i8; }
-template <> constexpr ElemType elemTypeOf<uint8_t>() { return ElemType::u8; }
-template <> constexpr ElemType elemTypeOf<int16_t>() { return ElemType::i16; }
-template <> constexpr ElemType elemTypeOf<uint16_t>() { return ElemType::u16; }
-template <> constexpr ElemType elemTypeOf<int32_t>() { return ElemType::i32; }
-template <> constexpr ElemType elemTypeOf<uint32_t>() { return ElemType::u32; }
-template <> constexpr ElemType elemTypeOf<int64_t>() { return ElemType::i64; }
-template <> constexpr ElemType elemTypeOf<uint64_t>() { return ElemType::u64; }
-template <> constexpr ElemType elemTypeOf<float>() { return ElemType::f32; }
-template <> constexpr ElemType elemTypeOf<double>() { return ElemType::f64; }
+template <>
+constexpr ElemType elemTypeOf<int8_t>() {
+  return ElemType::i8;
+}
+template <>
+constexpr ElemType elemTypeOf<uint8_t>() {
+  return ElemType::u8;
+}
+template <>
+constexpr ElemType elemTypeOf<int16_t>() {
+  return ElemType::i16;
+}
+template <>
+constexpr ElemType elemTypeOf<uint16_t>() {
+  return ElemType::u16;
+}
+template <>
+constexpr ElemType elemTypeOf<int32_t>() {
+  return ElemType::i32;
+}
+template <>
+constexpr ElemType elemTypeOf<uint32_t>() {
+  return ElemType::u32;
+}
+template <>
+constexpr ElemType elemTypeOf<int64_t>() {
+  return ElemType::i64;
+}
+template <>
+constexpr ElemType elemTypeOf<uint64_t>() {
+  return ElemType::u64;
+}
+template <>
+constexpr ElemType elemTypeOf<float>() {
+  return ElemType::f32;
+}
+template <>
+constexpr ElemType elemTypeOf<double>() {
+  return ElemType::f64;
+}
 
 /// A typed, contiguous host array. Raw bytes are kept aligned for any element type.
 class HostBuffer {
@@ -37,8 +67,12 @@ class HostBuffer {
   HostBuffer() = default;
   /// Uninitialised storage: every user fills it (inputs, poison, a read from the device).
   HostBuffer(ElemType type, size_t count)
-      : type_(type), count_(count), storage_(std::make_unique_for_overwrite<uint64_t[]>((count * sizeOf(type) + 7) / 8 + 1)) {}
-  HostBuffer(const HostBuffer& o) : HostBuffer(o.type_, o.count_) { std::memcpy(data(), o.data(), bytes()); }
+      : type_(type),
+        count_(count),
+        storage_(std::make_unique_for_overwrite<uint64_t[]>((count * sizeOf(type) + 7) / 8 + 1)) {}
+  HostBuffer(const HostBuffer& o) : HostBuffer(o.type_, o.count_) {
+    std::memcpy(data(), o.data(), bytes());
+  }
   HostBuffer& operator=(const HostBuffer& o) {
     if (this != &o) *this = HostBuffer(o);
     return *this;

@@ -7,19 +7,22 @@ namespace clh {
 
 int64_t RefCase::size(const std::string& name) const {
   auto it = sizes_.find(name);
-  if (it == sizes_.end()) throw std::out_of_range("reference asked for unknown size parameter '" + name + "'");
+  if (it == sizes_.end())
+    throw std::out_of_range("reference asked for unknown size parameter '" + name + "'");
   return it->second;
 }
 
 double RefCase::scalar(const std::string& name) const {
   auto it = scalars_.find(name);
-  if (it == scalars_.end()) throw std::out_of_range("reference asked for unknown scalar argument '" + name + "'");
+  if (it == scalars_.end())
+    throw std::out_of_range("reference asked for unknown scalar argument '" + name + "'");
   return it->second;
 }
 
 HostBuffer& RefCase::buffer(const std::string& name) const {
   auto it = buffers_.find(name);
-  if (it == buffers_.end()) throw std::out_of_range("reference asked for unknown buffer '" + name + "'");
+  if (it == buffers_.end())
+    throw std::out_of_range("reference asked for unknown buffer '" + name + "'");
   return it->second;
 }
 

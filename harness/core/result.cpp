@@ -7,12 +7,18 @@ using nlohmann::json;
 
 std::string_view toString(Status s) {
   switch (s) {
-    case Status::pass: return "pass";
-    case Status::fail: return "fail";
-    case Status::expected_failure: return "expected_failure";
-    case Status::unexpected_pass: return "unexpected_pass";
-    case Status::tool_error: return "tool_error";
-    case Status::skipped: return "skipped";
+    case Status::pass:
+      return "pass";
+    case Status::fail:
+      return "fail";
+    case Status::expected_failure:
+      return "expected_failure";
+    case Status::unexpected_pass:
+      return "unexpected_pass";
+    case Status::tool_error:
+      return "tool_error";
+    case Status::skipped:
+      return "skipped";
   }
   return "fail";
 }
@@ -24,10 +30,16 @@ std::optional<Status> statusFromString(std::string_view s) {
   return std::nullopt;
 }
 
-bool isSuccess(Status s) { return s != Status::fail && s != Status::unexpected_pass; }
+bool isSuccess(Status s) {
+  return s != Status::fail && s != Status::unexpected_pass;
+}
 
 void to_json(json& j, const Mismatch& m) {
-  j = {{"buffer", m.buffer}, {"index", m.index}, {"got", m.got}, {"want", m.want}, {"unwritten", m.unwritten}};
+  j = {{"buffer", m.buffer},
+       {"index", m.index},
+       {"got", m.got},
+       {"want", m.want},
+       {"unwritten", m.unwritten}};
 }
 void from_json(const json& j, Mismatch& m) {
   m.buffer = j.value("buffer", "");
@@ -36,7 +48,9 @@ void from_json(const json& j, Mismatch& m) {
   m.want = j.value("want", "");
   m.unwritten = j.value("unwritten", false);
 }
-void to_json(json& j, const SourceLine& l) { j = {{"file", l.file}, {"line", l.line}, {"text", l.text}}; }
+void to_json(json& j, const SourceLine& l) {
+  j = {{"file", l.file}, {"line", l.line}, {"text", l.text}};
+}
 void from_json(const json& j, SourceLine& l) {
   l.file = j.value("file", "");
   l.line = j.value("line", 0);
@@ -68,7 +82,10 @@ void from_json(const json& j, Finding& f) {
 }
 
 void to_json(json& j, const CaseOutcome& c) {
-  j = {{"sizes", c.sizes}, {"findings", c.findings}, {"kernel_ns", c.kernel_ns}, {"queued_to_end_ns", c.queued_to_end_ns}};
+  j = {{"sizes", c.sizes},
+       {"findings", c.findings},
+       {"kernel_ns", c.kernel_ns},
+       {"queued_to_end_ns", c.queued_to_end_ns}};
   if (c.flops) j["flops"] = *c.flops;
   if (!c.observations.empty()) j["observations"] = c.observations;
   if (c.bytes) j["bytes"] = *c.bytes;
@@ -131,7 +148,9 @@ void from_json(const json& j, UnitResult& u) {
 
 void to_json(json& j, const Report& r) {
   json summary = json::object();
-  for (const auto& u : r.units) summary[std::string(toString(u.status))] = summary.value(std::string(toString(u.status)), 0) + 1;
+  for (const auto& u : r.units)
+    summary[std::string(toString(u.status))] =
+        summary.value(std::string(toString(u.status)), 0) + 1;
   j = {{"schema", "clharness-report/1"},
        {"tool_version", r.tool_version},
        {"seed", r.seed},

@@ -2,9 +2,8 @@
 // report and the child-process protocol all read and write these.
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -59,10 +58,10 @@ struct UnitResult {
   Status status = Status::pass;
   int cases_run = 0;
   uint64_t seed = 0;
-  std::optional<CaseOutcome> failing;  ///< the smallest failing case, when one failed
-  std::string replay;                  ///< the command that replays `failing`
-  std::string message;                 ///< one paragraph: why this status
-  std::vector<FindingKind> expected;   ///< what the spec expects, if anything
+  std::optional<CaseOutcome> failing;     ///< the smallest failing case, when one failed
+  std::string replay;                     ///< the command that replays `failing`
+  std::string message;                    ///< one paragraph: why this status
+  std::vector<FindingKind> expected;      ///< what the spec expects, if anything
   std::vector<std::string> observations;  ///< distinct observations over the cases
   Perf perf;
   double seconds = 0;

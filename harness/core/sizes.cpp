@@ -12,13 +12,17 @@ namespace {
 
 constexpr int kFullSize = 100;  // rapidcheck's largest size: ranges resized to it are not scaled
 
-int64_t ceilDiv(int64_t a, int64_t b) { return a >= 0 ? (a + b - 1) / b : -((-a) / b); }
-int64_t floorDiv(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+int64_t ceilDiv(int64_t a, int64_t b) {
+  return a >= 0 ? (a + b - 1) / b : -((-a) / b);
+}
+int64_t floorDiv(int64_t a, int64_t b) {
+  return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
 
 // Values in [lo, hi] that tend to break kernels: the bounds, 1, 2, primes near powers of two.
 std::vector<int64_t> awkwardValues(int64_t lo, int64_t hi) {
-  static const int64_t kCandidates[] = {1, 2, 3, 5, 7, 13, 17, 31, 33, 63, 65, 97, 127, 129, 251,
-                                        257, 509, 1021, 1025, 2039, 4093, 4097};
+  static const int64_t kCandidates[] = {1,  2,   3,   5,   7,   13,  17,   31,   33,   63,   65,
+                                        97, 127, 129, 251, 257, 509, 1021, 1025, 2039, 4093, 4097};
   std::vector<int64_t> out{lo, hi};
   if (lo + 1 <= hi) out.push_back(lo + 1);
   if (hi - 1 >= lo) out.push_back(hi - 1);
@@ -30,24 +34,32 @@ std::vector<int64_t> awkwardValues(int64_t lo, int64_t hi) {
 }
 
 // An integer in [lo, hi]: half the cases uniform, the others the lower bound, its successor, the
-// upper bound, or an awkward value. However it was chosen, the value shrinks toward `lo` (rapidcheck's
-// own branch choices would not: a shrunk choice draws a fresh value instead of a smaller one).
-// The choice ignores rapidcheck's size parameter, so small early sizes still reach the top.
+// upper bound, or an awkward value. However it was chosen, the value shrinks toward `lo`
+// (rapidcheck's own branch choices would not: a shrunk choice draws a fresh value instead of a
+// smaller one). The choice ignores rapidcheck's size parameter, so small early sizes still reach
+// the top.
 rc::Gen<int64_t> biasedRange(int64_t lo, int64_t hi) {
   return rc::Gen<int64_t>([lo, hi](const rc::Random& random, int) {
     rc::Random r = random;
     const uint64_t span = static_cast<uint64_t>(hi - lo) + 1;
     int64_t k;
     switch (r.next() % 8) {
-      case 4: k = std::min(lo + 1, hi); break;
-      case 5: k = lo; break;
-      case 6: k = hi; break;
+      case 4:
+        k = std::min(lo + 1, hi);
+        break;
+      case 5:
+        k = lo;
+        break;
+      case 6:
+        k = hi;
+        break;
       case 7: {
         auto awkward = awkwardValues(lo, hi);
         k = awkward[r.next() % awkward.size()];
         break;
       }
-      default: k = lo + static_cast<int64_t>(span ? r.next() % span : r.next());
+      default:
+        k = lo + static_cast<int64_t>(span ? r.next() % span : r.next());
     }
     return rc::shrinkable::shrinkRecur(k, [lo](int64_t v) { return rc::shrink::towards(v, lo); });
   });
@@ -71,8 +83,10 @@ rc::Gen<Sizes> sizesGen(const Spec& spec, bool simulator) {
       if (p.value) {
         sizes[p.name] = env->evalInt(p.value->text);
       } else if (!p.one_of.empty()) {
-        // An index, not gen::elementOf: an index shrinks toward the first value, elementOf does not.
-        sizes[p.name] = p.one_of[*rc::gen::resize(kFullSize, rc::gen::inRange<size_t>(0, p.one_of.size()))];
+        // An index, not gen::elementOf: an index shrinks toward the first value, elementOf does
+        // not.
+        sizes[p.name] =
+            p.one_of[*rc::gen::resize(kFullSize, rc::gen::inRange<size_t>(0, p.one_of.size()))];
       } else {
         const auto& r = (simulator && p.sim_range) ? *p.sim_range : *p.range;
         int64_t lo = env->evalInt(r.first.text), hi = env->evalInt(r.second.text);
@@ -99,7 +113,8 @@ void completeDerived(const Spec& spec, ExprEnv& env, Sizes& sizes) {
   }
 }
 
-bool inDomain(const Spec& spec, ExprEnv& env, const Sizes& sizes, bool simulator, std::string* why) {
+bool inDomain(const Spec& spec, ExprEnv& env, const Sizes& sizes, bool simulator,
+              std::string* why) {
   auto say = [&](const std::string& w) {
     if (why) *why = w;
     return false;
@@ -120,7 +135,8 @@ bool inDomain(const Spec& spec, ExprEnv& env, const Sizes& sizes, bool simulator
       if (p.multiple_of) {
         int64_t m = env.evalInt(p.multiple_of->text);
         if (m > 0 && v % m != 0)
-          return say(p.name + "=" + std::to_string(v) + " is not a multiple of " + p.multiple_of->text);
+          return say(p.name + "=" + std::to_string(v) + " is not a multiple of " +
+                     p.multiple_of->text);
       }
     }
   }

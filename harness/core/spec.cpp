@@ -28,18 +28,21 @@ struct TypeName {
   size_t size;
 };
 constexpr TypeName kTypes[] = {
-    {ElemType::i8, "char", 1},   {ElemType::u8, "uchar", 1},   {ElemType::i16, "short", 2},
-    {ElemType::u16, "ushort", 2}, {ElemType::i32, "int", 4},    {ElemType::u32, "uint", 4},
-    {ElemType::i64, "long", 8},  {ElemType::u64, "ulong", 8},  {ElemType::f32, "float", 4},
+    {ElemType::i8, "char", 1},    {ElemType::u8, "uchar", 1},  {ElemType::i16, "short", 2},
+    {ElemType::u16, "ushort", 2}, {ElemType::i32, "int", 4},   {ElemType::u32, "uint", 4},
+    {ElemType::i64, "long", 8},   {ElemType::u64, "ulong", 8}, {ElemType::f32, "float", 4},
     {ElemType::f64, "double", 8},
 };
 
 // A YAML node's 1-based line.
-int lineOf(const YAML::Node& n) { return n.Mark().line >= 0 ? n.Mark().line + 1 : 0; }
+int lineOf(const YAML::Node& n) {
+  return n.Mark().line >= 0 ? n.Mark().line + 1 : 0;
+}
 
 class Loader {
  public:
-  Loader(std::string file, std::string repoRoot) : file_(std::move(file)), repoRoot_(std::move(repoRoot)) {}
+  Loader(std::string file, std::string repoRoot)
+      : file_(std::move(file)), repoRoot_(std::move(repoRoot)) {}
 
   Spec load() {
     YAML::Node doc;
@@ -51,10 +54,11 @@ class Loader {
       throw SpecError(file_, e.mark.line + 1, "not valid YAML: " + e.msg);
     }
     if (!doc.IsMap()) throw SpecError(file_, lineOf(doc), "a spec is a YAML mapping of fields");
-    checkKeys(doc, {"name", "origin", "description", "source", "reference", "params",
-                    "constraints", "build_options", "buffers", "kernel", "args", "global", "local",
-                    "offset", "launches", "expect", "suppress", "read", "cases", "simulator_cases", "flops", "bytes",
-                    "labels"},
+    checkKeys(doc,
+              {"name",        "origin",          "description", "source", "reference", "params",
+               "constraints", "build_options",   "buffers",     "kernel", "args",      "global",
+               "local",       "offset",          "launches",    "expect", "suppress",  "read",
+               "cases",       "simulator_cases", "flops",       "bytes",  "labels"},
               "spec");
     Spec s;
     s.file = file_;
@@ -69,7 +73,8 @@ class Loader {
     s.reference = requireString(doc, "reference");
     if (!ReferenceRegistry::instance().find(s.reference)) {
       std::string known;
-      for (const auto& n : ReferenceRegistry::instance().names()) known += (known.empty() ? "" : ", ") + n;
+      for (const auto& n : ReferenceRegistry::instance().names())
+        known += (known.empty() ? "" : ", ") + n;
       fail(doc["reference"], "reference",
            "unknown reference '" + s.reference + "' (registered: " + known + ")");
     }
@@ -103,7 +108,8 @@ class Loader {
       s.read = readModeFromString(m);
       if (!s.read) {
         std::string list;
-        for (auto mode : allReadModes()) list += (list.empty() ? "" : ", ") + std::string(toString(mode));
+        for (auto mode : allReadModes())
+          list += (list.empty() ? "" : ", ") + std::string(toString(mode));
         fail(doc["read"], "read", "unknown read mode '" + m + "' (expected: " + list + ")");
       }
     }
@@ -112,7 +118,8 @@ class Loader {
       for (const auto& n : doc["suppress"]) s.suppress.push_back(loadSuppress(n));
     }
     if (doc["cases"]) s.cases = positiveInt(doc["cases"], "cases");
-    if (doc["simulator_cases"]) s.sim_cases = positiveInt(doc["simulator_cases"], "simulator_cases");
+    if (doc["simulator_cases"])
+      s.sim_cases = positiveInt(doc["simulator_cases"], "simulator_cases");
     if (doc["flops"]) s.flops = expr(doc["flops"], "flops");
     if (doc["bytes"]) s.bytes = expr(doc["bytes"], "bytes");
     if (doc["labels"]) {
@@ -177,7 +184,8 @@ class Loader {
     try {
       return n.as<int64_t>();
     } catch (const YAML::Exception&) {
-      fail(n, field, "expected an integer, got '" + (n.IsScalar() ? n.Scalar() : "a structure") + "'");
+      fail(n, field,
+           "expected an integer, got '" + (n.IsScalar() ? n.Scalar() : "a structure") + "'");
     }
   }
   int positiveInt(const YAML::Node& n, const std::string& field) {
@@ -194,9 +202,10 @@ class Loader {
     candidates.push_back(fs::path(source));
     for (const auto& c : candidates)
       if (fs::is_regular_file(c)) return fs::weakly_canonical(c).string();
-    fail(n, "source", "kernel file '" + source + "' not found (looked in " +
-                          (repoRoot_.empty() ? std::string() : repoRoot_ + " and ") +
-                          fs::path(file_).parent_path().string() + ")");
+    fail(n, "source",
+         "kernel file '" + source + "' not found (looked in " +
+             (repoRoot_.empty() ? std::string() : repoRoot_ + " and ") +
+             fs::path(file_).parent_path().string() + ")");
   }
 
   std::pair<Expr, Expr> range(const YAML::Node& n, const std::string& field) {
@@ -205,7 +214,8 @@ class Loader {
   }
 
   void loadParams(const YAML::Node& params, Spec& s) {
-    if (!params.IsMap()) fail(params, "params", "expected a mapping NAME: {range|one_of|value: ...}");
+    if (!params.IsMap())
+      fail(params, "params", "expected a mapping NAME: {range|one_of|value: ...}");
     for (const auto& kv : params) {
       ParamSpec p;
       p.name = kv.first.as<std::string>();
@@ -243,7 +253,8 @@ class Loader {
     std::smatch m;
     InitSpec init;
     init.text = text;
-    static const std::regex call(R"(\s*([a-z_]+)\s*(?:\(\s*([^,()]*?)\s*(?:,\s*([^,()]*?)\s*)?\))?\s*)");
+    static const std::regex call(
+        R"(\s*([a-z_]+)\s*(?:\(\s*([^,()]*?)\s*(?:,\s*([^,()]*?)\s*)?\))?\s*)");
     if (!std::regex_match(text, m, call)) fail(n, field, "cannot read '" + text + "'");
     std::string fn = m[1];
     auto num = [&](const std::ssub_match& s) {
@@ -280,7 +291,9 @@ class Loader {
     CompareSpec c;
     if (n.IsScalar()) {
       if (n.Scalar() != "exact")
-        fail(n, field, "unknown comparison '" + n.Scalar() + "' (expected: exact, {ulp: N}, {abs: E, rel: E})");
+        fail(n, field,
+             "unknown comparison '" + n.Scalar() +
+                 "' (expected: exact, {ulp: N}, {abs: E, rel: E})");
       return c;
     }
     checkKeys(n, {"ulp", "abs", "rel"}, field);
@@ -298,7 +311,8 @@ class Loader {
   }
 
   void loadBuffers(const YAML::Node& bufs, Spec& s) {
-    if (!bufs.IsMap() || bufs.size() == 0) fail(bufs, "buffers", "expected a mapping NAME: {type, count, ...}");
+    if (!bufs.IsMap() || bufs.size() == 0)
+      fail(bufs, "buffers", "expected a mapping NAME: {type, count, ...}");
     for (const auto& kv : bufs) {
       BufferSpec b;
       b.name = kv.first.as<std::string>();
@@ -311,25 +325,37 @@ class Loader {
         b.memory = bufferModeFromString(m);
         if (!b.memory) {
           std::string list;
-          for (auto mode : allBufferModes()) list += (list.empty() ? "" : ", ") + std::string(toString(mode));
+          for (auto mode : allBufferModes())
+            list += (list.empty() ? "" : ", ") + std::string(toString(mode));
           fail(d["memory"], field + ".memory", "unknown mode '" + m + "' (expected: " + list + ")");
         }
       }
       std::string type = d["type"] ? scalarString(d["type"], field + ".type") : "float";
       auto t = elemTypeFromString(type);
-      if (!t) fail(d["type"], field + ".type", "unknown type '" + type + "' (expected: char uchar short ushort int uint long ulong float double)");
+      if (!t)
+        fail(d["type"], field + ".type",
+             "unknown type '" + type +
+                 "' (expected: char uchar short ushort int uint long ulong float double)");
       b.type = *t;
       if (!d["count"]) fail(d, field + ".count", "missing");
       b.count = expr(d["count"], field + ".count");
       if (d["shape"]) b.shape = exprList(d["shape"], field + ".shape");
       std::string role = d["role"] ? scalarString(d["role"], field + ".role") : "in";
-      if (role == "in") b.role = Role::in;
-      else if (role == "out") b.role = Role::out;
-      else if (role == "inout") b.role = Role::inout;
-      else if (role == "scratch") b.role = Role::scratch;
-      else fail(d["role"], field + ".role", "unknown role '" + role + "' (expected: in, out, inout, scratch)");
+      if (role == "in")
+        b.role = Role::in;
+      else if (role == "out")
+        b.role = Role::out;
+      else if (role == "inout")
+        b.role = Role::inout;
+      else if (role == "scratch")
+        b.role = Role::scratch;
+      else
+        fail(d["role"], field + ".role",
+             "unknown role '" + role + "' (expected: in, out, inout, scratch)");
       if (d["init"]) {
-        if (b.role == Role::out) fail(d["init"], field + ".init", "an out buffer is poisoned, not initialised (use role: inout)");
+        if (b.role == Role::out)
+          fail(d["init"], field + ".init",
+               "an out buffer is poisoned, not initialised (use role: inout)");
         b.init = parseInit(d["init"], field + ".init");
       }
       if (d["compare"]) {
@@ -343,8 +369,9 @@ class Loader {
         if (o.name == b.name) fail(kv.first, field, "defined twice");
       s.buffers.push_back(std::move(b));
     }
-    if (std::none_of(s.buffers.begin(), s.buffers.end(),
-                     [](const BufferSpec& b) { return b.role == Role::out || b.role == Role::inout; }))
+    if (std::none_of(s.buffers.begin(), s.buffers.end(), [](const BufferSpec& b) {
+          return b.role == Role::out || b.role == Role::inout;
+        }))
       fail(bufs, "buffers", "no buffer has role out or inout: nothing would be checked");
   }
 
@@ -376,7 +403,8 @@ class Loader {
       if (!n["count"]) fail(n, field + ".count", "missing");
       a.value = expr(n["count"], field + ".count");
     } else {
-      fail(n, field, "an argument is a buffer name, {scalar: TYPE, value: E} or {local: TYPE, count: E}");
+      fail(n, field,
+           "an argument is a buffer name, {scalar: TYPE, value: E} or {local: TYPE, count: E}");
     }
     return a;
   }
@@ -389,16 +417,19 @@ class Loader {
     if (!n["args"]) fail(n, "args", "missing");
     requireSeq(n["args"], "args");
     int i = 0;
-    for (const auto& a : n["args"]) l.args.push_back(loadArg(a, s, "args[" + std::to_string(i++) + "]"));
+    for (const auto& a : n["args"])
+      l.args.push_back(loadArg(a, s, "args[" + std::to_string(i++) + "]"));
     if (!n["global"]) fail(n, "global", "missing");
     l.global = exprList(n["global"], "global");
     if (n["local"] && !n["local"].IsNull()) {
       l.local = exprList(n["local"], "local");
-      if (l.local.size() != l.global.size()) fail(n["local"], "local", "needs as many dimensions as global");
+      if (l.local.size() != l.global.size())
+        fail(n["local"], "local", "needs as many dimensions as global");
     }
     if (n["offset"]) {
       l.offset = exprList(n["offset"], "offset");
-      if (l.offset.size() != l.global.size()) fail(n["offset"], "offset", "needs as many dimensions as global");
+      if (l.offset.size() != l.global.size())
+        fail(n["offset"], "offset", "needs as many dimensions as global");
     }
     return l;
   }
@@ -409,7 +440,8 @@ class Loader {
     checkKeys(n, {"any_of", "devices", "reason"}, "expect");
     if (!n["any_of"]) fail(n, "expect.any_of", "missing: the finding kinds that must appear");
     std::vector<std::string> words;
-    if (n["any_of"].IsScalar()) words.push_back(n["any_of"].Scalar());
+    if (n["any_of"].IsScalar())
+      words.push_back(n["any_of"].Scalar());
     else {
       requireSeq(n["any_of"], "expect.any_of");
       for (const auto& w : n["any_of"]) words.push_back(scalarString(w, "expect.any_of"));
@@ -418,7 +450,8 @@ class Loader {
       auto k = findingKindFromString(w);
       if (!k) {
         std::string list;
-        for (auto kind : allFindingKinds()) list += (list.empty() ? "" : ", ") + std::string(toString(kind));
+        for (auto kind : allFindingKinds())
+          list += (list.empty() ? "" : ", ") + std::string(toString(kind));
         fail(n["any_of"], "expect.any_of", "unknown finding '" + w + "' (expected: " + list + ")");
       }
       e.any_of.push_back(*k);
@@ -452,7 +485,8 @@ class Loader {
       }
     }
     sp.reason = optString(n, "reason");
-    if (sp.reason.empty()) fail(n, "suppress.reason", "missing: say why the finding is not the kernel's");
+    if (sp.reason.empty())
+      fail(n, "suppress.reason", "missing: say why the finding is not the kernel's");
     return sp;
   }
 
@@ -471,16 +505,24 @@ class Loader {
       for (const auto& u : used) {
         auto it = std::find(names.begin(), names.end(), u);
         if (it == names.end())
-          throw SpecError(file_, e.line, field + ": '" + e.text + "' uses '" + u + "', which is not a parameter");
+          throw SpecError(file_, e.line,
+                          field + ": '" + e.text + "' uses '" + u + "', which is not a parameter");
         if (static_cast<size_t>(it - names.begin()) >= visible)
-          throw SpecError(file_, e.line, field + ": '" + e.text + "' uses '" + u + "', defined after it");
+          throw SpecError(file_, e.line,
+                          field + ": '" + e.text + "' uses '" + u + "', defined after it");
       }
     };
     for (size_t i = 0; i < s.params.size(); ++i) {
       const auto& p = s.params[i];
       std::string f = "params." + p.name;
-      if (p.range) { check(p.range->first, f, i); check(p.range->second, f, i); }
-      if (p.sim_range) { check(p.sim_range->first, f, i); check(p.sim_range->second, f, i); }
+      if (p.range) {
+        check(p.range->first, f, i);
+        check(p.range->second, f, i);
+      }
+      if (p.sim_range) {
+        check(p.sim_range->first, f, i);
+        check(p.sim_range->second, f, i);
+      }
       if (p.multiple_of) check(*p.multiple_of, f, i);
       if (p.value) check(*p.value, f, i);
     }
@@ -505,7 +547,8 @@ class Loader {
     const std::string& bo = s.build_options;
     for (size_t pos = bo.find('{'); pos != std::string::npos; pos = bo.find('{', pos + 1)) {
       size_t close = bo.find('}', pos);
-      if (close == std::string::npos) throw SpecError(file_, s.build_options_line, "build_options: unclosed '{'");
+      if (close == std::string::npos)
+        throw SpecError(file_, s.build_options_line, "build_options: unclosed '{'");
       check(Expr{bo.substr(pos + 1, close - pos - 1), s.build_options_line}, "build_options", all);
     }
   }
@@ -531,7 +574,9 @@ size_t sizeOf(ElemType type) {
     if (t.type == type) return t.size;
   return 0;
 }
-bool isFloat(ElemType t) { return t == ElemType::f32 || t == ElemType::f64; }
+bool isFloat(ElemType t) {
+  return t == ElemType::f32 || t == ElemType::f64;
+}
 
 const BufferSpec* Spec::findBuffer(const std::string& n) const {
   for (const auto& b : buffers)
@@ -552,7 +597,8 @@ std::vector<std::string> findSpecFiles(const std::vector<std::string>& paths) {
     } else if (fs::is_directory(p, ec)) {
       for (const auto& e : fs::recursive_directory_iterator(p, ec)) {
         auto ext = e.path().extension();
-        if (e.is_regular_file() && (ext == ".yaml" || ext == ".yml")) out.push_back(e.path().string());
+        if (e.is_regular_file() && (ext == ".yaml" || ext == ".yml"))
+          out.push_back(e.path().string());
       }
     } else {
       throw SpecError(p, 0, "no such spec file or directory");

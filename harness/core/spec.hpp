@@ -45,9 +45,9 @@ struct ParamSpec {
   int line = 0;
   std::optional<std::pair<Expr, Expr>> range;  ///< inclusive [lo, hi]
   std::vector<int64_t> one_of;
-  std::optional<Expr> value;                          ///< derived: computed from earlier params
-  std::optional<Expr> multiple_of;                    ///< with range: the value is a multiple
-  std::optional<std::pair<Expr, Expr>> sim_range;     ///< range used on simulators (budget)
+  std::optional<Expr> value;                       ///< derived: computed from earlier params
+  std::optional<Expr> multiple_of;                 ///< with range: the value is a multiple
+  std::optional<std::pair<Expr, Expr>> sim_range;  ///< range used on simulators (budget)
 };
 
 /// How a buffer is filled before the first launch.
@@ -115,8 +115,8 @@ struct SuppressSpec {
 };
 
 struct Spec {
-  std::string file;   ///< the YAML file it came from
-  std::string root;   ///< directory that relative paths (source) are resolved against
+  std::string file;  ///< the YAML file it came from
+  std::string root;  ///< directory that relative paths (source) are resolved against
   std::string name;
   std::string origin;  ///< seed and section
   std::string description;
@@ -132,10 +132,10 @@ struct Spec {
   std::optional<ExpectSpec> expect;
   std::optional<ReadMode> read;  ///< how results come back, unless the run says otherwise
   std::vector<SuppressSpec> suppress;
-  int cases = 100;           ///< random cases on a real device
-  int sim_cases = 10;        ///< random cases on a simulator
-  std::optional<Expr> flops; ///< floating-point operations of one case, for GFLOP/s
-  std::optional<Expr> bytes; ///< bytes moved by one case, for GB/s
+  int cases = 100;            ///< random cases on a real device
+  int sim_cases = 10;         ///< random cases on a simulator
+  std::optional<Expr> flops;  ///< floating-point operations of one case, for GFLOP/s
+  std::optional<Expr> bytes;  ///< bytes moved by one case, for GB/s
   std::map<std::string, std::string> labels;
 
   const BufferSpec* findBuffer(const std::string& name) const;

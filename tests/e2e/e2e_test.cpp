@@ -5,9 +5,9 @@
 
 #include <array>
 #include <chrono>
-#include <map>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
@@ -33,14 +33,18 @@ ToolRun run(const std::string& args) {
   return r;
 }
 
-std::string spec(const std::string& name) { return std::string(CLH_E2E_DIR) + "/specs/" + name + ".yaml"; }
+std::string spec(const std::string& name) {
+  return std::string(CLH_E2E_DIR) + "/specs/" + name + ".yaml";
+}
 
 const std::string kPocl = " --device 'Portable Computing Language'";
 
-bool havePocl() { return run("devices --device 'Portable Computing Language'").code == 0; }
+bool havePocl() {
+  return run("devices --device 'Portable Computing Language'").code == 0;
+}
 
-#define REQUIRE_POCL()                                   \
-  do {                                                  \
+#define REQUIRE_POCL()                                      \
+  do {                                                      \
     if (!havePocl()) GTEST_SKIP() << "no PoCL device here"; \
   } while (0)
 
@@ -48,7 +52,8 @@ TEST(E2E, WrongIndexFailsShrinksAndReplays) {
   REQUIRE_POCL();
   ToolRun r = run("check " + spec("wrong_index") + kPocl + " --cases 50");
   EXPECT_EQ(r.code, 1) << r.out;
-  // The kernel is right only for N == 1, so the smallest failing case has N == 2 and the smallest L.
+  // The kernel is right only for N == 1, so the smallest failing case has N == 2 and the smallest
+  // L.
   EXPECT_NE(r.out.find("smallest failing case: G=2,L=1,N=2"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("wrong_result: c: 2 of 2 elements differ"), std::string::npos) << r.out;
   std::smatch m;
@@ -64,9 +69,11 @@ TEST(E2E, WrongIndexFailsShrinksAndReplays) {
 
 TEST(E2E, JsonAndJUnitReports) {
   REQUIRE_POCL();
-  std::string json = ::testing::TempDir() + "/report.json", junit = ::testing::TempDir() + "/report.xml";
-  ToolRun r = run("check " + spec("wrong_index") + " " + spec("bug_gone") + " " + spec("expected_bug") + kPocl +
-              " --cases 20 --json " + json + " --junit " + junit);
+  std::string json = ::testing::TempDir() + "/report.json",
+              junit = ::testing::TempDir() + "/report.xml";
+  ToolRun r =
+      run("check " + spec("wrong_index") + " " + spec("bug_gone") + " " + spec("expected_bug") +
+          kPocl + " --cases 20 --json " + json + " --junit " + junit);
   EXPECT_EQ(r.code, 1) << r.out;
   std::ifstream jf(json);
   auto j = nlohmann::json::parse(jf);
@@ -87,7 +94,9 @@ TEST(E2E, JsonAndJUnitReports) {
   std::stringstream xs;
   xs << xf.rdbuf();
   std::string xml = xs.str();
-  EXPECT_NE(xml.find("<testsuites name=\"clharness\" tests=\"3\" failures=\"2\""), std::string::npos) << xml;
+  EXPECT_NE(xml.find("<testsuites name=\"clharness\" tests=\"3\" failures=\"2\""),
+            std::string::npos)
+      << xml;
   EXPECT_NE(xml.find("type=\"wrong_result\""), std::string::npos) << xml;
 }
 
@@ -117,7 +126,9 @@ TEST(E2E, CrashIsReportedAndTheRunGoesOn) {
   // Two specs: the crash of the first must not stop the second.
   ToolRun r = run("check " + spec("wild_write") + " " + spec("bug_gone") + kPocl + " --cases 5");
   EXPECT_EQ(r.code, 1) << r.out;
-  EXPECT_NE(r.out.find("crash: the process running the kernel died from SIGSEGV"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("crash: the process running the kernel died from SIGSEGV"),
+            std::string::npos)
+      << r.out;
   EXPECT_NE(r.out.find("bug_gone on Portable"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("replay: clharness check"), std::string::npos) << r.out;
 }
@@ -140,13 +151,15 @@ TEST(E2E, BadSpecsExitTwoWithFileAndLine) {
 
   ToolRun missing = run("check " + spec("missing_file"));
   EXPECT_EQ(missing.code, 2) << missing.out;
-  EXPECT_NE(missing.out.find("missing_file.yaml:3: source: kernel file '../kernels/no_such_file.cl' not found"),
+  EXPECT_NE(missing.out.find(
+                "missing_file.yaml:3: source: kernel file '../kernels/no_such_file.cl' not found"),
             std::string::npos)
       << missing.out;
 
   ToolRun unknown = run("check " + spec("unknown_reference"));
   EXPECT_EQ(unknown.code, 2) << unknown.out;
-  EXPECT_NE(unknown.out.find("unknown_reference.yaml:4: reference: unknown reference 'no_such_reference'"),
+  EXPECT_NE(unknown.out.find(
+                "unknown_reference.yaml:4: reference: unknown reference 'no_such_reference'"),
             std::string::npos)
       << unknown.out;
   for (const ToolRun* r : {&malformed, &missing, &unknown}) {
@@ -168,7 +181,8 @@ TEST(E2E, DevicesTableListsPoclAndOclgrind) {
   ToolRun r = run("devices");
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_NE(r.out.find("NON-UNIFORM"), std::string::npos);
-  if (r.out.find("Portable Computing Language") == std::string::npos) GTEST_SKIP() << "no PoCL here";
+  if (r.out.find("Portable Computing Language") == std::string::npos)
+    GTEST_SKIP() << "no PoCL here";
   // Oclgrind is registered by the tool itself whenever its package is installed.
   std::ifstream icd("/usr/lib/oclgrind/liboclgrind-rt-icd.so");
   if (icd) {

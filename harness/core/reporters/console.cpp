@@ -17,12 +17,18 @@ std::string fit(const std::string& s, size_t width) {
 
 std::string statusWord(Status s) {
   switch (s) {
-    case Status::pass: return "pass";  // also the heading of a passing unit's observations
-    case Status::fail: return "FAIL";
-    case Status::expected_failure: return "expected failure";
-    case Status::unexpected_pass: return "FAIL (bug gone)";
-    case Status::tool_error: return "tool error";
-    case Status::skipped: return "skipped";
+    case Status::pass:
+      return "pass";  // also the heading of a passing unit's observations
+    case Status::fail:
+      return "FAIL";
+    case Status::expected_failure:
+      return "expected failure";
+    case Status::unexpected_pass:
+      return "FAIL (bug gone)";
+    case Status::tool_error:
+      return "tool error";
+    case Status::skipped:
+      return "skipped";
   }
   return "?";
 }
@@ -32,25 +38,26 @@ std::string statusWord(Status s) {
 std::string describeMismatch(const Mismatch& m) {
   std::string idx;
   for (auto i : m.index) idx += (idx.empty() ? "" : ", ") + std::to_string(i);
-  return fmt::format("{}[{}]: got {}, want {}{}", m.buffer, idx, m.unwritten ? "(poison)" : m.got, m.want,
-                     m.unwritten ? " (never written)" : "");
+  return fmt::format("{}[{}]: got {}, want {}{}", m.buffer, idx, m.unwritten ? "(poison)" : m.got,
+                     m.want, m.unwritten ? " (never written)" : "");
 }
 
 void writeUnitDetails(std::ostream& os, const UnitResult& u) {
   os << fmt::format("{} {} on {}\n", statusWord(u.status), u.spec, u.device);
   if (!u.message.empty()) os << "  " << u.message << "\n";
   if (u.failing) {
-    os << fmt::format("  smallest failing case: {}\n",
-                      u.failing->sizes.empty() ? std::string("(no size parameters)") : formatSizes(u.failing->sizes));
+    os << fmt::format("  smallest failing case: {}\n", u.failing->sizes.empty()
+                                                           ? std::string("(no size parameters)")
+                                                           : formatSizes(u.failing->sizes));
     for (const auto& f : u.failing->findings) {
       os << fmt::format("  {}: {}\n", toString(f.kind), f.summary);
-      for (const auto& l : f.lines)
-        os << fmt::format("    {}:{}: {}\n", l.file, l.line, l.text);
+      for (const auto& l : f.lines) os << fmt::format("    {}:{}: {}\n", l.file, l.line, l.text);
       for (const auto& w : f.work_items) os << "    " << w << "\n";
       for (const auto& m : f.mismatches) os << "    " << describeMismatch(m) << "\n";
       if (f.mismatch_count > static_cast<int64_t>(f.mismatches.size()))
         os << fmt::format("    ... {} mismatches in all\n", f.mismatch_count);
-      if (!f.raw.empty() && (f.kind == FindingKind::build_error || f.kind == FindingKind::tool_error)) {
+      if (!f.raw.empty() &&
+          (f.kind == FindingKind::build_error || f.kind == FindingKind::tool_error)) {
         std::string raw = f.raw.size() > 2000 ? f.raw.substr(0, 2000) + "\n...(cut)" : f.raw;
         os << "    --- log ---\n";
         size_t pos = 0;
@@ -68,20 +75,21 @@ void writeUnitDetails(std::ostream& os, const UnitResult& u) {
 }
 
 void writeConsoleReport(std::ostream& os, const Report& r) {
-  os << fmt::format("{:<30} {:<44} {:>5}  {:<17} {:>7} {:>9}\n", "SPEC", "DEVICE", "CASES", "RESULT", "TIME",
-                    "GFLOP/s");
+  os << fmt::format("{:<30} {:<44} {:>5}  {:<17} {:>7} {:>9}\n", "SPEC", "DEVICE", "CASES",
+                    "RESULT", "TIME", "GFLOP/s");
   for (const auto& u : r.units) {
     // A simulator's kernel time is interpretation time: no rate is printed for it.
     std::string perf = u.device_kind == "simulator" ? "-"
                        : u.perf.gflops() > 0        ? fmt::format("{:.3f}", u.perf.gflops())
-                       : u.perf.gbytes() > 0 ? fmt::format("{:.2f}GB/s", u.perf.gbytes())
-                                             : "-";
-    os << fmt::format("{:<30} {:<44} {:>5}  {:<17} {:>6.2f}s {:>9}\n", fit(u.spec, 30), fit(u.device, 44),
-                      u.cases_run, statusWord(u.status), u.seconds, perf);
+                       : u.perf.gbytes() > 0        ? fmt::format("{:.2f}GB/s", u.perf.gbytes())
+                                                    : "-";
+    os << fmt::format("{:<30} {:<44} {:>5}  {:<17} {:>6.2f}s {:>9}\n", fit(u.spec, 30),
+                      fit(u.device, 44), u.cases_run, statusWord(u.status), u.seconds, perf);
   }
   bool header = false;
   for (const auto& u : r.units) {
-    if ((u.status == Status::pass || u.status == Status::skipped) && u.observations.empty()) continue;
+    if ((u.status == Status::pass || u.status == Status::skipped) && u.observations.empty())
+      continue;
     if (!header) os << "\n";
     header = true;
     writeUnitDetails(os, u);
@@ -90,10 +98,12 @@ void writeConsoleReport(std::ostream& os, const Report& r) {
   std::map<Status, int> n;
   for (const auto& u : r.units) n[u.status]++;
   os << fmt::format(
-      "{}{} units: {} passed, {} failed, {} expected failures, {} unexpected passes, {} tool errors, {} "
+      "{}{} units: {} passed, {} failed, {} expected failures, {} unexpected passes, {} tool "
+      "errors, {} "
       "skipped\n",
-      header ? "" : "\n", r.units.size(), n[Status::pass], n[Status::fail], n[Status::expected_failure], n[Status::unexpected_pass],
-      n[Status::tool_error], n[Status::skipped]);
+      header ? "" : "\n", r.units.size(), n[Status::pass], n[Status::fail],
+      n[Status::expected_failure], n[Status::unexpected_pass], n[Status::tool_error],
+      n[Status::skipped]);
 }
 
 }  // namespace clh

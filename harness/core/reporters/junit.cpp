@@ -16,11 +16,21 @@ std::string xmlEscape(const std::string& s) {
   out.reserve(s.size());
   for (unsigned char c : s) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
       default:
         if (c < 0x20 && c != '\n' && c != '\t' && c != '\r')
           out += "\xEF\xBF\xBD";  // XML 1.0 forbids these controls: U+FFFD instead
@@ -46,8 +56,10 @@ void writeJUnitReport(std::ostream& os, const Report& report) {
     time += u.seconds;
   }
   os << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  os << fmt::format("<testsuites name=\"clharness\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{:.3f}\">\n",
-                    tests, failures, errors, skipped, time);
+  os << fmt::format(
+      "<testsuites name=\"clharness\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" "
+      "time=\"{:.3f}\">\n",
+      tests, failures, errors, skipped, time);
   for (const auto& [spec, units] : bySpec) {
     int f = 0, e = 0, s = 0;
     double t = 0;
@@ -57,11 +69,13 @@ void writeJUnitReport(std::ostream& os, const Report& report) {
       s += u->status == Status::skipped;
       t += u->seconds;
     }
-    os << fmt::format("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{:.3f}\">\n",
-                      xmlEscape(spec), units.size(), f, e, s, t);
+    os << fmt::format(
+        "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" "
+        "time=\"{:.3f}\">\n",
+        xmlEscape(spec), units.size(), f, e, s, t);
     for (const auto* u : units) {
-      os << fmt::format("    <testcase classname=\"{}\" name=\"{}\" time=\"{:.3f}\">\n", xmlEscape(spec),
-                        xmlEscape(u->device), u->seconds);
+      os << fmt::format("    <testcase classname=\"{}\" name=\"{}\" time=\"{:.3f}\">\n",
+                        xmlEscape(spec), xmlEscape(u->device), u->seconds);
       std::ostringstream details;
       writeUnitDetails(details, *u);
       std::string body = xmlEscape(details.str());
@@ -69,15 +83,17 @@ void writeJUnitReport(std::ostream& os, const Report& report) {
         case Status::fail:
         case Status::unexpected_pass:
           os << fmt::format("      <failure message=\"{}\" type=\"{}\">{}</failure>\n",
-                            xmlEscape(u->failing && !u->failing->findings.empty() ? u->failing->findings.front().summary
-                                                                                  : u->message),
+                            xmlEscape(u->failing && !u->failing->findings.empty()
+                                          ? u->failing->findings.front().summary
+                                          : u->message),
                             u->failing && !u->failing->findings.empty()
                                 ? std::string(toString(u->failing->findings.front().kind))
                                 : std::string("unexpected_pass"),
                             body);
           break;
         case Status::tool_error:
-          os << fmt::format("      <error message=\"{}\" type=\"tool_error\">{}</error>\n", xmlEscape(u->message), body);
+          os << fmt::format("      <error message=\"{}\" type=\"tool_error\">{}</error>\n",
+                            xmlEscape(u->message), body);
           break;
         case Status::skipped:
           os << fmt::format("      <skipped message=\"{}\"/>\n", xmlEscape(u->message));
