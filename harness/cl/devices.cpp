@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -45,27 +46,36 @@ std::string registerIcds(const IcdConfig& config) {
     return folder.string();
   }
   fs::create_directories(folder, ec);
-  for (const auto& entry : fs::directory_iterator(folder, ec))
-    if (entry.path().extension() == ".icd") fs::remove(entry.path(), ec);
 
-  // Keep what the system (or the user's own OCL_ICD_VENDORS) lists.
-  std::set<std::string> known;  // base names of registered libraries
+  // The files the folder must hold: what the system (or the user's own OCL_ICD_VENDORS) lists,
+  // then the drivers that are installed but not listed.
+  std::map<std::string, std::string> want;  // file name -> library
+  std::set<std::string> known;              // base names of registered libraries
   if (fs::is_directory(config.system_vendors, ec)) {
     for (const auto& entry : fs::directory_iterator(config.system_vendors, ec)) {
       if (entry.path().extension() != ".icd") continue;
       std::string lib = readFirstLine(entry.path());
       if (lib.empty()) continue;
-      std::ofstream(folder / entry.path().filename()) << lib << "\n";
+      want[entry.path().filename().string()] = lib;
       known.insert(baseName(lib));
     }
   }
-  // Add the drivers that are installed but not listed.
   int n = 0;
   for (const auto& lib : config.extra_libraries) {
     if (!fs::exists(lib, ec) || known.count(baseName(lib))) continue;
-    std::ofstream(folder / ("clharness-" + std::to_string(n++) + "-" + baseName(lib) + ".icd"))
-        << lib << "\n";
+    want["clharness-" + std::to_string(n++) + "-" + fs::path(lib).filename().string() + ".icd"] = lib;
     known.insert(baseName(lib));
+  }
+  // Other processes of the tool (ctest runs several) may be reading the folder: files are
+  // replaced atomically, and only when their content changes; stale ones are removed.
+  for (const auto& entry : fs::directory_iterator(folder, ec))
+    if (entry.path().extension() == ".icd" && !want.count(entry.path().filename().string()))
+      fs::remove(entry.path(), ec);
+  for (const auto& [name, lib] : want) {
+    if (readFirstLine(folder / name) == lib) continue;
+    fs::path tmp = folder / (name + ".tmp" + std::to_string(getpid()));
+    std::ofstream(tmp) << lib << "\n";
+    fs::rename(tmp, folder / name, ec);
   }
   setenv("OCL_ICD_VENDORS", folder.c_str(), 1);
   return folder.string();
