@@ -229,18 +229,6 @@ clh::UnitResult runIsolated(const clh::AppConfig& config, const clh::Spec& spec,
   return u;
 }
 
-// The devices, for a process that starts children: the ICD loader cuts OCL_ICD_FILENAMES short in
-// place while it loads the drivers (on the GPU machine "libpocl.so.2:libnvidia-opencl.so.1"
-// became "libpocl.so.2"), so a child would inherit the cut list and never see the GPU. The whole
-// list is put back.
-std::vector<clh::DeviceInfo> devicesForParent(const clh::AppConfig& config,
-                                              const std::string& regex) {
-  const char* list = std::getenv("OCL_ICD_FILENAMES");
-  std::optional<std::string> whole = list ? std::optional<std::string>(list) : std::nullopt;
-  auto devices = clh::findDevices(config, regex);
-  if (whole) setenv("OCL_ICD_FILENAMES", whole->c_str(), 1);
-  return devices;
-}
 
 int runAudit(const clh::AppConfig& config, const AuditArgs& args) {
   clh::audit::AuditOptions options;
@@ -270,7 +258,7 @@ int runAudit(const clh::AppConfig& config, const AuditArgs& args) {
     std::cerr << "clharness audit: no spec files (*.yaml) under the given paths\n";
     return clh::kExitUsage;
   }
-  auto devices = devicesForParent(config, args.device_regex);
+  auto devices = clh::findDevices(config, args.device_regex);
   if (devices.empty()) {
     std::cerr << "clharness audit: no usable device"
               << (args.device_regex.empty() ? "" : " matches --device '" + args.device_regex + "'")

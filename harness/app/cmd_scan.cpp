@@ -141,18 +141,6 @@ int runChildScan(const clh::AppConfig& config, const ScanArgs& a) {
   return code;
 }
 
-// The devices, for a process that starts children: the ICD loader cuts OCL_ICD_FILENAMES short in
-// place while it loads the drivers (on the GPU machine "libpocl.so.2:libnvidia-opencl.so.1"
-// became "libpocl.so.2"), so a child would inherit the cut list and never see the GPU. The whole
-// list is put back.
-std::vector<clh::DeviceInfo> devicesForParent(const clh::AppConfig& config,
-                                              const std::string& regex) {
-  const char* list = std::getenv("OCL_ICD_FILENAMES");
-  std::optional<std::string> whole = list ? std::optional<std::string>(list) : std::nullopt;
-  auto devices = clh::findDevices(config, regex);
-  if (whole) setenv("OCL_ICD_FILENAMES", whole->c_str(), 1);
-  return devices;
-}
 
 int runScanCommand(const clh::AppConfig& config, const ScanArgs& a) {
   try {
@@ -165,7 +153,7 @@ int runScanCommand(const clh::AppConfig& config, const ScanArgs& a) {
     std::cerr << "clharness scan: no kernel file " << a.file << "\n";
     return clh::kExitUsage;
   }
-  auto devices = devicesForParent(config, a.device_regex);
+  auto devices = clh::findDevices(config, a.device_regex);
   if (devices.empty()) {
     std::cerr << "clharness scan: no device matches '" << a.device_regex
               << "'; `clharness devices` lists what was found\n";

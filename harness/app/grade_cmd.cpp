@@ -268,16 +268,7 @@ int runGrade(const clh::AppConfig& config, const GradeArgs& args) {
     std::cerr << "clharness grade: " << e.what() << "\n";
     return clh::kExitUsage;
   }
-  {
-    // The ICD loader cuts OCL_ICD_FILENAMES short in place while it loads the drivers (on the GPU
-    // machine "libpocl.so.2:libnvidia-opencl.so.1" became "libpocl.so.2"), and every grading
-    // process would inherit the cut list and never see the GPU: put the whole list back.
-    const char* list = std::getenv("OCL_ICD_FILENAMES");
-    std::optional<std::string> icdFilenames =
-        list ? std::optional<std::string>(list) : std::nullopt;
-    b.devices = clh::findDevices(config, args.device_regex);
-    if (icdFilenames) setenv("OCL_ICD_FILENAMES", icdFilenames->c_str(), 1);
-  }
+  b.devices = clh::findDevices(config, args.device_regex);  // keeps OCL_ICD_FILENAMES whole
   if (b.devices.empty()) {
     std::cerr << "clharness grade: no usable device"
               << (args.device_regex.empty() ? "" : " matches --device '" + args.device_regex + "'")
