@@ -1,13 +1,13 @@
 // clharness: the command-line tool. The only place that reads argv and the environment; every
 // command gets an AppConfig value. Exit codes: 0 all as expected, 1 a check failed, 2 bad usage or
 // spec, 3 no usable device (docs/cli.md).
-#include <CLI/CLI.hpp>
+#include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <regex>
-#include <unistd.h>
 
 #include "app/app.hpp"
 #include "cl/devices.hpp"
@@ -27,7 +27,8 @@ clh::AppConfig resolveConfig(const std::string& rootFlag) {
   std::error_code ec;
   c.exe = fs::read_symlink("/proc/self/exe", ec).string();
   std::string root = rootFlag.empty() ? envOr("CLHARNESS_ROOT", "") : rootFlag;
-  if (root.empty() && fs::is_directory(fs::path(CLHARNESS_SOURCE_ROOT) / "kernels", ec)) root = CLHARNESS_SOURCE_ROOT;
+  if (root.empty() && fs::is_directory(fs::path(CLHARNESS_SOURCE_ROOT) / "kernels", ec))
+    root = CLHARNESS_SOURCE_ROOT;
   if (root.empty()) root = fs::current_path(ec).string();
   c.repo_root = root;
   // A user's own OCL_ICD_VENDORS is kept as the base list; ours is private to this user.
@@ -37,16 +38,19 @@ clh::AppConfig resolveConfig(const std::string& rootFlag) {
     c.icd.system_vendors = userVendors;
   // A child of the tool inherits the folder its parent wrote: rewriting it could change the order
   // in which the loader lists platforms, and the child finds its device by that place.
-  if (!userVendors.empty() && userVendors.find("clharness-icd-") != std::string::npos) c.icd.reuse = true;
-  c.icd.folder = envOr("CLHARNESS_ICD_DIR", (fs::path(tmp) / ("clharness-icd-" + std::to_string(getuid()))).string());
+  if (!userVendors.empty() && userVendors.find("clharness-icd-") != std::string::npos)
+    c.icd.reuse = true;
+  c.icd.folder = envOr("CLHARNESS_ICD_DIR",
+                       (fs::path(tmp) / ("clharness-icd-" + std::to_string(getuid()))).string());
   return c;
 }
 
 }  // namespace
 
 // Subcommands that register themselves (each in its own file).
-void addSemanticsCommand(CLI::App& app,
-                         const std::function<std::vector<clh::DeviceInfo>(const std::string& regex)>& devices);
+void addSemanticsCommand(
+    CLI::App& app,
+    const std::function<std::vector<clh::DeviceInfo>(const std::string& regex)>& devices);
 void addAuditCommand(CLI::App& app, const std::function<clh::AppConfig()>& config);
 void addScanCommand(CLI::App& app, const std::function<clh::AppConfig()>& config);
 void addGradeCommand(CLI::App& app, const std::function<clh::AppConfig()>& config);
@@ -59,42 +63,54 @@ int main(int argc, char** argv) {
       "spec, 3 no usable device."};
   app.require_subcommand(1);
   std::string root;
-  app.add_option("--root", root, "repository root that spec sources resolve against (default: the source tree)");
+  app.add_option("--root", root,
+                 "repository root that spec sources resolve against (default: the source tree)");
 
   std::string deviceRegex;
   bool json = false;
-  auto* devices = app.add_subcommand("devices", "list every OpenCL device found (drivers and simulators)");
-  devices->add_option("--device", deviceRegex, "only devices whose 'Platform: Device' name matches REGEX");
+  auto* devices =
+      app.add_subcommand("devices", "list every OpenCL device found (drivers and simulators)");
+  devices->add_option("--device", deviceRegex,
+                      "only devices whose 'Platform: Device' name matches REGEX");
   devices->add_flag("--json", json, "print JSON instead of a table");
 
   clh::CheckOptions check;
   std::string seedText = "1";
   bool noIsolate = false, noShrink = false;
-  auto* checkCmd = app.add_subcommand("check", "run specs on devices and compare with their references");
+  auto* checkCmd =
+      app.add_subcommand("check", "run specs on devices and compare with their references");
   checkCmd->add_option("paths", check.paths, "spec files or directories (default: specs/)");
-  checkCmd->add_option("--device", check.device_regex, "only devices whose 'Platform: Device' name matches REGEX");
-  checkCmd->add_option("--cases", check.cases, "random cases per spec and device (default: the spec's)")
+  checkCmd->add_option("--device", check.device_regex,
+                       "only devices whose 'Platform: Device' name matches REGEX");
+  checkCmd
+      ->add_option("--cases", check.cases, "random cases per spec and device (default: the spec's)")
       ->check(CLI::Range(1, 1000000));
-  checkCmd->add_option("--seed", seedText, "run seed; the same seed replays the same sizes and data");
+  checkCmd->add_option("--seed", seedText,
+                       "run seed; the same seed replays the same sizes and data");
   checkCmd->add_option("--sizes", check.sizes, "run exactly this case, e.g. N=17,TS=4");
   checkCmd->add_option("--json", check.json_path, "write the JSON report (docs/report.md) to FILE");
   checkCmd->add_option("--junit", check.junit_path, "write JUnit XML to FILE");
-  checkCmd->add_option("--timeout", check.timeout_s, "seconds one spec may run on one device (default 600)");
-  checkCmd->add_flag("--no-isolate", noIsolate, "run in this process (a crashing kernel ends the run)");
+  checkCmd->add_option("--timeout", check.timeout_s,
+                       "seconds one spec may run on one device (default 600)");
+  checkCmd->add_flag("--no-isolate", noIsolate,
+                     "run in this process (a crashing kernel ends the run)");
   checkCmd->add_flag("--no-shrink", noShrink, "report the first failing case without shrinking it");
-  checkCmd->add_option("--buffer-mode", check.buffer_mode,
-                       "buffer flags: write, copy_host_ptr, use_host_ptr, alloc_host_ptr, alloc_copy_host_ptr, "
-                       "or all (each case in every mode; all must agree)");
-  checkCmd->add_option("--read-mode", check.read_mode,
-                       "how results come back: blocking, nonblocking_wait, nonblocking_finish, map, "
-                       "host_pointer (recorded, never failed), or all");
+  checkCmd->add_option(
+      "--buffer-mode", check.buffer_mode,
+      "buffer flags: write, copy_host_ptr, use_host_ptr, alloc_host_ptr, alloc_copy_host_ptr, "
+      "or all (each case in every mode; all must agree)");
+  checkCmd->add_option(
+      "--read-mode", check.read_mode,
+      "how results come back: blocking, nonblocking_wait, nonblocking_finish, map, "
+      "host_pointer (recorded, never failed), or all");
 
   auto* refs = app.add_subcommand("references", "list the registered reference functions");
 
   clh::UnitChildOptions unit;
   std::string unitSeed = "1";
   bool unitNoShrink = false;
-  auto* unitCmd = app.add_subcommand("__unit", "(internal) run one spec on one device in this process");
+  auto* unitCmd =
+      app.add_subcommand("__unit", "(internal) run one spec on one device in this process");
   unitCmd->group("");
   unitCmd->add_option("--spec", unit.spec_file)->required();
   unitCmd->add_option("--platform", unit.platform)->required();
@@ -110,13 +126,16 @@ int main(int argc, char** argv) {
 
   std::vector<std::string> ctestPaths;
   std::string ctestExe;
-  auto* ctestCmd = app.add_subcommand("__ctest", "(internal) print CTest registrations of spec x device");
+  auto* ctestCmd =
+      app.add_subcommand("__ctest", "(internal) print CTest registrations of spec x device");
   ctestCmd->group("");
   ctestCmd->add_option("paths", ctestPaths)->required();
   ctestCmd->add_option("--exe", ctestExe)->required();
 
   // Commands that run from CLI11's callback find devices through the same registration.
-  auto devicesFor = [&root](const std::string& regex) { return clh::findDevices(resolveConfig(root), regex); };
+  auto devicesFor = [&root](const std::string& regex) {
+    return clh::findDevices(resolveConfig(root), regex);
+  };
   addSemanticsCommand(app, devicesFor);
   addAuditCommand(app, [&root] { return resolveConfig(root); });
   addScanCommand(app, [&root] { return resolveConfig(root); });
