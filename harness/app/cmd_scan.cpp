@@ -20,6 +20,7 @@
 #include "app/app.hpp"
 #include "app/isolate.hpp"
 #include "audit/scan.hpp"
+#include "core/shell.hpp"
 #include "sim/oclgrind_session.hpp"
 
 namespace fs = std::filesystem;
@@ -92,15 +93,6 @@ clh::audit::ScanOptions toOptions(const ScanArgs& a) {
   return o;
 }
 
-std::string exactRegex(const std::string& s) {
-  std::string out = "^";
-  for (char c : s) {
-    if (std::string_view(R"(\^$.|?*+()[]{})").find(c) != std::string_view::npos) out += '\\';
-    out += c;
-  }
-  return out + "$";
-}
-
 // The child side: the scan on the one device the regex selects, its result as JSON in a file.
 int runChildScan(const clh::AppConfig& config, const ScanArgs& a) {
   nlohmann::json out;
@@ -141,7 +133,6 @@ int runChildScan(const clh::AppConfig& config, const ScanArgs& a) {
   return code;
 }
 
-
 int runScanCommand(const clh::AppConfig& config, const ScanArgs& a) {
   try {
     toOptions(a);  // usage errors before any device is touched
@@ -165,11 +156,12 @@ int runScanCommand(const clh::AppConfig& config, const ScanArgs& a) {
   int code = clh::kExitOk;
   for (const auto& dev : devices) {
     fs::path out = scratch / (dev.slug() + ".json");
-    std::vector<std::string> argv = {config.exe,   "scan",           a.file,
-                                     "--kernel",   a.kernel,         "--global",
-                                     a.global,     "--device",       exactRegex(dev.displayName()),
-                                     "--seed",     a.seed,           "--child-out",
-                                     out.string(), "--child-stderr", out.string() + ".stderr"};
+    std::vector<std::string> argv = {
+        config.exe,   "scan",           a.file,
+        "--kernel",   a.kernel,         "--global",
+        a.global,     "--device",       clh::exactDeviceRegex(dev.displayName()),
+        "--seed",     a.seed,           "--child-out",
+        out.string(), "--child-stderr", out.string() + ".stderr"};
     if (!a.local.empty()) argv.insert(argv.end(), {"--local", a.local});
     if (!a.build_options.empty()) argv.push_back("--build-options=" + a.build_options);
     for (const auto& kv : a.args) argv.push_back("--arg=" + kv);

@@ -14,6 +14,7 @@
 #include <set>
 #include <sstream>
 
+#include "core/shell.hpp"
 #include "core/sizes.hpp"
 
 namespace fs = std::filesystem;
@@ -28,24 +29,6 @@ std::string readText(const std::string& path) {
   std::ostringstream ss;
   ss << in.rdbuf();
   return ss.str();
-}
-
-std::string quote(const std::string& s) {
-  if (!s.empty() && s.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-                                        "0123456789_-./=,:") == std::string::npos)
-    return s;
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
-std::string exactRegex(const std::string& s) {
-  std::string out = "^";
-  for (char c : s) {
-    if (std::string_view(R"(\^$.|?*+()[]{})").find(c) != std::string_view::npos) out += '\\';
-    out += c;
-  }
-  return out + "$";
 }
 
 // wrong_result and unwritten are one thing here: the outputs are not what the reference says.
@@ -442,10 +425,10 @@ SpecAudit auditSpec(const Spec& spec, const std::vector<DeviceInfo>& devices,
       }
       e.device = d.displayName();
       if (e.mutant.failing)
-        e.replay =
-            fmt::format("{} audit {} --call {} --device {} --seed {} --sizes {}", options.tool,
-                        quote(spec.file), call.index, quote(exactRegex(d.displayName())),
-                        options.seed, quote(formatSizes(e.mutant.failing->sizes)));
+        e.replay = fmt::format("{} audit {} --call {} --device {} --seed {} --sizes {}",
+                               options.tool, shellQuote(spec.file), call.index,
+                               shellQuote(exactDeviceRegex(d.displayName())), options.seed,
+                               shellQuote(formatSizes(e.mutant.failing->sizes)));
       ca.devices.push_back(std::move(e));
     }
     decide(ca);

@@ -10,31 +10,12 @@
 #include <map>
 #include <regex>
 
+#include "core/shell.hpp"
 #include "core/sizes.hpp"
 
 namespace clh {
 
 namespace {
-
-std::string shellQuote(const std::string& s) {
-  if (!s.empty() && s.find_first_not_of(
-                        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-./=,:") ==
-                        std::string::npos)
-    return s;
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
-std::string regexEscape(const std::string& s) {
-  static const std::string special = R"(\^$.|?*+()[]{})";
-  std::string out;
-  for (char c : s) {
-    if (special.find(c) != std::string::npos) out += '\\';
-    out += c;
-  }
-  return out;
-}
 
 bool hasKind(const CaseOutcome& c, FindingKind k) {
   for (const auto& f : c.findings)
@@ -54,8 +35,7 @@ void accumulate(Perf& perf, const CaseOutcome& c) {
 std::string replayCommand(const std::string& tool, const std::string& specFile,
                           const std::string& device, uint64_t seed, const Sizes& sizes) {
   return fmt::format("{} check {} --device {} --seed {} --sizes {}", tool, shellQuote(specFile),
-                     shellQuote("^" + regexEscape(device) + "$"), seed,
-                     shellQuote(formatSizes(sizes)));
+                     shellQuote(exactDeviceRegex(device)), seed, shellQuote(formatSizes(sizes)));
 }
 
 uint64_t propertySeed(uint64_t runSeed, const std::string& specName) {

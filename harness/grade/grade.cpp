@@ -12,6 +12,7 @@
 #include <regex>
 #include <set>
 
+#include "core/shell.hpp"
 #include "core/sizes.hpp"
 
 namespace fs = std::filesystem;
@@ -20,26 +21,6 @@ using json = nlohmann::json;
 namespace clh::grade {
 
 namespace {
-
-std::string shellQuote(const std::string& s) {
-  if (!s.empty() && s.find_first_not_of(
-                        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-./=,:") ==
-                        std::string::npos)
-    return s;
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
-std::string regexEscape(const std::string& s) {
-  static const std::string special = R"(\^$.|?*+()[]{})";
-  std::string out;
-  for (char c : s) {
-    if (special.find(c) != std::string::npos) out += '\\';
-    out += c;
-  }
-  return out;
-}
 
 bool isResultsSymptom(FindingKind k) {
   return k == FindingKind::wrong_result || k == FindingKind::unwritten;
@@ -137,7 +118,7 @@ std::string gradeReplayCommand(const GradeContext& ctx, const Submission& s,
                                const std::string& device, const Sizes& sizes) {
   return fmt::format("{} grade --assignment {} {} --device {} --seed {} --sizes {}", ctx.tool,
                      shellQuote(ctx.assignment_argument), shellQuote(s.file_name()),
-                     shellQuote("^" + regexEscape(device) + "$"), ctx.seed,
+                     shellQuote(exactDeviceRegex(device)), ctx.seed,
                      shellQuote(formatSizes(sizes)));
 }
 

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "core/shell.hpp"
 #include "semantics/launch_shapes.hpp"
 
 namespace clh::semantics {
@@ -230,12 +231,7 @@ std::vector<CheckResult> runLaunchChecks(const clh::DeviceInfo& device,
 }
 
 std::string exactDeviceRegex(const clh::DeviceInfo& device) {
-  std::string out = "^";
-  for (char c : device.displayName()) {
-    if (std::string("\\^$.|?*+()[]{}").find(c) != std::string::npos) out += '\\';
-    out += c;
-  }
-  return out + "$";
+  return clh::exactDeviceRegex(device.displayName());
 }
 
 std::string launchRowsJson(const std::vector<CheckResult>& rows) {
