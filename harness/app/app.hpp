@@ -24,6 +24,11 @@ struct AppConfig {
 /// Registers the ICDs (once) and returns the devices matching `regex`.
 std::vector<DeviceInfo> findDevices(const AppConfig& config, const std::string& regex);
 
+/// The device a parent process named (display name, platform and device index), found again in a
+/// child process. Throws std::runtime_error listing the devices found when it is not among them.
+DeviceInfo findDeviceAgain(const AppConfig& config, const std::string& name, int platform,
+                           int device);
+
 struct CheckOptions {
   std::vector<std::string> paths;
   std::string device_regex;

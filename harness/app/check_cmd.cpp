@@ -13,6 +13,7 @@
 #include "app/isolate.hpp"
 #include "cl/unit.hpp"
 #include "core/reporters/reporters.hpp"
+#include "core/shell.hpp"
 #include "core/sizes.hpp"
 #include "sim/oclgrind_session.hpp"
 
@@ -186,10 +187,10 @@ std::vector<RunOptions> runModes(const std::string& bufferMode, const std::strin
   std::vector<RunOptions> out;
   for (const auto& b : buffers)
     for (const auto& r : reads) {
-      RunOptions ro;
+      // Filled in place: GCC 12 warns (wrongly) that a copied RunOptions may be uninitialised.
+      RunOptions& ro = out.emplace_back();
       if (b) ro.buffers = *b;
       ro.read = r;
-      out.push_back(ro);
     }
   return out;
 }
@@ -279,22 +280,8 @@ int runUnitChild(const AppConfig& config, const UnitChildOptions& o) {
   }
   try {
     Spec spec = loadSpec(o.spec_file, config.repo_root);
-    auto devices = findDevices(config, "");
-    const DeviceInfo* dev = nullptr;
-    for (const auto& d : devices)
-      if (d.displayName() == o.device_name && d.device_index == o.device &&
-          (!dev || d.platform_index == o.platform))
-        dev = &d;
-    if (!dev) {
-      std::string seen;
-      for (const auto& d : devices)
-        seen += (seen.empty() ? "" : ", ") + d.displayName() + " [" +
-                std::to_string(d.platform_index) + "." + std::to_string(d.device_index) + "]";
-      throw std::runtime_error("device '" + o.device_name + "' [" + std::to_string(o.platform) +
-                               "." + std::to_string(o.device) +
-                               "] is not among the devices this process found (" +
-                               (seen.empty() ? "none" : seen) + ")");
-    }
+    const DeviceInfo found = findDeviceAgain(config, o.device_name, o.platform, o.device);
+    const DeviceInfo* dev = &found;
     std::unique_ptr<OclgrindSession> sim = simulatorSession(*dev, o.out + ".oclgrind.jsonl");
     DeviceSession session(*dev, sim.get());
     UnitOptions uo;
@@ -338,12 +325,7 @@ int runCtestScript(const AppConfig& config, const std::vector<std::string>& path
   for (const auto& spec : specs) {
     for (const auto& d : devices) {
       std::string name = "spec." + spec.name + "." + d.slug();
-      std::string regex = "^";
-      for (char c : d.displayName()) {
-        if (std::string(R"(\^$.|?*+()[]{})").find(c) != std::string::npos) regex += '\\';
-        regex += c;
-      }
-      regex += "$";
+      const std::string regex = exactDeviceRegex(d.displayName());
       std::cout << "add_test(" << q(name) << " " << q(exe) << " check " << q(spec.file)
                 << " --device " << q(regex) << ")\n";
       std::string labels = "spec;" + std::string(toString(d.kind));

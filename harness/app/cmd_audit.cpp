@@ -99,15 +99,8 @@ int runAuditUnit(const clh::AppConfig& config, const AuditUnitArgs& a) {
   try {
     const clh::Spec unmodified = clh::loadSpec(a.spec_file, config.repo_root);
     clh::Spec spec = a.source.empty() ? unmodified : clh::audit::mutantSpec(unmodified, a.source);
-    const clh::DeviceInfo* dev = nullptr;
-    auto devices = clh::findDevices(config, "");
-    // By name first: the loader may list platforms in another order than in the parent.
-    for (const auto& d : devices)
-      if (d.displayName() == a.device_name && d.device_index == a.device &&
-          (!dev || d.platform_index == a.platform))
-        dev = &d;
-    if (!dev)
-      throw std::runtime_error("device '" + a.device_name + "' is no longer at the same place");
+    const clh::DeviceInfo found = clh::findDeviceAgain(config, a.device_name, a.platform, a.device);
+    const clh::DeviceInfo* dev = &found;
     auto sim = simulatorFor(*dev, a.out + ".oclgrind.jsonl");
     {
       clh::DeviceSession session(*dev, sim.get());
@@ -228,7 +221,6 @@ clh::UnitResult runIsolated(const clh::AppConfig& config, const clh::Spec& spec,
       last ? "during the case " + clh::formatSizes(*last) + " (not shrunk)" : "before any case ran";
   return u;
 }
-
 
 int runAudit(const clh::AppConfig& config, const AuditArgs& args) {
   clh::audit::AuditOptions options;

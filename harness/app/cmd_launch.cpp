@@ -104,20 +104,8 @@ int runChildFamily(const clh::AppConfig& config, const ChildArgs& a) {
     uint64_t seed = 1;
     if (!parseSeed(a.seed_text, seed)) throw std::runtime_error("bad --seed " + a.seed_text);
     const clh::Spec spec = clh::loadSpec(a.spec, config.repo_root);
-    const auto devices = clh::findDevices(config, "");
-    // The same place and name; a platform that failed to answer this time shifts the places,
-    // so the name alone (when it is unique) will do.
-    const clh::DeviceInfo* dev = nullptr;
-    int same_name = 0;
-    for (const auto& d : devices)
-      if (d.displayName() == a.device_name) {
-        ++same_name;
-        if (!dev || (d.platform_index == a.platform && d.device_index == a.device)) dev = &d;
-      }
-    if (same_name > 1 && !(dev->platform_index == a.platform && dev->device_index == a.device))
-      dev = nullptr;
-    if (!dev)
-      throw std::runtime_error("device '" + a.device_name + "' is no longer at the same place");
+    const clh::DeviceInfo found = clh::findDeviceAgain(config, a.device_name, a.platform, a.device);
+    const clh::DeviceInfo* dev = &found;
     // On request, Oclgrind's race and memory checks join the result checks, as in `clharness
     // check` (they make it several times slower, and the check family runs them anyway).
     std::unique_ptr<clh::OclgrindSession> sim;

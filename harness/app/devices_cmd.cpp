@@ -26,6 +26,26 @@ std::vector<DeviceInfo> findDevices(const AppConfig& config, const std::string& 
   return devices;
 }
 
+DeviceInfo findDeviceAgain(const AppConfig& config, const std::string& name, int platform,
+                           int device) {
+  const auto devices = findDevices(config, "");
+  // By name first: the loader may list platforms in another order than in the parent, and a
+  // platform that failed to answer this time shifts the places.
+  const DeviceInfo* found = nullptr;
+  for (const auto& d : devices)
+    if (d.displayName() == name && d.device_index == device &&
+        (!found || d.platform_index == platform))
+      found = &d;
+  if (found) return *found;
+  std::string seen;
+  for (const auto& d : devices)
+    seen += (seen.empty() ? "" : ", ") + d.displayName() + " [" + std::to_string(d.platform_index) +
+            "." + std::to_string(d.device_index) + "]";
+  throw std::runtime_error(
+      "device '" + name + "' [" + std::to_string(platform) + "." + std::to_string(device) +
+      "] is not among the devices this process found (" + (seen.empty() ? "none" : seen) + ")");
+}
+
 namespace {
 std::string sizesList(const std::vector<size_t>& v) {
   std::string s;

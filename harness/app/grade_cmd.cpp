@@ -446,15 +446,9 @@ int runGradeChild(const clh::AppConfig& config, const ChildArgs& a) {
       rule.repeats = std::max(1, a.speed_repeats);
       job.speed = rule;
     }
-    const clh::DeviceInfo* dev = nullptr;
-    auto devices = clh::findDevices(config, "");
-    // By name first: the loader may list platforms in another order than in the parent.
-    for (const auto& d : devices)
-      if (d.displayName() == a.device_name && d.device_index == a.device_index &&
-          (!dev || d.platform_index == a.platform))
-        dev = &d;
-    if (!dev)
-      throw std::runtime_error("device '" + a.device_name + "' is no longer at the same place");
+    const clh::DeviceInfo found =
+        clh::findDeviceAgain(config, a.device_name, a.platform, a.device_index);
+    const clh::DeviceInfo* dev = &found;
     gr::runDeviceJob(*dev, job, config.repo_root, a.out + ".oclgrind.jsonl", emit);
   } catch (const std::exception& e) {
     emit({{"event", "error"}, {"message", e.what()}});
