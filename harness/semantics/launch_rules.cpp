@@ -82,6 +82,10 @@ bool Prediction::accepts(const Outcome& got) const {
   return false;
 }
 
+bool Prediction::acceptsRun(const Outcome& got, size_t not_run) const {
+  return accepts(got) && not_run == 0;
+}
+
 std::string Prediction::allowedToString() const {
   std::string s;
   for (const auto& a : allowed) s += (s.empty() ? "" : " | ") + a.toString();

@@ -94,6 +94,11 @@ struct Prediction {
   bool zero_size_success = false;
 
   bool accepts(const Outcome& got) const;
+  /// accepts(got), and a launch that completed with CL_SUCCESS ran every work-item: `not_run` is
+  /// how many of them left no trace (0 when not counted). Where a rule lets the launch succeed,
+  /// success means running (as with a NULL local size, for a 0 in local_work_size): CL_SUCCESS
+  /// with work-items that never ran conforms to no rule.
+  bool acceptsRun(const Outcome& got, size_t not_run) const;
   /// True when the launch breaks no rule: only {completion, CL_SUCCESS} is acceptable.
   bool mustSucceed() const { return rules.empty(); }
   /// "enqueue: CL_INVALID_WORK_GROUP_SIZE (-54) | enqueue: CL_INVALID_WORK_ITEM_SIZE (-55)".

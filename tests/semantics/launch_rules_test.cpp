@@ -245,6 +245,40 @@ TEST(LaunchRules, ZeroLocalSizeHasNoNamedCode) {
   EXPECT_FALSE(p.accepts(enq(CL_INVALID_VALUE)));
 }
 
+// Where a rule lets a launch succeed, success means running: CL_SUCCESS with work-items that never
+// ran (Oclgrind 21.10 on a 0 in the local size) conforms to no rule, the 0 in local size included.
+TEST(LaunchRules, SuccessMustRunEveryWorkItem) {
+  auto zero = predictLaunch(device(1, 2), kernel(), kDefault, launch({64}, std::vector<size_t>{0}));
+  ASSERT_TRUE(zero.accepts(kRan));
+  EXPECT_TRUE(zero.acceptsRun(kRan, 0));
+  EXPECT_FALSE(zero.acceptsRun(kRan, 64));
+  EXPECT_FALSE(zero.acceptsRun(kRan, 1));
+  EXPECT_TRUE(zero.acceptsRun(enq(CL_INVALID_WORK_GROUP_SIZE), 0));
+  EXPECT_FALSE(zero.acceptsRun(enq(CL_INVALID_VALUE), 0));
+  // The same for launches that must run: a local size, NULL, an offset, a partial last group.
+  auto offset = launch({64}, std::vector<size_t>{8});
+  offset.offset = std::vector<size_t>{5, 0, 0};
+  const std::pair<DeviceLimits, LaunchConfig> must_run[] = {
+      {device(1, 2), launch({64, 4}, std::vector<size_t>{8, 2})},
+      {device(1, 2), launch({100}, std::nullopt)},
+      {device(1, 2), offset},
+      {device(2, 0, true), launch({100}, std::vector<size_t>{8})},
+  };
+  auto cl20 = kDefault;
+  cl20.cl_std_major = 2;
+  cl20.cl_std_minor = 0;
+  for (const auto& [d, l] : must_run) {
+    auto p = predictLaunch(d, kernel(), cl20, l);
+    SCOPED_TRACE(l.toString());
+    EXPECT_TRUE(p.mustSucceed()) << p.allowedToString();
+    EXPECT_TRUE(p.acceptsRun(kRan, 0));
+    EXPECT_FALSE(p.acceptsRun(kRan, 3));
+  }
+  // A zero-size launch from 2.1 has no work-item to run.
+  auto empty = predictLaunch(device(2, 1), kernel(), kDefault, launch({0}, std::nullopt));
+  EXPECT_TRUE(empty.acceptsRun(kRan, 0));
+}
+
 TEST(LaunchRules, LocalMemoryOverTheDevice) {
   auto l = launch({64}, std::vector<size_t>{8});
   l.dynamic_local_bytes = 32768 + 4;
