@@ -21,7 +21,8 @@ namespace clh::semantics {
 namespace {
 
 // Each kernel writes one int per work-item at its linear index from 0 (the global offset taken
-// off), so a buffer of the product of the global sizes always suffices.
+// off), never kUnwritten, so a buffer of the product of the global sizes always suffices and
+// checkLaunchShapes can tell whether every work-item of a successful launch ran.
 const char* kSource = R"CLC(
 size_t lin(void) {
   size_t i = 0, stride = 1;
@@ -62,10 +63,11 @@ struct Row {
 const std::vector<Row>& rows() {
   static const std::vector<Row> all = {
       {"valid", "Valid local sizes (global a multiple of local)",
-       "a launch within every limit runs: CL_SUCCESS and a complete command"},
+       "a launch within every limit runs: CL_SUCCESS, a complete command, and every work-item "
+       "wrote its output"},
       {"null_local", "local_work_size = NULL",
-       "the runtime chooses the work-group size: CL_SUCCESS (before OpenCL 2.0, "
-       "CL_INVALID_WORK_GROUP_SIZE for a kernel with reqd_work_group_size)"},
+       "the runtime chooses the work-group size: CL_SUCCESS and every work-item runs (before "
+       "OpenCL 2.0, CL_INVALID_WORK_GROUP_SIZE for a kernel with reqd_work_group_size)"},
       {"over_device_max", "Work-group over CL_DEVICE_MAX_WORK_GROUP_SIZE",
        "CL_INVALID_WORK_GROUP_SIZE (and CL_INVALID_WORK_ITEM_SIZE where a dimension is also over "
        "its maximum)"},
@@ -75,17 +77,19 @@ const std::vector<Row>& rows() {
        "CL_INVALID_WORK_ITEM_SIZE (and CL_INVALID_WORK_GROUP_SIZE where the product is also over)"},
       {"not_dividing", "Global size not a multiple of the local size",
        "uniform work-groups required (OpenCL 1.x, or -cl-std before CL2.0, or no device support): "
-       "CL_INVALID_WORK_GROUP_SIZE; otherwise a partial last group runs"},
+       "CL_INVALID_WORK_GROUP_SIZE; otherwise every work-item runs, in a partial last group"},
       {"zero_local", "A 0 in local_work_size",
-       "no work-group can have 0 work-items: CL_INVALID_WORK_GROUP_SIZE or "
-       "CL_INVALID_WORK_ITEM_SIZE"},
+       "the specification names no code (rule local.zero): an error (CL_INVALID_WORK_GROUP_SIZE "
+       "or CL_INVALID_WORK_ITEM_SIZE), or running every work-item as with a NULL local size; "
+       "CL_SUCCESS with work-items that never ran, or a crash, does not conform"},
       {"zero_global", "A 0 in global_work_size",
        "CL_INVALID_GLOBAL_WORK_SIZE before OpenCL 2.1; from 2.1 the launch trivially succeeds"},
       {"reqd_mismatch", "Local size other than reqd_work_group_size", "CL_INVALID_WORK_GROUP_SIZE"},
       {"reqd_null_local", "NULL local size for a kernel with reqd_work_group_size",
        "OpenCL 1.x: CL_INVALID_WORK_GROUP_SIZE; from 2.0 no error is listed: the required size "
-       "is used and the launch runs (global a multiple of it)"},
-      {"offset", "A global offset", "OpenCL 1.1+: CL_SUCCESS; 1.0: CL_INVALID_GLOBAL_OFFSET"},
+       "is used and every work-item runs (global a multiple of it)"},
+      {"offset", "A global offset",
+       "OpenCL 1.1+: CL_SUCCESS and every work-item runs; 1.0: CL_INVALID_GLOBAL_OFFSET"},
       {"offset_overflow", "global + offset past the device's size_t", "CL_INVALID_GLOBAL_OFFSET"},
       {"local_mem_over", "__local arguments over CL_DEVICE_LOCAL_MEM_SIZE",
        "CL_OUT_OF_RESOURCES at enqueue (or from clSetKernelArg, or a failed command)"},
@@ -172,6 +176,7 @@ std::vector<CheckResult> runLaunchChecks(const clh::DeviceInfo& device,
     ShapeOptions with_local = base;
     with_local.dynamic_local = true;
     auto plain = [&](cl::Kernel& k, const LaunchShape& s) { k.setArg(0, buffer(s)); };
+    auto output = [&](const LaunchShape&) { return current; };
     std::vector<Run> runs = {
         {"index_writer", with_offsets, plain},
         {"dynamic_local", with_local,
@@ -186,7 +191,8 @@ std::vector<CheckResult> runLaunchChecks(const clh::DeviceInfo& device,
     uint64_t seed = options.seed;
     for (auto& run : runs) {
       cl::Kernel kernel(program, run.kernel);
-      all.push_back(checkLaunchShapes(device, kernel, run.set, shapes, seed++, run.options));
+      all.push_back(
+          checkLaunchShapes(device, kernel, run.set, shapes, seed++, run.options, output));
       for (const auto& r : all.back()) {
         Tally& t = tally[r.shape.kind];
         ++t.shapes;
@@ -220,8 +226,8 @@ std::vector<CheckResult> runLaunchChecks(const clh::DeviceInfo& device,
     } else {
       const ShapeResult& f = *it->second.first;
       r.verdict = Verdict::deviates;
-      r.got = f.got.toString();
-      r.required = f.prediction.allowedToString();
+      r.got = f.gotText();
+      r.required = f.requiredText();
       r.detail = std::to_string(it->second.deviating) + " of " + std::to_string(it->second.shapes) +
                  " shapes deviate; first: " + f.toString();
     }

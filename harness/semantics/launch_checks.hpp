@@ -29,7 +29,8 @@ const std::vector<CheckInfo>& launchChecks();
 /// Builds the built-in kernels (an index writer that tolerates offsets, one with a __local
 /// argument, one with reqd_work_group_size, one with a static __local array), draws shapes for
 /// each and folds the results by family: conforms when every shape of the family got an allowed
-/// outcome, deviates with the first deviating shape otherwise. Never throws for a driver's
+/// outcome (a launch that succeeded must have run every work-item: each kernel writes one int per
+/// work-item), deviates with the first deviating shape otherwise. Never throws for a driver's
 /// behaviour; a kernel that does not build makes its rows skipped.
 std::vector<CheckResult> runLaunchChecks(const clh::DeviceInfo& device,
                                          const LaunchCheckOptions& options = {});

@@ -248,16 +248,38 @@ ProgramOptions programOptions(const cl::Kernel& kernel, const cl::Device& device
   return parseBuildOptions(options);
 }
 
+size_t workItems(const LaunchConfig& c) {
+  if (c.work_dim < 1 || c.work_dim > c.global.size()) return 0;
+  return product(c.global, c.work_dim);
+}
+
+std::string ShapeResult::gotText() const {
+  std::string s = got.toString();
+  if (not_run > 0)
+    s += ", but " + std::to_string(not_run) + " of " + std::to_string(work_items) +
+         " work-items did not run";
+  return s;
+}
+
+std::string ShapeResult::requiredText() const {
+  if (not_run == 0) return prediction.allowedToString();
+  std::string s;
+  for (const auto& a : prediction.allowed) {
+    s += (s.empty() ? "" : " | ") + a.toString();
+    if (a == Outcome{Stage::completion, CL_SUCCESS}) s += " running every work-item";
+  }
+  return s;
+}
+
 std::string ShapeResult::toString() const {
-  std::string s = shape.kind + " " + shape.config.toString() + ": predicted " +
-                  prediction.allowedToString() + ", got " + got.toString() + ": " +
-                  (conforms ? "conforms" : "deviates");
+  std::string s = shape.kind + " " + shape.config.toString() + ": predicted " + requiredText() +
+                  ", got " + gotText() + ": " + (conforms ? "conforms" : "deviates");
   return s;
 }
 
 std::vector<ShapeResult> checkLaunchShapes(const clh::DeviceInfo& device, cl::Kernel& kernel,
                                            const SetArgs& set_args, int shapes, uint64_t seed,
-                                           const ShapeOptions& options) {
+                                           const ShapeOptions& options, const OutputOf& output) {
   const DeviceLimits limits = deviceLimits(device);
   const KernelLimits initial = kernelLimits(kernel, device.device);
   const ProgramOptions program = programOptions(kernel, device.device);
@@ -280,6 +302,17 @@ std::vector<ShapeResult> checkLaunchShapes(const clh::DeviceInfo& device, cl::Ke
     }
     r.kernel = kernelLimits(kernel, device.device);
     r.prediction = predictLaunch(limits, r.kernel, program, c);
+    // A launch that may succeed gets an output of kUnwritten, so that a success can be checked.
+    const Outcome ran{Stage::completion, CL_SUCCESS};
+    const bool count = args_set && output && r.prediction.accepts(ran);
+    cl::Buffer out;
+    size_t out_ints = 0;
+    if (count) {
+      out = output(r.shape);
+      out_ints = out.getInfo<CL_MEM_SIZE>() / sizeof(cl_int);
+      std::vector<cl_int> fill(out_ints, kUnwritten);
+      queue.enqueueWriteBuffer(out, CL_TRUE, 0, out_ints * sizeof(cl_int), fill.data());
+    }
     if (args_set) {
       cl_event event = nullptr;
       cl_int code = clEnqueueNDRangeKernel(queue(), kernel(), c.work_dim,
@@ -296,7 +329,14 @@ std::vector<ShapeResult> checkLaunchShapes(const clh::DeviceInfo& device, cl::Ke
         r.got = {Stage::completion, status < 0 ? status : waited};
       }
     }
-    r.conforms = r.prediction.accepts(r.got);
+    if (count && r.got == ran) {
+      r.work_items = std::min(workItems(c), out_ints);
+      std::vector<cl_int> back(r.work_items);
+      if (!back.empty())
+        queue.enqueueReadBuffer(out, CL_TRUE, 0, back.size() * sizeof(cl_int), back.data());
+      r.not_run = static_cast<size_t>(std::count(back.begin(), back.end(), kUnwritten));
+    }
+    r.conforms = r.prediction.acceptsRun(r.got, r.not_run);
     results.push_back(std::move(r));
   }
   queue.finish();

@@ -62,13 +62,36 @@ rc::Gen<LaunchShape> genLaunchShape(const DeviceLimits& device, const KernelLimi
 /// recorded as the driver refusing an argument (Stage::set_args); any other exception propagates.
 using SetArgs = std::function<void(cl::Kernel&, const LaunchShape&)>;
 
+/// The value an output int holds until its work-item writes it (no kernel here writes it).
+inline constexpr cl_int kUnwritten = static_cast<cl_int>(0xDEADBEEF);
+
+/// The buffer `set_args` just bound for a shape, into which the kernel writes one int per
+/// work-item at its linear index (global ids less the offset, dimension 0 fastest), never
+/// kUnwritten. checkLaunchShapes fills it with kUnwritten before a launch the rules let succeed and
+/// counts the ints still unwritten when that launch completes with CL_SUCCESS.
+using OutputOf = std::function<cl::Buffer(const LaunchShape&)>;
+
+/// The work-items a launch has: the product of its global sizes (0 for a NULL or zero global size
+/// or an invalid work_dim).
+size_t workItems(const LaunchConfig& config);
+
 /// The result of one shape: what was predicted, what the driver did, and whether that conforms.
 struct ShapeResult {
   LaunchShape shape;
   KernelLimits kernel;  ///< as queried after the callback set the arguments
   Prediction prediction;
   Outcome got;
-  bool conforms = false;
+  /// For a launch that completed with CL_SUCCESS where the rules allow it (and an output was
+  /// given): its work-items, and how many of them left their output unwritten.
+  size_t work_items = 0;
+  size_t not_run = 0;
+  bool conforms = false;  ///< prediction.acceptsRun(got, not_run)
+  /// got.toString(), and for a success that did not run every work-item
+  /// "completion: CL_SUCCESS (0), but 64 of 64 work-items did not run".
+  std::string gotText() const;
+  /// prediction.allowedToString(); after a success that did not run every work-item, the success
+  /// it allows reads "completion: CL_SUCCESS (0) running every work-item".
+  std::string requiredText() const;
   /// One line: "over_device_max 2D global {..} local {..}: predicted ..., got ...: deviates".
   std::string toString() const;
 };
@@ -82,9 +105,12 @@ ProgramOptions programOptions(const cl::Kernel& kernel, const cl::Device& device
 
 /// Draws `shapes` launch shapes from `seed`, and for each: calls `set_args`, enqueues the kernel on
 /// a new in-order queue of the kernel's context, waits for it, and compares the outcome with
-/// predictLaunch(). The kernel must be built for `device`. Same seed, same shapes.
+/// predictLaunch(); with `output`, a launch that the rules let succeed and that completes with
+/// CL_SUCCESS must also have run every work-item. The kernel must be built for `device`. Same
+/// seed, same shapes. A cl::Error from filling or reading the output propagates.
 std::vector<ShapeResult> checkLaunchShapes(const clh::DeviceInfo& device, cl::Kernel& kernel,
                                            const SetArgs& set_args, int shapes, uint64_t seed,
-                                           const ShapeOptions& options = {});
+                                           const ShapeOptions& options = {},
+                                           const OutputOf& output = {});
 
 }  // namespace clh::semantics
