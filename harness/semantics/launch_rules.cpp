@@ -285,9 +285,17 @@ Prediction predictLaunch(const DeviceLimits& device, const KernelLimits& kernel,
     }
   }
 
+  // Any broken rule's error may be the one returned; running is allowed only when every broken
+  // rule allows it (a 0 in the local size may run as NULL, but not together with a local size
+  // that reqd_work_group_size forbids).
+  const Outcome success{Stage::completion, CL_SUCCESS};
+  const bool all_run = std::all_of(p.rules.begin(), p.rules.end(), [&](const auto& r) {
+    return std::find(r.allows.begin(), r.allows.end(), success) != r.allows.end();
+  });
   for (const auto& r : p.rules)
     for (const auto& o : r.allows)
-      if (std::find(p.allowed.begin(), p.allowed.end(), o) == p.allowed.end())
+      if ((all_run || !(o == success)) &&
+          std::find(p.allowed.begin(), p.allowed.end(), o) == p.allowed.end())
         p.allowed.push_back(o);
   if (p.rules.empty() || p.zero_size_success)
     if (!p.accepts({Stage::completion, CL_SUCCESS}))

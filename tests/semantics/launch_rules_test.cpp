@@ -245,6 +245,19 @@ TEST(LaunchRules, ZeroLocalSizeHasNoNamedCode) {
   EXPECT_FALSE(p.accepts(enq(CL_INVALID_VALUE)));
 }
 
+// Running as with NULL is allowed for the 0 alone: with a rule that forbids running (here
+// reqd_work_group_size), only the errors of the broken rules remain.
+TEST(LaunchRules, ZeroLocalWithAnotherBrokenRuleMayNotRun) {
+  auto k = kernel();
+  k.compile_work_group_size = {8, 2, 1};
+  auto p = predictLaunch(device(1, 2), k, kDefault, launch({64, 8}, std::vector<size_t>{8, 0}));
+  EXPECT_TRUE(hasRule(p, "local.zero"));
+  EXPECT_TRUE(hasRule(p, "local.reqd_mismatch"));
+  EXPECT_FALSE(p.accepts(kRan));
+  EXPECT_TRUE(p.accepts(enq(CL_INVALID_WORK_GROUP_SIZE)));
+  EXPECT_TRUE(p.accepts(enq(CL_INVALID_WORK_ITEM_SIZE)));
+}
+
 // Where a rule lets a launch succeed, success means running: CL_SUCCESS with work-items that never
 // ran (Oclgrind 21.10 on a 0 in the local size) conforms to no rule, the 0 in local size included.
 TEST(LaunchRules, SuccessMustRunEveryWorkItem) {
