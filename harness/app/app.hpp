@@ -41,6 +41,10 @@ struct CheckOptions {
   bool shrink = true;
   std::string buffer_mode = "default";  ///< a BufferMode name, "all", or "default" (the spec's)
   std::string read_mode = "default";    ///< a ReadMode name, "all", or "default" (the spec's)
+  /// Launch shapes per spec and device (a unit of family "launch" each); 0: none. Not run when
+  /// `sizes` replays one case.
+  int launch_shapes = 100;
+  std::string launch_baselines;  ///< known driver deviations; default <root>/baselines/launch
 };
 
 /// The run modes `--buffer-mode` and `--read-mode` ask for (one entry per combination); throws

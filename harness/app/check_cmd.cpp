@@ -1,16 +1,20 @@
 // `clharness check`: every spec on every selected device, each unit in its own process, then the
 // terminal summary, JSON and JUnit reports and the exit code.
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
+#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 
 #include "app/app.hpp"
 #include "app/isolate.hpp"
+#include "app/launch_run.hpp"
 #include "cl/unit.hpp"
 #include "core/reporters/reporters.hpp"
 #include "core/shell.hpp"
@@ -120,6 +124,20 @@ UnitResult lostUnit(const AppConfig& config, const Spec& spec, const DeviceInfo&
   return u;
 }
 
+// The last `n` lines of a file, each cut to 200 characters ("" when there is none).
+std::string lastLines(const std::string& path, size_t n) {
+  std::ifstream in(path);
+  std::deque<std::string> lines;
+  for (std::string line; std::getline(in, line);) {
+    if (line.size() > 200) line = line.substr(0, 197) + "...";
+    lines.push_back(std::move(line));
+    if (lines.size() > n) lines.pop_front();
+  }
+  std::string out;
+  for (const auto& l : lines) out += l + "\n";
+  return out;
+}
+
 UnitResult runIsolated(const AppConfig& config, const Spec& spec, const DeviceInfo& dev,
                        const CheckOptions& o, const fs::path& scratch) {
   fs::path out = scratch / fmt::format("unit-{}-{}.jsonl", dev.slug(), spec.name);
@@ -156,11 +174,16 @@ UnitResult runIsolated(const AppConfig& config, const Spec& spec, const DeviceIn
       error = j.value("message", "");
     }
   }
+  const std::string lastWords = lastLines(out.string() + ".stderr", 20);
   std::error_code ec;
   fs::remove(out, ec);
+  fs::remove(out.string() + ".stderr", ec);
   if (result && !child.timed_out && !child.signal) return *result;
   if (!error.empty()) child.error = error;
-  return lostUnit(config, spec, dev, o, child, lastSizes, started);
+  UnitResult u = lostUnit(config, spec, dev, o, child, lastSizes, started);
+  if (!lastWords.empty() && u.failing && !u.failing->findings.empty())
+    u.failing->findings.front().raw = "the process's last words on stderr:\n" + lastWords;
+  return u;
 }
 
 }  // namespace
@@ -215,13 +238,32 @@ int runCheck(const AppConfig& config, const CheckOptions& o) {
     return kExitNoDevice;
   }
 
+  // The launch family's known driver deviations, per device.
+  const bool launches = o.launch_shapes > 0 && !o.sizes;
+  const std::string baselineDir =
+      o.launch_baselines.empty() ? (fs::path(config.repo_root) / "baselines" / "launch").string()
+                                 : o.launch_baselines;
+  std::map<std::string, launch::KnownDeviations> known;
+  if (launches) {
+    try {
+      for (const auto& d : devices) known[d.slug()] = launch::loadKnownDeviations(baselineDir, d);
+    } catch (const std::exception& e) {
+      std::cerr << "clharness: --launch-baselines: " << e.what() << "\n";
+      return kExitUsage;
+    }
+  }
+  LaunchRunOptions lo;
+  lo.shapes = o.launch_shapes;
+  lo.seed_text = std::to_string(o.seed);
+  lo.timeout_s = o.timeout_s;
+
   Report report;
   report.tool_version = kVersion;
   report.seed = o.seed;
   for (const auto& d : devices) report.devices.push_back(d.displayName());
   fs::path scratch = fs::temp_directory_path() / fmt::format("clharness-{}", getpid());
   fs::create_directories(scratch);
-  size_t total = specs.size() * devices.size(), done = 0;
+  size_t total = specs.size() * devices.size() * (launches ? 2 : 1), done = 0;
   std::vector<std::unique_ptr<OclgrindSession>> sims(devices.size());
   std::vector<std::unique_ptr<DeviceSession>> sessions(devices.size());
   for (const auto& spec : specs) {
@@ -248,7 +290,35 @@ int runCheck(const AppConfig& config, const CheckOptions& o) {
       ++done;
       std::cerr << fmt::format("[{}/{}] {} on {}: {} ({} cases, {:.2f}s)\n", done, total, spec.name,
                                dev.displayName(), toString(u.status), u.cases_run, u.seconds);
+      // A kernel that never ends would hang under the launch shapes too.
+      const bool hung =
+          u.failing && std::any_of(u.failing->findings.begin(), u.failing->findings.end(),
+                                   [](const Finding& f) { return f.kind == FindingKind::timeout; });
       report.units.push_back(std::move(u));
+      if (!launches) continue;
+      if (hung) {
+        UnitResult l;
+        l.family = "launch";
+        l.spec = spec.name;
+        l.spec_file = spec.file;
+        l.device = dev.displayName();
+        l.device_kind = toString(dev.kind);
+        l.seed = o.seed;
+        l.status = Status::skipped;
+        l.message = "no launch shape ran: the spec's cases ran past the time limit";
+        ++done;
+        report.units.push_back(std::move(l));
+        continue;
+      }
+      // Always in child processes: a shape may kill the driver's process (PoCL on a 0 in the
+      // local size), and the next child goes on after it.
+      const FamilyRun run = runLaunchIsolated(config, lo, spec, dev, scratch);
+      UnitResult l = launchUnit(config, run, known.at(dev.slug()), o.seed);
+      ++done;
+      std::cerr << fmt::format("[{}/{}] {} on {}: {} ({} shapes, {:.2f}s)\n", done, total,
+                               l.title(), dev.displayName(), toString(l.status), l.cases_run,
+                               l.seconds);
+      report.units.push_back(std::move(l));
     }
   }
   sessions.clear();  // contexts go before the simulator sessions they report to
@@ -277,6 +347,14 @@ int runUnitChild(const AppConfig& config, const UnitChildOptions& o) {
   if (!out) {
     std::cerr << "clharness: cannot write " << o.out << "\n";
     return kExitUsage;
+  }
+  // The driver's and the simulator's own messages (Oclgrind prints each error it reports, up to
+  // a thousand) go to a file: the plugin already hands them over as findings, and the parent
+  // quotes the file's end when this process dies.
+  const int err = ::open((o.out + ".stderr").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (err >= 0) {
+    ::dup2(err, STDERR_FILENO);
+    ::close(err);
   }
   try {
     Spec spec = loadSpec(o.spec_file, config.repo_root);

@@ -22,6 +22,7 @@
 
 #include "app/app.hpp"
 #include "app/isolate.hpp"
+#include "app/launch_run.hpp"
 #include "core/result.hpp"
 #include "core/sizes.hpp"
 #include "launch/family.hpp"
@@ -147,146 +148,19 @@ int runChildFamily(const clh::AppConfig& config, const ChildArgs& a) {
 
 // ---- the parent -------------------------------------------------------------------------------
 
-struct FamilyRun {
-  const clh::Spec* spec = nullptr;
-  const clh::DeviceInfo* device = nullptr;
-  LaunchFamilyResult result;
-  int restarts = 0;
-  double seconds = 0;
-  std::string error;  // the family could not run at all (not a driver's answer)
-};
-
-// The last non-empty line of a file, at most 160 characters ("" when none).
-std::string lastLine(const std::string& path) {
-  std::ifstream in(path);
-  std::string line, last;
-  while (std::getline(in, line))
-    if (line.find_first_not_of(" \t\r") != std::string::npos) last = line;
-  if (last.size() > 160) last = last.substr(0, 157) + "...";
-  return last;
+clh::LaunchRunOptions runOptions(const LaunchArgs& a) {
+  clh::LaunchRunOptions o;
+  o.shapes = a.shapes;
+  o.shape = a.shape;
+  o.seed_text = a.seed_text;
+  o.no_results = a.no_results;
+  o.simulator_checks = a.simulator_checks;
+  o.kinds = a.kinds;
+  o.timeout_s = a.timeout_s;
+  return o;
 }
 
-// Runs shapes [first, end) of one spec on one device in child processes; a child that dies is
-// restarted after the shape it was running, which is recorded with how it died.
-FamilyRun runIsolated(const clh::AppConfig& config, const LaunchArgs& args, const clh::Spec& spec,
-                      const clh::DeviceInfo& dev, const fs::path& scratch) {
-  const auto started = std::chrono::steady_clock::now();
-  FamilyRun run;
-  run.spec = &spec;
-  run.device = &dev;
-  run.result.spec = spec.name;
-  run.result.spec_file = spec.file;
-  run.result.device = dev.displayName();
-  const int end = args.shape >= 0 ? args.shape + 1 : args.shapes;
-  int first = args.shape >= 0 ? args.shape : 0;
-  bool have_header = false;
-  int startup_failures = 0;
-  const fs::path out = scratch / fmt::format("launch-{}-{}.jsonl", dev.slug(), spec.name);
-  constexpr int kMaxRestarts = 100;
-  while (first < end) {
-    std::vector<std::string> argv = {config.exe,       "__launch",
-                                     "--spec",         spec.file,
-                                     "--platform",     std::to_string(dev.platform_index),
-                                     "--device-index", std::to_string(dev.device_index),
-                                     "--device-name",  dev.displayName(),
-                                     "--shapes",       std::to_string(end),
-                                     "--first",        std::to_string(first),
-                                     "--seed",         args.seed_text,
-                                     "--out",          out.string()};
-    if (args.no_results) argv.push_back("--no-results");
-    if (args.simulator_checks) argv.push_back("--simulator-checks");
-    for (const auto& k : args.kinds) argv.insert(argv.end(), {"--kind", k});
-    fs::remove(out);
-    const clh::ChildOutcome child = clh::runChild(argv, args.timeout_s);
-
-    std::optional<ShapeCheck> running;  // started, not finished
-    std::string phase, error;
-    bool done = false;
-    std::ifstream in(out);
-    for (std::string line; std::getline(in, line);) {
-      const auto j = nlohmann::json::parse(line, nullptr, false);
-      if (j.is_discarded()) continue;  // a line cut short by the crash
-      const std::string ev = j.value("event", "");
-      if (ev == "ready" || ev == "done") {
-        LaunchFamilyResult header = clh::launch::familyFromJson(j.at("family"));
-        if (!have_header || ev == "done") {
-          header.shapes = std::move(run.result.shapes);
-          run.result = std::move(header);
-          have_header = true;
-        }
-        done |= ev == "done";
-      } else if (ev == "start") {
-        running = clh::launch::shapeCheckFromJson(j.at("check"));
-        phase = j.value("phase", "");
-      } else if (ev == "shape") {
-        run.result.shapes.push_back(clh::launch::shapeCheckFromJson(j.at("check")));
-        running.reset();
-      } else if (ev == "error") {
-        error = j.value("message", "");
-      }
-    }
-    const std::string last_words = lastLine(out.string() + ".stderr");
-    std::error_code ec;
-    fs::remove(out, ec);
-    fs::remove(out.string() + ".oclgrind.jsonl", ec);
-    fs::remove(out.string() + ".stderr", ec);
-    const bool died = child.signal || child.timed_out;
-    if (done) {
-      if (died)
-        run.result.notes.push_back(
-            "the process died after its last shape (" +
-            (child.timed_out ? std::string("timeout") : clh::signalName(child.signal)) + ")");
-      break;
-    }
-    if (!died && !running && !done && ++startup_failures < 2) continue;  // once more: a busy ICD
-    if (!died || !running) {
-      if (error.empty() && !last_words.empty()) error = last_words;
-      run.error = !error.empty() ? error
-                  : child.error.empty()
-                      ? fmt::format("the child exited ({}) before any shape ran",
-                                    child.signal ? clh::signalName(child.signal)
-                                                 : "code " + std::to_string(child.exit_code))
-                      : child.error;
-      break;
-    }
-    ShapeCheck lost = *running;
-    std::string how = child.timed_out ? "timeout" : clh::signalName(child.signal);
-    if (child.signal && !last_words.empty()) how += " (" + last_words + ")";
-    // A kernel that the spec says kills its process (an as-published bug) may do so under any
-    // shape that must run: that death is the kernel's finding, not the driver's answer. Where
-    // the shape breaks a rule (a 0 in the local size), the driver's answer is what is judged.
-    const clh::FindingKind kind =
-        child.timed_out ? clh::FindingKind::timeout : clh::FindingKind::crash;
-    const auto expected = clh::launch::expectedFindings(spec, dev);
-    const bool kernels_own = std::find(expected.begin(), expected.end(), kind) != expected.end();
-    if (phase == "results") {
-      // The enqueue was answered; the process died re-running the shape to check its results.
-      lost.results_checked = true;
-      if (!kernels_own) {
-        clh::Finding f;
-        f.kind = kind;
-        f.device = dev.displayName();
-        f.summary = "the process died (" + how + ") while checking the results of this shape";
-        lost.result_findings.push_back(f);
-      }
-    } else if (kernels_own && lost.prediction.mustSucceed()) {
-      lost.died = how;
-      lost.conforms = false;
-      lost.spec_expected = true;
-    } else {
-      lost.died = how;
-      lost.conforms = false;
-    }
-    run.result.shapes.push_back(std::move(lost));
-    first = run.result.shapes.back().index + 1;
-    if (++run.restarts > kMaxRestarts) {
-      run.error = fmt::format("gave up after {} processes died", run.restarts);
-      break;
-    }
-  }
-  run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  return run;
-}
+using clh::FamilyRun;
 
 std::string shortName(const clh::DeviceInfo& d) {
   return d.name.size() > 28 ? d.name.substr(0, 28) : d.name;
@@ -317,27 +191,6 @@ std::vector<Group> groupFailures(const LaunchFamilyResult& r,
   return groups;
 }
 
-// Shapes with a failure that the device's baseline does not cover.
-int newFailures(const LaunchFamilyResult& r, const clh::launch::KnownDeviations& known) {
-  int n = 0;
-  for (const auto& c : r.shapes) n += !known.uncovered(c).empty();
-  return n;
-}
-
-int failing(const LaunchFamilyResult& r) {
-  int n = 0;
-  for (const auto& c : r.shapes) n += !clh::launch::failureKeys(c).empty();
-  return n;
-}
-
-// The family could not be set up for a reason the spec does not expect (a kernel "as published"
-// that does not build is expected to have no shapes).
-bool unexpectedFailure(const FamilyRun& run) {
-  if (!run.result.failure) return false;
-  const auto expected = clh::launch::expectedFindings(*run.spec, *run.device);
-  return std::find(expected.begin(), expected.end(), run.result.failure->kind) == expected.end();
-}
-
 void printReport(std::ostream& os, const std::vector<FamilyRun>& runs,
                  const std::vector<clh::DeviceInfo>& devices,
                  const std::map<std::string, clh::launch::KnownDeviations>& known) {
@@ -360,13 +213,14 @@ void printReport(std::ostream& os, const std::vector<FamilyRun>& runs,
                        devices.begin() + 1;
     int checked = 0;
     for (const auto& c : r.shapes) checked += c.results_checked;
-    const int fresh = newFailures(r, k);
+    const int fresh = clh::newFailures(r, k);
     os << fmt::format(
         "{:<44} {:>3} {:>6} {:>7} {:>7} {:>7} {:>8} {:>5} {:>4} {:>4} {:>6}{}\n", r.spec,
         "[" + std::to_string(dev) + "]", r.shapes.size(), r.conforming(), r.deviating(), checked,
-        r.mismatching(), failing(r) - fresh, fresh, r.died(), r.specExpected(),
-        r.failure ? (unexpectedFailure(run) ? "  NOT RUN: " : "  not run (as the spec expects): ") +
-                        r.failure->summary
+        r.mismatching(), clh::failingShapes(r) - fresh, fresh, r.died(), r.specExpected(),
+        r.failure
+            ? (clh::unexpectedFailure(run) ? "  NOT RUN: " : "  not run (as the spec expects): ") +
+                  r.failure->summary
         : !run.error.empty() ? "  stopped: " + run.error
                              : "");
   }
@@ -447,7 +301,7 @@ int runLaunch(const clh::AppConfig& config, const LaunchArgs& args) {
   const size_t total = specs.size() * devices.size();
   for (const auto& spec : specs)
     for (const auto& dev : devices) {
-      runs.push_back(runIsolated(config, args, spec, dev, scratch));
+      runs.push_back(clh::runLaunchIsolated(config, runOptions(args), spec, dev, scratch));
       const auto& r = runs.back().result;
       std::cerr << fmt::format("[{}/{}] {} on {}: {} shapes, {} conforming, {} died ({:.1f} s){}\n",
                                runs.size(), total, spec.name, dev.displayName(), r.shapes.size(),
@@ -461,13 +315,13 @@ int runLaunch(const clh::AppConfig& config, const LaunchArgs& args) {
 
   int fresh = 0, mismatches = 0, broken = 0;
   for (const auto& run : runs) {
-    fresh += newFailures(run.result, known.at(run.device->slug()));
+    fresh += clh::newFailures(run.result, known.at(run.device->slug()));
     mismatches += run.result.mismatching();
-    broken += !run.error.empty() || unexpectedFailure(run);
+    broken += !run.error.empty() || clh::unexpectedFailure(run);
   }
   std::cout << fmt::format(
       "\n{} spec x device runs; {} shape(s) with a failure no baseline "
-      "records, {} with results that disagree{}\n",
+      "records; {} with results that disagree, known ones included{}\n",
       runs.size(), fresh, mismatches,
       broken ? fmt::format(", {} run(s) stopped early", broken) : "");
 

@@ -103,6 +103,14 @@ int main(int argc, char** argv) {
       "--read-mode", check.read_mode,
       "how results come back: blocking, nonblocking_wait, nonblocking_finish, map, "
       "host_pointer (recorded, never failed), or all");
+  checkCmd
+      ->add_option("--launch-shapes", check.launch_shapes,
+                   "generated launch shapes per spec and device, checked against the OpenCL "
+                   "specification's rules (a unit '[launch]' each; default 100, 0: none)")
+      ->check(CLI::Range(0, 100000));
+  checkCmd->add_option("--launch-baselines", check.launch_baselines,
+                       "folder of known driver deviations, <device-slug>.json (default: "
+                       "baselines/launch)");
 
   auto* refs = app.add_subcommand("references", "list the registered reference functions");
 

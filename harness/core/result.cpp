@@ -100,16 +100,16 @@ void from_json(const json& j, CaseOutcome& c) {
   if (j.contains("bytes")) c.bytes = j["bytes"].get<double>();
 }
 
+std::string UnitResult::title() const {
+  return family == "cases" ? spec : spec + " [" + family + "]";
+}
+
 void to_json(json& j, const UnitResult& u) {
-  j = {{"spec", u.spec},
-       {"spec_file", u.spec_file},
-       {"device", u.device},
-       {"device_kind", u.device_kind},
-       {"status", toString(u.status)},
-       {"cases_run", u.cases_run},
-       {"seed", u.seed},
-       {"message", u.message},
-       {"seconds", u.seconds}};
+  j = {{"family", u.family},           {"spec", u.spec},
+       {"spec_file", u.spec_file},     {"device", u.device},
+       {"device_kind", u.device_kind}, {"status", toString(u.status)},
+       {"cases_run", u.cases_run},     {"seed", u.seed},
+       {"message", u.message},         {"seconds", u.seconds}};
   json exp = json::array();
   for (auto k : u.expected) exp.push_back(toString(k));
   j["expected"] = exp;
@@ -122,6 +122,7 @@ void to_json(json& j, const UnitResult& u) {
   j["perf"] = perf;
 }
 void from_json(const json& j, UnitResult& u) {
+  u.family = j.value("family", "cases");
   u.spec = j.value("spec", "");
   u.spec_file = j.value("spec_file", "");
   u.device = j.value("device", "");

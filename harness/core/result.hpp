@@ -51,6 +51,9 @@ struct Perf {
 
 /// One spec on one device.
 struct UnitResult {
+  /// What the unit checked: "cases" (the spec's random cases against its reference) or "launch"
+  /// (generated launch shapes against the specification's rules, see docs/semantics.md).
+  std::string family = "cases";
   std::string spec;       ///< spec name
   std::string spec_file;  ///< path as given
   std::string device;     ///< display name
@@ -65,6 +68,9 @@ struct UnitResult {
   std::vector<std::string> observations;  ///< distinct observations over the cases
   Perf perf;
   double seconds = 0;
+
+  /// "spec" for the cases, "spec [launch]" for another family: how reports name the unit.
+  std::string title() const;
 };
 
 /// A whole `clharness check` run.

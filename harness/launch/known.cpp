@@ -135,39 +135,4 @@ KnownDeviations collectDeviations(const std::vector<LaunchFamilyResult>& results
   return out;
 }
 
-std::vector<Finding> launchFindings(DeviceSession& session, const Spec& spec, const Sizes& sizes,
-                                    int shapes, uint64_t seed, const KnownDeviations& known) {
-  LaunchFamilyOptions options;
-  options.zero_local = false;
-  const LaunchFamilyResult r = runLaunchFamily(session, spec, sizes, shapes, seed, options);
-  std::vector<Finding> out;
-  if (r.failure) return out;  // the unit's own cases report a build failure
-  const std::string replay =
-      "clharness launch " + spec.file + " --seed " + std::to_string(seed) + " --shape ";
-  for (const auto& c : r.shapes) {
-    for (const auto& key : known.uncovered(c)) {
-      if (key.results.empty()) {
-        Finding f;
-        f.kind = FindingKind::launch_error;
-        f.device = r.device;
-        f.kernel = spec.launches.at(0).kernel;
-        f.summary = "launch shape " + c.text + ": the specification allows " +
-                    c.prediction.allowedToString() + "; the driver gave " + c.gotText();
-        for (const auto& rule : c.prediction.rules) f.raw += rule.id + ": " + rule.reason + "\n";
-        f.raw += "replay: " + replay + std::to_string(c.index);
-        out.push_back(std::move(f));
-      } else {
-        for (const auto& f : c.result_findings) {
-          Finding g = f;
-          g.summary = "under launch shape " + c.text + ": " + g.summary;
-          g.raw += (g.raw.empty() ? "" : "\n") + std::string("replay: ") + replay +
-                   std::to_string(c.index);
-          out.push_back(std::move(g));
-        }
-      }
-    }
-  }
-  return out;
-}
-
 }  // namespace clh::launch

@@ -59,11 +59,4 @@ KnownDeviations knownDeviationsFromJson(const nlohmann::json& json);
 KnownDeviations collectDeviations(const std::vector<LaunchFamilyResult>& results,
                                   const DeviceInfo& device, const KnownDeviations& keep = {});
 
-/// The family as findings for `clharness check`: one launch_error per shape whose outcome the
-/// prediction does not accept and `known` does not cover (summary: the shape, the predicted
-/// outcomes and the one got), and the result-check findings of shapes that ran that `known` does
-/// not cover. Runs no crash-prone shape (zero_local), so it is safe in a unit's process.
-std::vector<Finding> launchFindings(DeviceSession& session, const Spec& spec, const Sizes& sizes,
-                                    int shapes, uint64_t seed, const KnownDeviations& known = {});
-
 }  // namespace clh::launch

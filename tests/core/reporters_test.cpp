@@ -217,5 +217,30 @@ TEST(JUnitReporter, SkippedUnitsAreCounted) {
   EXPECT_EQ(os.str(), golden("report_skipped.xml"));
 }
 
+// A unit of another family than the cases is named "spec [family]" wherever a person reads it,
+// so the launch family's result of a spec never reads as the result of its cases.
+TEST(Reporters, NameTheLaunchFamily) {
+  Report r;
+  UnitResult cases;
+  cases.spec = "handson_vadd";
+  cases.device = "pocl: cpu";
+  UnitResult shapes = cases;
+  shapes.family = "launch";
+  shapes.status = Status::fail;
+  shapes.cases_run = 100;
+  r.units = {cases, shapes};
+  std::ostringstream console, junit, json;
+  writeConsoleReport(console, r);
+  writeJUnitReport(junit, r);
+  writeJsonReport(json, r);
+  EXPECT_NE(console.str().find("FAIL handson_vadd [launch] on pocl: cpu"), std::string::npos)
+      << console.str();
+  EXPECT_NE(junit.str().find("name=\"pocl: cpu [launch]\""), std::string::npos) << junit.str();
+  EXPECT_NE(junit.str().find("name=\"pocl: cpu\""), std::string::npos) << junit.str();
+  const auto units = nlohmann::json::parse(json.str()).at("units");
+  EXPECT_EQ(units.at(0).at("family"), "cases");
+  EXPECT_EQ(units.at(1).at("family"), "launch");
+}
+
 }  // namespace
 }  // namespace clh

@@ -47,6 +47,7 @@ void expectSame(const CaseOutcome& a, const CaseOutcome& b) {
 }
 
 void expectSame(const UnitResult& a, const UnitResult& b) {
+  EXPECT_EQ(a.family, b.family);
   EXPECT_EQ(a.spec, b.spec);
   EXPECT_EQ(a.spec_file, b.spec_file);
   EXPECT_EQ(a.device, b.device);
@@ -89,6 +90,7 @@ UnitResult everyFieldSet() {
   race.work_items = {"global(1,0,0) local(1,0,0) group(0,0,0)", "global(0,0,0) local(0,0,0)"};
 
   UnitResult u;
+  u.family = "launch";
   u.spec = "handson_mmul";
   u.spec_file = "specs/handson/mmul.yaml";
   u.device = "pocl: cpu-haswell";

@@ -6,6 +6,7 @@
 #include <array>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -78,14 +79,23 @@ TEST(E2E, JsonAndJUnitReports) {
   std::ifstream jf(json);
   auto j = nlohmann::json::parse(jf);
   EXPECT_EQ(j["schema"], "clharness-report/1");
-  ASSERT_EQ(j["units"].size(), 3u);
-  std::map<std::string, std::string> status;
-  for (const auto& u : j["units"]) status[u["spec"]] = u["status"];
+  // Each spec has a unit of cases and a unit of launch shapes.
+  ASSERT_EQ(j["units"].size(), 6u);
+  std::map<std::string, std::string> status, launch;
+  for (const auto& u : j["units"])
+    (u["family"] == "launch" ? launch : status)[u["spec"]] = u["status"];
+  ASSERT_EQ(status.size(), 3u);
+  ASSERT_EQ(launch.size(), 3u);
   EXPECT_EQ(status["wrong_index"], "fail");
   EXPECT_EQ(status["bug_gone"], "unexpected_pass");
   EXPECT_EQ(status["expected_bug"], "expected_failure");
+  // Under launch shapes that must run, the wrong kernel's results disagree again; the expected
+  // bug's do as the spec says, and the fixed kernel's agree.
+  EXPECT_EQ(launch["wrong_index"], "fail");
+  EXPECT_EQ(launch["expected_bug"], "pass");
+  EXPECT_EQ(launch["bug_gone"], "pass");
   for (const auto& u : j["units"])
-    if (u["spec"] == "wrong_index") {
+    if (u["spec"] == "wrong_index" && u["family"] == "cases") {
       EXPECT_EQ(u["failing_case"]["sizes"]["N"], 2);
       EXPECT_EQ(u["failing_case"]["findings"][0]["kind"], "wrong_result");
       EXPECT_EQ(u["failing_case"]["findings"][0]["mismatches"][0]["index"][0], 0);
@@ -94,9 +104,10 @@ TEST(E2E, JsonAndJUnitReports) {
   std::stringstream xs;
   xs << xf.rdbuf();
   std::string xml = xs.str();
-  EXPECT_NE(xml.find("<testsuites name=\"clharness\" tests=\"3\" failures=\"2\""),
-            std::string::npos)
-      << xml;
+  EXPECT_NE(xml.find("<testsuites name=\"clharness\" tests=\"6\""), std::string::npos) << xml;
+  EXPECT_NE(xml.find("name=\"Portable Computing Language"), std::string::npos) << xml;
+  EXPECT_NE(xml.find("[launch]\""), std::string::npos) << xml;
+  EXPECT_NE(xml.find("<testcase classname=\"wrong_index\""), std::string::npos) << xml;
   EXPECT_NE(xml.find("type=\"wrong_result\""), std::string::npos) << xml;
 }
 
@@ -188,6 +199,67 @@ TEST(E2E, DevicesTableListsPoclAndOclgrind) {
   if (icd) {
     EXPECT_NE(r.out.find("Oclgrind Simulator"), std::string::npos) << r.out;
   }
+}
+
+bool haveOclgrind() {
+  return run("devices --device Oclgrind").code == 0;
+}
+
+const std::string kOclgrind = " --device Oclgrind";
+
+// `check` runs the launch family as a unit "[launch]" per spec and device. Oclgrind 21.10 runs a
+// launch with a 0 in the global size where OpenCL 1.2 requires CL_INVALID_GLOBAL_WORK_SIZE: with
+// its baseline that is a known deviation; without one it fails the unit, with a replay command.
+TEST(E2E, CheckRunsTheLaunchFamilyAgainstTheBaselines) {
+  if (!haveOclgrind()) GTEST_SKIP() << "no Oclgrind here";
+  const std::string json = ::testing::TempDir() + "/launch-known.json";
+  ToolRun known = run("check " + spec("vadd_ok") + kOclgrind + " --cases 5 --json " + json);
+  EXPECT_EQ(known.code, 0) << known.out;
+  EXPECT_NE(known.out.find("vadd_ok [launch]"), std::string::npos) << known.out;
+  std::ifstream jf(json);
+  const auto units = nlohmann::json::parse(jf).at("units");
+  ASSERT_EQ(units.size(), 2u);
+  EXPECT_EQ(units[1]["family"], "launch");
+  EXPECT_EQ(units[1]["status"], "pass");
+  EXPECT_EQ(units[1]["cases_run"], 100);
+  const std::string message = units[1]["message"];
+  EXPECT_TRUE(std::regex_search(message, std::regex(", [1-9][0-9]* did not;"))) << message;
+  EXPECT_NE(message.find("; 0 shape(s) with a failure that no baseline records"), std::string::npos)
+      << message;
+
+  const std::string empty = ::testing::TempDir() + "/no-launch-baselines";
+  std::system(("mkdir -p " + empty).c_str());
+  ToolRun fresh =
+      run("check " + spec("vadd_ok") + kOclgrind + " --cases 5 --launch-baselines " + empty);
+  EXPECT_EQ(fresh.code, 1) << fresh.out;
+  EXPECT_NE(fresh.out.find("FAIL vadd_ok [launch] on Oclgrind"), std::string::npos) << fresh.out;
+  EXPECT_NE(fresh.out.find("launch_error:"), std::string::npos) << fresh.out;
+  EXPECT_NE(fresh.out.find("CL_INVALID_GLOBAL_WORK_SIZE"), std::string::npos) << fresh.out;
+  // The cases of the same spec still pass: the driver's deviation is not the kernel's.
+  EXPECT_NE(fresh.out.find("1 passed, 1 failed"), std::string::npos) << fresh.out;
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(fresh.out, m, std::regex("replay: clharness (launch [^\n]+)")))
+      << fresh.out;
+  ToolRun replay = run(m[1].str() + " --baseline " + empty);
+  EXPECT_EQ(replay.code, 1) << replay.out;
+  EXPECT_NE(replay.out.find("1 spec x device runs; 1 shape(s) with a failure no baseline records"),
+            std::string::npos)
+      << replay.out;
+}
+
+TEST(E2E, LaunchFamilyLeftOutOnRequestAndWhenReplayingACase) {
+  REQUIRE_POCL();
+  ToolRun off = run("check " + spec("vadd_ok") + kPocl + " --cases 5 --launch-shapes 0");
+  EXPECT_EQ(off.code, 0) << off.out;
+  EXPECT_EQ(off.out.find("[launch]"), std::string::npos) << off.out;
+  ToolRun replay = run("check " + spec("vadd_ok") + kPocl + " --sizes N=7,L=4");
+  EXPECT_EQ(replay.code, 0) << replay.out;
+  EXPECT_EQ(replay.out.find("[launch]"), std::string::npos) << replay.out;
+  ToolRun on = run("check " + spec("vadd_ok") + kPocl + " --cases 5 --launch-shapes 20");
+  EXPECT_EQ(on.code, 0) << on.out;
+  EXPECT_NE(on.out.find("vadd_ok [launch] on Portable Computing Language"), std::string::npos)
+      << on.out;
+  EXPECT_NE(on.out.find("pass (20 shapes"), std::string::npos) << on.out;
 }
 
 }  // namespace

@@ -43,7 +43,7 @@ std::string describeMismatch(const Mismatch& m) {
 }
 
 void writeUnitDetails(std::ostream& os, const UnitResult& u) {
-  os << fmt::format("{} {} on {}\n", statusWord(u.status), u.spec, u.device);
+  os << fmt::format("{} {} on {}\n", statusWord(u.status), u.title(), u.device);
   if (!u.message.empty()) os << "  " << u.message << "\n";
   if (u.failing) {
     os << fmt::format("  smallest failing case: {}\n", u.failing->sizes.empty()
@@ -57,7 +57,8 @@ void writeUnitDetails(std::ostream& os, const UnitResult& u) {
       if (f.mismatch_count > static_cast<int64_t>(f.mismatches.size()))
         os << fmt::format("    ... {} mismatches in all\n", f.mismatch_count);
       if (!f.raw.empty() &&
-          (f.kind == FindingKind::build_error || f.kind == FindingKind::tool_error)) {
+          (f.kind == FindingKind::build_error || f.kind == FindingKind::tool_error ||
+           f.kind == FindingKind::crash || f.kind == FindingKind::timeout)) {
         std::string raw = f.raw.size() > 2000 ? f.raw.substr(0, 2000) + "\n...(cut)" : f.raw;
         os << "    --- log ---\n";
         size_t pos = 0;
@@ -83,7 +84,7 @@ void writeConsoleReport(std::ostream& os, const Report& r) {
                        : u.perf.gflops() > 0        ? fmt::format("{:.3f}", u.perf.gflops())
                        : u.perf.gbytes() > 0        ? fmt::format("{:.2f}GB/s", u.perf.gbytes())
                                                     : "-";
-    os << fmt::format("{:<30} {:<44} {:>5}  {:<17} {:>6.2f}s {:>9}\n", fit(u.spec, 30),
+    os << fmt::format("{:<30} {:<44} {:>5}  {:<17} {:>6.2f}s {:>9}\n", fit(u.title(), 30),
                       fit(u.device, 44), u.cases_run, statusWord(u.status), u.seconds, perf);
   }
   bool header = false;

@@ -74,8 +74,10 @@ void writeJUnitReport(std::ostream& os, const Report& report) {
         "time=\"{:.3f}\">\n",
         xmlEscape(spec), units.size(), f, e, s, t);
     for (const auto* u : units) {
-      os << fmt::format("    <testcase classname=\"{}\" name=\"{}\" time=\"{:.3f}\">\n",
-                        xmlEscape(spec), xmlEscape(u->device), u->seconds);
+      os << fmt::format(
+          "    <testcase classname=\"{}\" name=\"{}\" time=\"{:.3f}\">\n", xmlEscape(spec),
+          xmlEscape(u->family == "cases" ? u->device : u->device + " [" + u->family + "]"),
+          u->seconds);
       std::ostringstream details;
       writeUnitDetails(details, *u);
       std::string body = xmlEscape(details.str());

@@ -1,0 +1,287 @@
+#include "app/launch_run.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <fstream>
+#include <optional>
+
+#include "app/isolate.hpp"
+#include "core/shell.hpp"
+#include "core/sizes.hpp"
+#include "launch/json.hpp"
+
+namespace fs = std::filesystem;
+
+namespace clh {
+
+using launch::LaunchFamilyResult;
+using launch::ShapeCheck;
+
+namespace {
+
+// The last non-empty line of a file, at most 160 characters ("" when none).
+std::string lastLine(const std::string& path) {
+  std::ifstream in(path);
+  std::string line, last;
+  while (std::getline(in, line))
+    if (line.find_first_not_of(" \t\r") != std::string::npos) last = line;
+  if (last.size() > 160) last = last.substr(0, 157) + "...";
+  return last;
+}
+
+}  // namespace
+
+// Runs shapes [first, end) of one spec on one device in child processes; a child that dies is
+// restarted after the shape it was running, which is recorded with how it died.
+FamilyRun runLaunchIsolated(const AppConfig& config, const LaunchRunOptions& args, const Spec& spec,
+                            const DeviceInfo& dev, const fs::path& scratch) {
+  const auto started = std::chrono::steady_clock::now();
+  FamilyRun run;
+  run.spec = &spec;
+  run.device = &dev;
+  run.result.spec = spec.name;
+  run.result.spec_file = spec.file;
+  run.result.device = dev.displayName();
+  const int end = args.shape >= 0 ? args.shape + 1 : args.shapes;
+  int first = args.shape >= 0 ? args.shape : 0;
+  bool have_header = false;
+  int startup_failures = 0;
+  const fs::path out = scratch / fmt::format("launch-{}-{}.jsonl", dev.slug(), spec.name);
+  constexpr int kMaxRestarts = 100;
+  while (first < end) {
+    std::vector<std::string> argv = {config.exe,       "__launch",
+                                     "--spec",         spec.file,
+                                     "--platform",     std::to_string(dev.platform_index),
+                                     "--device-index", std::to_string(dev.device_index),
+                                     "--device-name",  dev.displayName(),
+                                     "--shapes",       std::to_string(end),
+                                     "--first",        std::to_string(first),
+                                     "--seed",         args.seed_text,
+                                     "--out",          out.string()};
+    if (args.no_results) argv.push_back("--no-results");
+    if (args.simulator_checks) argv.push_back("--simulator-checks");
+    for (const auto& k : args.kinds) argv.insert(argv.end(), {"--kind", k});
+    fs::remove(out);
+    const ChildOutcome child = runChild(argv, args.timeout_s);
+
+    std::optional<ShapeCheck> running;  // started, not finished
+    std::string phase, error;
+    bool done = false;
+    std::ifstream in(out);
+    for (std::string line; std::getline(in, line);) {
+      const auto j = nlohmann::json::parse(line, nullptr, false);
+      if (j.is_discarded()) continue;  // a line cut short by the crash
+      const std::string ev = j.value("event", "");
+      if (ev == "ready" || ev == "done") {
+        LaunchFamilyResult header = launch::familyFromJson(j.at("family"));
+        if (!have_header || ev == "done") {
+          header.shapes = std::move(run.result.shapes);
+          run.result = std::move(header);
+          have_header = true;
+        }
+        done |= ev == "done";
+      } else if (ev == "start") {
+        running = launch::shapeCheckFromJson(j.at("check"));
+        phase = j.value("phase", "");
+      } else if (ev == "shape") {
+        run.result.shapes.push_back(launch::shapeCheckFromJson(j.at("check")));
+        running.reset();
+      } else if (ev == "error") {
+        error = j.value("message", "");
+      }
+    }
+    const std::string last_words = lastLine(out.string() + ".stderr");
+    std::error_code ec;
+    fs::remove(out, ec);
+    fs::remove(out.string() + ".oclgrind.jsonl", ec);
+    fs::remove(out.string() + ".stderr", ec);
+    const bool died = child.signal || child.timed_out;
+    if (done) {
+      if (died)
+        run.result.notes.push_back(
+            "the process died after its last shape (" +
+            (child.timed_out ? std::string("timeout") : signalName(child.signal)) + ")");
+      break;
+    }
+    if (!died && !running && !done && ++startup_failures < 2) continue;  // once more: a busy ICD
+    if (!died || !running) {
+      if (error.empty() && !last_words.empty()) error = last_words;
+      run.error = !error.empty() ? error
+                  : child.error.empty()
+                      ? fmt::format("the child exited ({}) before any shape ran",
+                                    child.signal ? signalName(child.signal)
+                                                 : "code " + std::to_string(child.exit_code))
+                      : child.error;
+      break;
+    }
+    ShapeCheck lost = *running;
+    std::string how = child.timed_out ? "timeout" : signalName(child.signal);
+    if (child.signal && !last_words.empty()) how += " (" + last_words + ")";
+    // A kernel that the spec says kills its process (an as-published bug) may do so under any
+    // shape that must run: that death is the kernel's finding, not the driver's answer. Where
+    // the shape breaks a rule (a 0 in the local size), the driver's answer is what is judged.
+    const FindingKind kind = child.timed_out ? FindingKind::timeout : FindingKind::crash;
+    const auto expected = launch::expectedFindings(spec, dev);
+    const bool kernels_own = std::find(expected.begin(), expected.end(), kind) != expected.end();
+    if (phase == "results") {
+      // The enqueue was answered; the process died re-running the shape to check its results.
+      lost.results_checked = true;
+      if (!kernels_own) {
+        Finding f;
+        f.kind = kind;
+        f.device = dev.displayName();
+        f.summary = "the process died (" + how + ") while checking the results of this shape";
+        lost.result_findings.push_back(f);
+      }
+    } else if (kernels_own && lost.prediction.mustSucceed()) {
+      lost.died = how;
+      lost.conforms = false;
+      lost.spec_expected = true;
+    } else {
+      lost.died = how;
+      lost.conforms = false;
+    }
+    run.result.shapes.push_back(std::move(lost));
+    first = run.result.shapes.back().index + 1;
+    if (child.timed_out) {
+      // A kernel that never ends would hang under every shape that runs, each costing the whole
+      // limit: the family stops at the first.
+      run.result.notes.push_back(fmt::format(
+          "stopped after shape #{} ran past the {:.0f} s limit; shapes from #{} on were not run",
+          first - 1, args.timeout_s, first));
+      break;
+    }
+    if (++run.restarts > kMaxRestarts) {
+      run.error = fmt::format("gave up after {} processes died", run.restarts);
+      break;
+    }
+  }
+  run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return run;
+}
+
+int newFailures(const LaunchFamilyResult& r, const launch::KnownDeviations& known) {
+  int n = 0;
+  for (const auto& c : r.shapes) n += !known.uncovered(c).empty();
+  return n;
+}
+
+int failingShapes(const LaunchFamilyResult& r) {
+  int n = 0;
+  for (const auto& c : r.shapes) n += !launch::failureKeys(c).empty();
+  return n;
+}
+
+bool unexpectedFailure(const FamilyRun& run) {
+  if (!run.result.failure) return false;
+  const auto expected = launch::expectedFindings(*run.spec, *run.device);
+  return std::find(expected.begin(), expected.end(), run.result.failure->kind) == expected.end();
+}
+
+std::string launchReplay(const std::string& tool, const FamilyRun& run, int shape) {
+  return fmt::format(
+      "{} launch {} --device {} --seed {} --shape {}", tool, shellQuote(run.spec->file),
+      shellQuote(exactDeviceRegex(run.device->displayName())), run.result.seed, shape);
+}
+
+UnitResult launchUnit(const AppConfig& config, const FamilyRun& run,
+                      const launch::KnownDeviations& known, uint64_t seed) {
+  const LaunchFamilyResult& r = run.result;
+  UnitResult u;
+  u.family = "launch";
+  u.spec = run.spec->name;
+  u.spec_file = run.spec->file;
+  u.device = run.device->displayName();
+  u.device_kind = toString(run.device->kind);
+  u.seed = seed;
+  u.seconds = run.seconds;
+  u.cases_run = static_cast<int>(r.shapes.size());
+  if (!run.error.empty()) {
+    // The children could not run the family (a device that vanished, a tool that failed):
+    // nothing is known of the driver's answers.
+    Finding f;
+    f.kind = FindingKind::tool_error;
+    f.device = u.device;
+    f.summary = "the launch family could not run: " + run.error;
+    CaseOutcome c;
+    c.sizes = r.sizes;
+    c.findings.push_back(std::move(f));
+    u.failing = std::move(c);
+    u.status = Status::tool_error;
+    u.message =
+        fmt::format("the launch family stopped after {} shape(s): {}", r.shapes.size(), run.error);
+    return u;
+  }
+  if (r.failure) {
+    u.status = Status::skipped;
+    u.message = unexpectedFailure(run)
+                    ? "no launch shape ran: " + r.failure->summary + " (the spec's cases report it)"
+                    : "no launch shape ran: " + r.failure->summary + ", as the spec expects";
+    return u;
+  }
+  const std::string baseline =
+      known.found ? "baselines/launch/" + known.slug + ".json" : "no baseline for this device";
+  int checked = 0;
+  for (const auto& c : r.shapes) checked += c.results_checked;
+  const int fresh = newFailures(r, known);
+  std::string families;
+  for (const auto& k : r.kinds) families += (families.empty() ? "" : ", ") + k;
+  u.message = fmt::format(
+      "{} launch shapes ({}) of the case {}: {} enqueues answered as the specification allows, "
+      "{} did not; {} launches had their results checked, {} disagreed; {} shape(s) with a "
+      "failure that no baseline records ({}){}{}",
+      r.shapes.size(), families, formatSizes(r.sizes), r.conforming(), r.deviating(), checked,
+      r.mismatching(), fresh, baseline,
+      r.specExpected()
+          ? fmt::format("; {} failed as the spec expects of its kernel", r.specExpected())
+          : "",
+      run.restarts ? fmt::format("; {} child process(es) died and were replaced", run.restarts)
+                   : "");
+  for (const auto& note : r.notes) u.message += "; " + note;
+  if (fresh == 0) {
+    u.status = Status::pass;
+    return u;
+  }
+  // One finding per distinct failure (family, rules, got, result kinds), on its first shape.
+  CaseOutcome c;
+  c.sizes = r.sizes;
+  std::vector<launch::KnownDeviation> seen;
+  for (const auto& s : r.shapes)
+    for (const auto& key : known.uncovered(s)) {
+      const bool again = std::any_of(seen.begin(), seen.end(), [&](const auto& k) {
+        return k.kind == key.kind && k.rule == key.rule && k.got == key.got &&
+               k.results == key.results;
+      });
+      if (again) continue;
+      seen.push_back(key);
+      int times = 0;
+      for (const auto& t : r.shapes)
+        for (const auto& k : known.uncovered(t))
+          times += k.kind == key.kind && k.rule == key.rule && k.got == key.got &&
+                   k.results == key.results;
+      const std::string where = fmt::format("{} shape(s) like #{} {}", times, s.index, s.text);
+      if (key.results.empty()) {
+        Finding f;
+        f.kind = FindingKind::launch_error;
+        f.device = u.device;
+        f.kernel = run.spec->launches.at(0).kernel;
+        f.summary = fmt::format("{}: the specification allows {}; got {}", where,
+                                s.prediction.allowedToString(), s.gotText());
+        for (const auto& rule : s.prediction.rules) f.raw += rule.id + ": " + rule.reason + "\n";
+        c.findings.push_back(std::move(f));
+      } else {
+        for (const auto& rf : s.result_findings) {
+          Finding g = rf;
+          g.summary = fmt::format("{} (got {}): {}", where, s.gotText(), g.summary);
+          c.findings.push_back(std::move(g));
+        }
+      }
+      if (u.replay.empty()) u.replay = launchReplay(config.tool_name, run, s.index);
+    }
+  u.failing = std::move(c);
+  u.status = Status::fail;
+  return u;
+}
+
+}  // namespace clh
