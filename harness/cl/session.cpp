@@ -104,13 +104,27 @@ void DeviceSession::suppress(const Spec& spec, CaseOutcome& out) const {
 
 DeviceSession::DeviceSession(const DeviceInfo& device, OclgrindSession* simulator)
     : device_(device),
-      context_(device.simulator && simulator
-                   ? cl::Context(std::vector<cl::Device>{device.device}, nullptr,
-                                 &OclgrindSession::contextNotify, simulator)
-                   : cl::Context(device.device)),
-      queue_(context_, device.device, CL_QUEUE_PROFILING_ENABLE),
       sim_(device.simulator ? simulator : nullptr),
-      guard_bytes_(device.simulator ? 0 : guardBytesFor(device.device)) {}
+      guard_bytes_(device.simulator ? 0 : guardBytesFor(device.device)) {
+  context_ = makeContext();
+  queue_ = cl::CommandQueue(context_, device_.device, CL_QUEUE_PROFILING_ENABLE);
+}
+
+cl::Context DeviceSession::makeContext() const {
+  return sim_ ? cl::Context(std::vector<cl::Device>{device_.device}, nullptr,
+                            &OclgrindSession::contextNotify, sim_)
+              : cl::Context(device_.device);
+}
+
+void DeviceSession::reset() {
+  // The programs and kernels hold the old context: they go first, then the queue, then it.
+  programs_.clear();
+  queue_ = cl::CommandQueue();
+  context_ = makeContext();
+  queue_ = cl::CommandQueue(context_, device_.device, CL_QUEUE_PROFILING_ENABLE);
+  needs_reset_ = false;
+  ++resets_;
+}
 
 BuildOutcome DeviceSession::buildOnce(const std::string& source, const std::string& options,
                                       const std::vector<std::string>& kernels, std::string* text,
@@ -218,6 +232,7 @@ CaseOutcome DeviceSession::runCase(const Spec& spec, const Sizes& sizes, uint64_
                                    const RunOptions& run) {
   CaseOutcome out;
   out.sizes = sizes;
+  needs_reset_ = false;
   auto& env = envs_[spec.file + "|" + spec.name];
   if (!env) env = std::make_unique<ExprEnv>(paramNames(spec));
   ResolvedCase rc = resolveCase(spec, *env, sizes);
@@ -241,6 +256,7 @@ CaseOutcome DeviceSession::runCase(const Spec& spec, const Sizes& sizes, uint64_
     for (const auto& b : spec.buffers)
       bufs.add(b.name, host.at(b.name), b.memory.value_or(run.buffers));
   } catch (const cl::Error& e) {
+    needs_reset_ = !device_.simulator;
     out.findings.push_back(finding(FindingKind::launch_error,
                                    fmt::format("creating the buffers ({} mode) failed: {}",
                                                toString(run.buffers), clErrorName(e.err()))));
@@ -281,6 +297,9 @@ CaseOutcome DeviceSession::runCase(const Spec& spec, const Sizes& sizes, uint64_
           k, launch.offset.empty() ? cl::NullRange : toRange(launch.offset), toRange(launch.global),
           launch.local.empty() ? cl::NullRange : toRange(launch.local), nullptr, &ev);
     } catch (const cl::Error& e) {
+      // Also when the driver only refused the shape: the error may be an earlier launch's failure
+      // reported late, and the two cannot be told apart by the code on every driver.
+      needs_reset_ = !device_.simulator;
       out.findings.push_back(finding(
           FindingKind::launch_error,
           fmt::format("enqueue of '{}' with global {} local {} failed: {}", launch.kernel,
@@ -308,6 +327,7 @@ CaseOutcome DeviceSession::runCase(const Spec& spec, const Sizes& sizes, uint64_
       out.findings.push_back(std::move(f));
     }
   } catch (const cl::Error& e) {
+    needs_reset_ = !device_.simulator;
     out.findings.push_back(
         finding(FindingKind::launch_error,
                 fmt::format("the kernel's execution failed: {}", clErrorName(e.err()))));

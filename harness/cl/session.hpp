@@ -1,5 +1,6 @@
 // A device session: one context and profiling queue on one device, with a program cache keyed by
-// (source, build options), and the runner of one case of a spec.
+// (source, build options), and the runner of one case of a spec. A session can start afresh
+// (reset) after a command failed, as some drivers leave the context unusable then.
 #pragma once
 
 #include <map>
@@ -63,9 +64,25 @@ class DeviceSession {
   CaseOutcome runCase(const Spec& spec, const Sizes& sizes, uint64_t seed,
                       const RunOptions& run = {});
 
+  /// Whether the last runCase ended on an OpenCL error from the context or the queue (creating
+  /// the buffers, enqueueing a launch, or waiting for and reading its results) on a real driver.
+  /// Some drivers (NVIDIA's) leave the context unusable after a failed command, so that every
+  /// later case fails too: reset() before the next one. Never after an argument the kernel
+  /// refuses, a build failure, wrong results, or a simulator's findings.
+  bool needsReset() const { return needs_reset_; }
+  /// Starts afresh on the same device: a new context and queue and an empty program cache (the
+  /// programs are rebuilt when next used). The simulator session, the kernel sources read and the
+  /// guard size are kept. BuildOutcome references obtained before are invalidated; a context or
+  /// queue copied before is the old one. Throws cl::Error when the new context or queue cannot be
+  /// made (the session then still needs a reset).
+  void reset();
+  /// How many times reset() succeeded.
+  int resets() const { return resets_; }
+
  private:
   /// Drops the findings the spec suppresses on this device.
   void suppress(const Spec& spec, CaseOutcome& out) const;
+  cl::Context makeContext() const;
   BuildOutcome buildOnce(const std::string& source, const std::string& options,
                          const std::vector<std::string>& kernels, std::string* failureText,
                          bool* kernelListed, int* error, std::string* function);
@@ -78,6 +95,8 @@ class DeviceSession {
   OclgrindSession* sim_ = nullptr;
   std::map<std::string, std::unique_ptr<ExprEnv>> envs_;  // per spec name
   size_t guard_bytes_ = 0;
+  bool needs_reset_ = false;
+  int resets_ = 0;
 };
 
 }  // namespace clh
