@@ -65,6 +65,7 @@ UnitResult runUnit(DeviceSession& session, const Spec& spec, const UnitOptions& 
     u.expected = spec.expect->any_of;
 
   ExprEnv env(paramNames(spec));
+  const int resetsBefore = session.resets();
   std::optional<CaseOutcome> lastFailure;
   bool toolError = false;
 
@@ -73,6 +74,20 @@ UnitResult runUnit(DeviceSession& session, const Spec& spec, const UnitOptions& 
     CaseOutcome c;
     for (size_t m = 0; m < options.modes.size(); ++m) {
       CaseOutcome one = session.runCase(spec, sizes, options.seed, options.modes[m]);
+      // After a failed command the next case (or mode) gets a new context, so that what it finds
+      // is its own and not the follow-on error of a context the driver gave up on.
+      if (session.needsReset()) {
+        try {
+          session.reset();
+        } catch (const cl::Error& e) {  // the device is gone: said on the case that left it so
+          Finding f;
+          f.kind = FindingKind::launch_error;
+          f.summary = fmt::format("recreating the context after this case failed: {} ({})",
+                                  e.what(), clErrorName(e.err()));
+          f.device = dev.displayName();
+          one.findings.push_back(std::move(f));
+        }
+      }
       if (m == 0) {
         c = std::move(one);
         continue;
@@ -142,6 +157,11 @@ UnitResult runUnit(DeviceSession& session, const Spec& spec, const UnitOptions& 
     if (result.match(err)) u.message = "property error: " + err.description;
   }
 
+  if (int n = session.resets() - resetsBefore)
+    u.observations.push_back(fmt::format(
+        "the session's context and queue were recreated {} time{} after an OpenCL error from a "
+        "command (launch_error)",
+        n, n == 1 ? "" : "s"));
   if (lastFailure) {
     u.failing = lastFailure;
     u.status = classify(*lastFailure, u.expected);
