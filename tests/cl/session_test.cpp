@@ -1,0 +1,169 @@
+// The device session's reset and when runUnit uses it, on PoCL (Oclgrind for the one test that
+// says so): a reset session runs cases on a new context with rebuilt programs; a unit resets after
+// each case that ended on an OpenCL error from a command, and after nothing else.
+#include "cl/session.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "cl/devices.hpp"
+#include "cl/unit.hpp"
+#include "core/spec.hpp"
+
+namespace {
+
+constexpr int64_t kRefusedLocal = 1048576;  // specs/local_refused.yaml's L no device accepts
+
+const std::vector<clh::DeviceInfo>& allDevices() {
+  static const std::vector<clh::DeviceInfo> all = [] {
+    clh::registerIcds({});
+    return clh::enumerateDevices();
+  }();
+  return all;
+}
+
+const clh::DeviceInfo* firstDevice(const std::string& platform) {
+  for (const auto& d : allDevices())
+    if (d.platform.find(platform) != std::string::npos) return &d;
+  return nullptr;
+}
+
+const clh::DeviceInfo* pocl() {
+  return firstDevice("Portable Computing Language");
+}
+
+clh::Spec spec(const std::string& name) {
+  return clh::loadSpec(std::string(CLH_CL_TEST_DIR) + "/specs/" + name + ".yaml",
+                       CLHARNESS_SOURCE_ROOT);
+}
+
+bool mentionsReset(const clh::UnitResult& u) {
+  for (const auto& o : u.observations)
+    if (o.find("recreated") != std::string::npos) return true;
+  return false;
+}
+
+// The context a built program belongs to.
+cl_context programContext(const clh::BuildOutcome& b) {
+  return b.program->getInfo<CL_PROGRAM_CONTEXT>()();
+}
+
+}  // namespace
+
+TEST(Session, ResetGivesANewContextAndRebuildsPrograms) {
+  const clh::DeviceInfo* dev = pocl();
+  if (!dev) GTEST_SKIP() << "no PoCL device here";
+  const clh::Spec s = spec("vadd");
+  clh::DeviceSession session(*dev);
+  EXPECT_EQ(session.resets(), 0);
+  ASSERT_TRUE(session.runCase(s, {{"N", 17}}, 1).ok());
+  EXPECT_FALSE(session.needsReset());
+
+  const clh::BuildOutcome& before = session.build(s.source_path, "", {"vadd"});
+  ASSERT_TRUE(before.program);
+  const cl::Context old = session.context();  // holds the old context, so its handle stays unique
+  EXPECT_EQ(programContext(before), old());
+
+  session.reset();
+  EXPECT_EQ(session.resets(), 1);
+  EXPECT_NE(session.context()(), old());
+  const clh::BuildOutcome& after = session.build(s.source_path, "", {"vadd"});
+  ASSERT_TRUE(after.program) << after.log;
+  EXPECT_EQ(programContext(after), session.context()());
+  EXPECT_EQ(session.queue().getInfo<CL_QUEUE_CONTEXT>()(), session.context()());
+
+  // Cases run as before on the new context, including a size not run before.
+  for (int64_t n : {17, 300, 1}) {
+    clh::CaseOutcome c = session.runCase(s, {{"N", n}}, 1);
+    EXPECT_TRUE(c.ok()) << "N=" << n << ": " << c.findings.front().summary;
+  }
+  EXPECT_FALSE(session.needsReset());
+  EXPECT_EQ(session.resets(), 1);
+}
+
+TEST(Session, ARefusedEnqueueAsksForAReset) {
+  const clh::DeviceInfo* dev = pocl();
+  if (!dev) GTEST_SKIP() << "no PoCL device here";
+  ASSERT_LT(dev->max_work_group_size, size_t(kRefusedLocal));
+  const clh::Spec s = spec("local_refused");
+  clh::DeviceSession session(*dev);
+  clh::CaseOutcome bad =
+      session.runCase(s, {{"N", 5}, {"L", kRefusedLocal}, {"G", kRefusedLocal}}, 1);
+  ASSERT_EQ(bad.findings.size(), 1u);
+  EXPECT_EQ(bad.findings[0].kind, clh::FindingKind::launch_error);
+  EXPECT_TRUE(session.needsReset());
+  // The next case clears it: the flag describes the last case only.
+  EXPECT_TRUE(session.runCase(s, {{"N", 5}, {"L", 1}, {"G", 5}}, 1).ok());
+  EXPECT_FALSE(session.needsReset());
+  EXPECT_EQ(session.resets(), 0);  // runCase never resets by itself
+}
+
+TEST(Unit, ResetsAfterEachLaunchErrorAndKeepsTheFirstError) {
+  const clh::DeviceInfo* dev = pocl();
+  if (!dev) GTEST_SKIP() << "no PoCL device here";
+  ASSERT_LT(dev->max_work_group_size, size_t(kRefusedLocal));
+  const clh::Spec s = spec("local_refused");
+  clh::DeviceSession session(*dev);
+  clh::UnitOptions o;
+  o.cases = 30;
+  // Two modes: a case that fails in the first must not leave a bad context to the second.
+  o.modes = {clh::RunOptions{}, clh::RunOptions{}};
+  o.modes[1].buffers = clh::BufferMode::copy_host_ptr;
+  int refused = 0;
+  o.on_case_start = [&](const clh::Sizes& sizes) { refused += sizes.at("L") == kRefusedLocal; };
+  const clh::UnitResult u = clh::runUnit(session, s, o);
+
+  ASSERT_TRUE(u.failing) << u.message;
+  EXPECT_EQ(u.status, clh::Status::fail);
+  ASSERT_GT(refused, 0);
+  // One reset per mode of each case that drew the refused local size, none for the others.
+  EXPECT_EQ(session.resets(), 2 * refused);
+  EXPECT_FALSE(session.needsReset());
+  EXPECT_TRUE(mentionsReset(u));
+  // The smallest failing case carries its own error, the refused enqueue, in both modes.
+  EXPECT_EQ(u.failing->sizes.at("N"), 1);
+  EXPECT_EQ(u.failing->sizes.at("L"), kRefusedLocal);
+  ASSERT_EQ(u.failing->findings.size(), 2u);
+  for (const auto& f : u.failing->findings) {
+    EXPECT_EQ(f.kind, clh::FindingKind::launch_error) << f.summary;
+    EXPECT_NE(f.summary.find("enqueue of 'vadd' with global (1048576) local (1048576) failed"),
+              std::string::npos)
+        << f.summary;
+  }
+  // The session still runs a good case afterwards.
+  EXPECT_TRUE(session.runCase(s, {{"N", 9}, {"L", 4}, {"G", 12}}, 1).ok());
+}
+
+TEST(Unit, NoResetAfterWrongResults) {
+  const clh::DeviceInfo* dev = pocl();
+  if (!dev) GTEST_SKIP() << "no PoCL device here";
+  const clh::Spec s = spec("wrong_index");
+  clh::DeviceSession session(*dev);
+  clh::UnitOptions o;
+  o.cases = 30;
+  const clh::UnitResult u = clh::runUnit(session, s, o);
+  ASSERT_TRUE(u.failing) << u.message;
+  EXPECT_EQ(u.status, clh::Status::fail);
+  EXPECT_EQ(u.failing->findings.front().kind, clh::FindingKind::wrong_result);
+  EXPECT_GT(u.cases_run, 1);
+  EXPECT_EQ(session.resets(), 0);
+  EXPECT_FALSE(mentionsReset(u));
+}
+
+TEST(Unit, NoResetOnTheSimulator) {
+  const clh::DeviceInfo* dev = firstDevice("Oclgrind");
+  if (!dev) GTEST_SKIP() << "no Oclgrind device here";
+  ASSERT_LT(dev->max_work_group_size, size_t(kRefusedLocal));
+  const clh::Spec s = spec("local_refused");
+  clh::DeviceSession session(*dev);
+  clh::UnitOptions o;
+  o.sizes = clh::Sizes{{"N", 3}, {"L", kRefusedLocal}};  // one case, refused on every device
+  const clh::UnitResult u = clh::runUnit(session, s, o);
+  ASSERT_TRUE(u.failing) << u.message;
+  EXPECT_EQ(u.failing->findings.front().kind, clh::FindingKind::launch_error)
+      << u.failing->findings.front().summary;
+  EXPECT_EQ(session.resets(), 0);
+  EXPECT_FALSE(mentionsReset(u));
+}
