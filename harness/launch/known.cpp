@@ -51,11 +51,13 @@ std::vector<KnownDeviation> failureKeys(const ShapeCheck& c) {
   const std::string got = !c.died.empty() && c.died != "timeout" ? "crash" : c.gotText();
   const std::string rules = join(c.ruleIds(), "none");
   std::vector<KnownDeviation> keys;
-  if (!c.conforms && !c.spec_expected) keys.push_back({c.shape.kind, rules, got, "", ""});
+  if (!c.conforms && !c.spec_expected)
+    keys.push_back({c.shape.kind, rules, got, "", "", c.prediction.allowedToString()});
   if (c.resultMismatch()) {
     std::set<std::string> kinds;
     for (const auto& f : c.result_findings) kinds.insert(std::string(toString(f.kind)));
-    keys.push_back({c.shape.kind, rules, got, join({kinds.begin(), kinds.end()}, ""), ""});
+    keys.push_back({c.shape.kind, rules, got, join({kinds.begin(), kinds.end()}, ""), "",
+                    c.prediction.allowedToString()});
   }
   return keys;
 }
@@ -78,6 +80,7 @@ nlohmann::json toJson(const KnownDeviations& k) {
   for (const auto& e : k.entries) {
     nlohmann::json j = {{"kind", e.kind}, {"rule", e.rule}, {"got", e.got}};
     if (!e.results.empty()) j["results"] = e.results;
+    if (!e.allowed.empty()) j["allowed"] = e.allowed;
     j["reason"] = e.reason;
     entries.push_back(std::move(j));
   }
@@ -91,7 +94,7 @@ KnownDeviations knownDeviationsFromJson(const nlohmann::json& j) {
   k.found = true;
   for (const auto& e : j.at("known_deviations"))
     k.entries.push_back({e.value("kind", ""), e.at("rule"), e.at("got"), e.value("results", ""),
-                         e.value("reason", "")});
+                         e.value("reason", ""), e.value("allowed", "")});
   return k;
 }
 

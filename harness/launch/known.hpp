@@ -24,6 +24,9 @@ struct KnownDeviation {
   /// outcome was allowed and the results were wrong.
   std::string results;
   std::string reason;  ///< for people: what the driver does and what the specification says
+  /// For people: what the specification allows where `got` came instead (the prediction of the
+  /// first shape seen, "enqueue: CL_INVALID_WORK_GROUP_SIZE (-54) | ..."); not used to match.
+  std::string allowed;
 
   /// Whether this entry covers a failure key: the same family (or none named), every rule of the
   /// entry broken by the launch, the same got, and (for results) every kind found listed here.

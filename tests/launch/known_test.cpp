@@ -55,13 +55,13 @@ TEST(KnownDeviations, AnEntryCoversTheSameGotWhenItsRulesAreAllBroken) {
   const ShapeCheck two = deviating({"local.not_dividing", "local_mem.over_device"}, kRan);
   KnownDeviations k;
   k.entries.push_back(
-      {"", "local_mem.over_device", "completion: CL_SUCCESS (0)", "", "PoCL runs it"});
+      {"", "local_mem.over_device", "completion: CL_SUCCESS (0)", "", "PoCL runs it", ""});
   EXPECT_TRUE(k.uncovered(one).empty());
   EXPECT_TRUE(k.uncovered(two).empty());  // the entry's rule is among those broken
 
   KnownDeviations both;
   both.entries.push_back(
-      {"", "local.not_dividing+local_mem.over_device", "completion: CL_SUCCESS (0)", "", ""});
+      {"", "local.not_dividing+local_mem.over_device", "completion: CL_SUCCESS (0)", "", "", ""});
   EXPECT_TRUE(both.uncovered(two).empty());
   ASSERT_EQ(both.uncovered(one).size(), 1u);  // one rule only: not covered
   EXPECT_EQ(both.uncovered(one)[0].rule, "local_mem.over_device");
@@ -78,7 +78,7 @@ TEST(KnownDeviations, AnEntryNamingAFamilyCoversOnlyThatFamily) {
   c.shape.kind = "reqd_null_local";
   KnownDeviations k;
   k.entries.push_back(
-      {"reqd_null_local", "none", "enqueue: CL_INVALID_WORK_GROUP_SIZE (-54)", "", ""});
+      {"reqd_null_local", "none", "enqueue: CL_INVALID_WORK_GROUP_SIZE (-54)", "", "", ""});
   EXPECT_TRUE(k.uncovered(c).empty());
   c.shape.kind = "valid";  // a valid launch refused with the same code is a new deviation
   EXPECT_EQ(k.uncovered(c).size(), 1u);
@@ -91,7 +91,7 @@ TEST(KnownDeviations, ACrashIsKnownWhateverTheSignalAndATimeoutIsNot) {
   c.died = "SIGABRT";
   c.conforms = false;
   KnownDeviations k;
-  k.entries.push_back({"zero_local", "local.zero", "crash", "", "PoCL dies"});
+  k.entries.push_back({"zero_local", "local.zero", "crash", "", "PoCL dies", ""});
   c.shape.kind = "zero_local";
   EXPECT_EQ(failureKeys(c).at(0).got, "crash");
   EXPECT_TRUE(k.uncovered(c).empty());
@@ -130,12 +130,12 @@ TEST(KnownDeviations, ResultMismatchesAreKeyedByTheKindsFound) {
   EXPECT_EQ(keys[0].results, "unwritten");
 
   KnownDeviations k;
-  k.entries.push_back({"", "none", "completion: CL_SUCCESS (0)", "unwritten+wrong_result", ""});
+  k.entries.push_back({"", "none", "completion: CL_SUCCESS (0)", "unwritten+wrong_result", "", ""});
   EXPECT_TRUE(k.uncovered(c).empty());
   c.result_findings.push_back(finding(clh::FindingKind::out_of_bounds));
   EXPECT_EQ(k.uncovered(c).size(), 1u);  // a kind the entry does not list is new
   KnownDeviations code_only;
-  code_only.entries.push_back({"", "none", "completion: CL_SUCCESS (0)", "", ""});
+  code_only.entries.push_back({"", "none", "completion: CL_SUCCESS (0)", "", "", ""});
   EXPECT_EQ(code_only.uncovered(c).size(), 1u);  // an outcome entry never covers wrong results
 }
 
@@ -152,7 +152,7 @@ TEST(KnownDeviations, CollectingKeepsOneEntryPerKeyAndKnownReasons) {
   ASSERT_EQ(dev.displayName(), r.device);
   KnownDeviations keep;
   keep.entries.push_back(
-      {"local_mem_over", "global.zero", "completion: CL_SUCCESS (0)", "", "kept reason"});
+      {"local_mem_over", "global.zero", "completion: CL_SUCCESS (0)", "", "kept reason", ""});
   const KnownDeviations out = collectDeviations({r}, dev, keep);
   ASSERT_EQ(out.entries.size(), 2u);
   EXPECT_EQ(out.entries[0].rule, "local_mem.over_device");
@@ -164,6 +164,9 @@ TEST(KnownDeviations, CollectingKeepsOneEntryPerKeyAndKnownReasons) {
   EXPECT_TRUE(back.found);
   EXPECT_EQ(back.entries[1].rule, "global.zero");
   EXPECT_EQ(back.entries[1].got, out.entries[1].got);
+  // Each entry names what the specification allows, beside what the driver gave.
+  EXPECT_EQ(out.entries[0].allowed, "enqueue: CL_OUT_OF_RESOURCES (-5)");
+  EXPECT_EQ(back.entries[0].allowed, out.entries[0].allowed);
 }
 
 TEST(LaunchJson, AShapeCheckSurvivesTheChildProtocol) {
@@ -226,7 +229,7 @@ TEST(LaunchJson, AFamilyHeaderSurvivesTheChildProtocol) {
   EXPECT_FALSE(familyFromJson(toJson(r, false)).shapes.size());
 
   KnownDeviations known;
-  known.entries.push_back({"", "global.zero", "completion: CL_SUCCESS (0)", "", ""});
+  known.entries.push_back({"", "global.zero", "completion: CL_SUCCESS (0)", "", "", ""});
   const auto summary = summaryJson(back, &known);
   EXPECT_EQ(summary["deviating"], 1);
   EXPECT_EQ(summary["known_failures"], 1);
