@@ -5,7 +5,8 @@
 # kernels, and the harness-vs-bare-loop benchmark. Results go to $OUT (default gpu-out/). The
 # launch step writes each device's known deviations (baselines/launch/ takes them); `check` runs
 # the launch family too, against the committed ones.
-#   ci/gpu-run.sh [STEP...]   steps: devices check semantics launch audit bench (default: all)
+#   ci/gpu-run.sh [STEP...]   steps: devices check semantics launch audit bench (default: all);
+#                             launch-nvidia, launch-pocl: the launch step for one driver
 set -u
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -27,6 +28,11 @@ run_if devices "$tool" devices
 run_if check "$tool" check specs --json "$out/check.json" --junit "$out/check.xml"
 run_if semantics "$tool" semantics --json "$out/semantics.json" --write-baselines "$out/baselines"
 run_if launch "$tool" launch specs --json "$out/launch.json" --write-baselines "$out/launch-baselines"
+# The same, one driver at a time (each fits one call of the device tool).
+run_if launch-nvidia "$tool" launch specs --device 'NVIDIA|CUDA' --json "$out/launch-nvidia.json" \
+  --write-baselines "$out/launch-baselines"
+run_if launch-pocl "$tool" launch specs --device 'Portable' --json "$out/launch-pocl.json" \
+  --write-baselines "$out/launch-baselines"
 run_if audit "$tool" audit specs/hackmd/gemm_tiled.yaml specs/intermediate/mul_local.yaml \
   specs/handson/mmul_block.yaml --device 'NVIDIA|CUDA' --json "$out/audit.json"
 if [ -x "$bundle/bench_overhead" ]; then
