@@ -122,6 +122,7 @@ int runChildFamily(const clh::AppConfig& config, const ChildArgs& a) {
 
     clh::launch::LaunchFamilyOptions options;
     options.first_shape = a.first;
+    options.stop_after_failed_command = true;  // the parent goes on in a new process
     options.check_results = !a.no_results;
     options.kinds = a.kinds;
     options.on_ready = [out](const LaunchFamilyResult& r) {
@@ -136,7 +137,10 @@ int runChildFamily(const clh::AppConfig& config, const ChildArgs& a) {
     LaunchFamilyResult r =
         clh::launch::runLaunchFamily(session, spec, sizes, a.shapes, seed, options);
     r.shapes.clear();  // already sent one by one
-    writeLine(out, {{"event", "done"}, {"family", clh::launch::toJson(r, false)}});
+    if (r.restart_at)
+      writeLine(out, {{"event", "restart"}, {"next", *r.restart_at}});
+    else
+      writeLine(out, {{"event", "done"}, {"family", clh::launch::toJson(r, false)}});
     if (sim) fs::remove(sim->logPath());
   } catch (const std::exception& e) {
     writeLine(out, {{"event", "error"}, {"message", e.what()}});
@@ -341,6 +345,7 @@ int runLaunch(const clh::AppConfig& config, const LaunchArgs& args) {
       const auto& k = known.at(run.device->slug());
       auto s = clh::launch::summaryJson(run.result, k.found ? &k : nullptr);
       s["restarts"] = run.restarts;
+      s["fresh_starts"] = run.fresh_starts;
       s["seconds"] = std::round(run.seconds * 10) / 10;
       s["error"] = run.error;
       j["families"].push_back(std::move(s));

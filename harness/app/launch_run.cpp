@@ -66,8 +66,10 @@ FamilyRun runLaunchIsolated(const AppConfig& config, const LaunchRunOptions& arg
     const ChildOutcome child = runChild(argv, args.timeout_s);
 
     std::optional<ShapeCheck> running;  // started, not finished
+    std::optional<int> restart_at;      // the child stopped after a failed command
     std::string phase, error;
     bool done = false;
+    int received = 0;  // shapes this child finished
     std::ifstream in(out);
     for (std::string line; std::getline(in, line);) {
       const auto j = nlohmann::json::parse(line, nullptr, false);
@@ -87,6 +89,9 @@ FamilyRun runLaunchIsolated(const AppConfig& config, const LaunchRunOptions& arg
       } else if (ev == "shape") {
         run.result.shapes.push_back(launch::shapeCheckFromJson(j.at("check")));
         running.reset();
+        ++received;
+      } else if (ev == "restart") {
+        restart_at = j.value("next", first);
       } else if (ev == "error") {
         error = j.value("message", "");
       }
@@ -102,6 +107,23 @@ FamilyRun runLaunchIsolated(const AppConfig& config, const LaunchRunOptions& arg
         run.result.notes.push_back(
             "the process died after its last shape (" +
             (child.timed_out ? std::string("timeout") : signalName(child.signal)) + ")");
+      break;
+    }
+    if (restart_at && !died && *restart_at > first) {
+      // A shape's command failed and may have spoilt the context: the next child goes on.
+      first = *restart_at;
+      if (++run.fresh_starts > end) {
+        run.error = fmt::format("gave up after {} new processes", run.fresh_starts);
+        break;
+      }
+      continue;
+    }
+    if (!died && received > 0) {
+      // The child stopped with an error after some shapes (a command that failed outside a
+      // shape's own checks): the shapes it finished stand, and it is not run again.
+      if (error.empty()) error = last_words;
+      run.error = fmt::format("the child stopped after shape #{}: {}",
+                              run.result.shapes.back().index, error.empty() ? "no message" : error);
       break;
     }
     if (!died && !running && !done && ++startup_failures < 2) continue;  // once more: a busy ICD
@@ -230,14 +252,19 @@ UnitResult launchUnit(const AppConfig& config, const FamilyRun& run,
   u.message = fmt::format(
       "{} launch shapes ({}) of the case {}: {} enqueues answered as the specification allows, "
       "{} did not; {} launches had their results checked, {} disagreed; {} shape(s) with a "
-      "failure that no baseline records ({}){}{}",
+      "failure that no baseline records ({}){}{}{}",
       r.shapes.size(), families, formatSizes(r.sizes), r.conforming(), r.deviating(), checked,
       r.mismatching(), fresh, baseline,
       r.specExpected()
           ? fmt::format("; {} failed as the spec expects of its kernel", r.specExpected())
           : "",
       run.restarts ? fmt::format("; {} child process(es) died and were replaced", run.restarts)
-                   : "");
+                   : "",
+      run.fresh_starts
+          ? fmt::format("; {} shape(s) whose command failed were followed by a new process (a "
+                        "context the failure may have spoilt)",
+                        run.fresh_starts)
+          : "");
   for (const auto& note : r.notes) u.message += "; " + note;
   if (fresh == 0) {
     u.status = Status::pass;

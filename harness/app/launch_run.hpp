@@ -31,6 +31,9 @@ struct FamilyRun {
   const DeviceInfo* device = nullptr;
   launch::LaunchFamilyResult result;
   int restarts = 0;  ///< child processes that died on a shape and were replaced
+  /// Children that stopped after a shape whose command failed (a spoilt context) and were
+  /// replaced.
+  int fresh_starts = 0;
   double seconds = 0;
   std::string error;  ///< the family could not run at all (not a driver's answer)
 };

@@ -221,6 +221,23 @@ Sizes launchCaseSizes(const Spec& spec, bool simulator, uint64_t seed) {
   return *best;
 }
 
+namespace {
+
+// A command of the shape failed while or after running, or with a code that is no answer to the
+// launch's arguments (see LaunchFamilyOptions::stop_after_failed_command).
+bool failedCommand(const ShapeCheck& c) {
+  const cl_int code = c.got.code;
+  if (c.got.stage == sem::Stage::completion && code != CL_SUCCESS) return true;
+  if (c.got.stage == sem::Stage::enqueue &&
+      (code == CL_OUT_OF_RESOURCES || code == CL_OUT_OF_HOST_MEMORY || code < -1000))
+    return true;
+  return std::any_of(c.result_findings.begin(), c.result_findings.end(), [](const Finding& f) {
+    return f.kind == FindingKind::launch_error || f.kind == FindingKind::tool_error;
+  });
+}
+
+}  // namespace
+
 LaunchFamilyResult runLaunchFamily(DeviceSession& session, const Spec& spec, const Sizes& sizes,
                                    int shapes, uint64_t seed, const LaunchFamilyOptions& options) {
   const DeviceInfo& device = session.device();
@@ -323,6 +340,9 @@ LaunchFamilyResult runLaunchFamily(DeviceSession& session, const Spec& spec, con
   if (options.on_ready) options.on_ready(r);
 
   const auto expected = expectedFindings(spec, device);
+  const auto expects = [&](FindingKind k) {
+    return std::find(expected.begin(), expected.end(), k) != expected.end();
+  };
   const auto gen = genSpecShape(sl);
   rc::Random random(hash64("launch-shapes:" + spec.name, seed));
   for (int i = 0; i < shapes; ++i) {
@@ -336,6 +356,7 @@ LaunchFamilyResult runLaunchFamily(DeviceSession& session, const Spec& spec, con
     Built& built = builds[std::min(check.shape.variant, builds.size() - 1)];
 
     bool args_set = true;
+    bool context_broken = false;
     try {
       bindFixedArgs(built.kernel, first, *buffers);
     } catch (const cl::Error& e) {
@@ -372,16 +393,23 @@ LaunchFamilyResult runLaunchFamily(DeviceSession& session, const Spec& spec, con
             f.device = r.device;
             f.kernel = kernel_name;
             f.summary = "while the shape itself ran: " + f.summary;
-            check.result_findings.push_back(std::move(f));
+            if (!expects(f.kind)) check.result_findings.push_back(std::move(f));
           }
           if (!hits.empty()) makeBuffers();
         } catch (const cl::Error& e) {
-          check.result_findings.push_back(
-              makeFinding(FindingKind::launch_error,
-                          std::string("reading the guard zones after the shape failed: ") +
-                              clErrorName(e.err()),
-                          r.device, kernel_name));
-          makeBuffers();
+          // The shape's command failed and the failure shows again here; a spec that expects its
+          // kernel to fail a launch (launch_error) expects this too.
+          if (!expects(FindingKind::launch_error))
+            check.result_findings.push_back(
+                makeFinding(FindingKind::launch_error,
+                            std::string("reading the guard zones after the shape failed: ") +
+                                clErrorName(e.err()),
+                            r.device, kernel_name));
+          try {
+            makeBuffers();
+          } catch (const cl::Error&) {
+            context_broken = true;  // the context itself failed: nothing more runs in it
+          }
         }
       }
     }
@@ -419,7 +447,13 @@ LaunchFamilyResult runLaunchFamily(DeviceSession& session, const Spec& spec, con
       }
     }
     if (options.on_shape_done) options.on_shape_done(check);
+    const bool stop = options.stop_after_failed_command && !device.simulator &&
+                      (context_broken || failedCommand(check));
     r.shapes.push_back(std::move(check));
+    if (stop) {
+      r.restart_at = i + 1;
+      return r;  // the queue may be unusable: no finish
+    }
   }
   queue.finish();
   return r;

@@ -63,6 +63,9 @@ struct LaunchFamilyResult {
   /// The case could not be set up (its program did not build, its buffers could not be made):
   /// no shape ran.
   std::optional<Finding> failure;
+  /// The family stopped early to go on in a new process from this shape (see
+  /// LaunchFamilyOptions::stop_after_failed_command).
+  std::optional<int> restart_at;
 
   int conforming() const;
   /// Shapes whose outcome the prediction does not accept (crashes included), less those the
@@ -83,6 +86,12 @@ struct LaunchFamilyOptions {
   std::vector<std::string> kinds;
   /// Skip the shapes before this index (resuming after a crash: the same seed, the same shapes).
   int first_shape = 0;
+  /// On a real device, stop after a shape whose command failed while or after running (an error
+  /// at completion, CL_OUT_OF_RESOURCES or a vendor code at enqueue, a failed read of its results)
+  /// and set restart_at: NVIDIA's driver keeps such an error in the context (a kernel that
+  /// faulted), and every later command in it fails. A runner with child processes goes on in a
+  /// new one; the shapes after it would otherwise report the first shape's failure.
+  bool stop_after_failed_command = false;
   /// Called before each shape is enqueued ("enqueue": the check holds the shape and its
   /// prediction) and before its results are checked ("results": the outcome too), so a process
   /// that dies can be attributed to the shape.
