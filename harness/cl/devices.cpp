@@ -63,7 +63,8 @@ std::string registerIcds(const IcdConfig& config) {
   int n = 0;
   for (const auto& lib : config.extra_libraries) {
     if (!fs::exists(lib, ec) || known.count(baseName(lib))) continue;
-    want["clharness-" + std::to_string(n++) + "-" + fs::path(lib).filename().string() + ".icd"] = lib;
+    want["clharness-" + std::to_string(n++) + "-" + fs::path(lib).filename().string() + ".icd"] =
+        lib;
     known.insert(baseName(lib));
   }
   // Other processes of the tool (ctest runs several) may be reading the folder: files are

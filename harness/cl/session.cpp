@@ -122,6 +122,21 @@ void DeviceSession::reset() {
   queue_ = cl::CommandQueue();
   context_ = makeContext();
   queue_ = cl::CommandQueue(context_, device_.device, CL_QUEUE_PROFILING_ENABLE);
+  // Whether anything runs here at all: a driver whose process-wide state is spoilt fails this
+  // too (NVIDIA's fails the build with an unknown error after a kernel faulted).
+  cl::Program probe(context_, probe_source_);
+  try {
+    probe.build(std::vector<cl::Device>{device_.device});
+  } catch (const cl::Error& e) {
+    throw cl::Error(e.err(), "clBuildProgram (the probe kernel in the new context)");
+  }
+  cl::Kernel kernel(probe, "clh_probe");
+  cl::Buffer out(context_, CL_MEM_READ_WRITE, sizeof(cl_int));
+  kernel.setArg(0, out);
+  queue_.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(1), cl::NullRange);
+  cl_int got = 0;
+  queue_.enqueueReadBuffer(out, CL_TRUE, 0, sizeof(got), &got);
+  if (got != 1) throw cl::Error(CL_INVALID_VALUE, "the probe kernel in the new context");
   needs_reset_ = false;
   ++resets_;
 }

@@ -73,9 +73,15 @@ class DeviceSession {
   /// Starts afresh on the same device: a new context and queue and an empty program cache (the
   /// programs are rebuilt when next used). The simulator session, the kernel sources read and the
   /// guard size are kept. BuildOutcome references obtained before are invalidated; a context or
-  /// queue copied before is the old one. Throws cl::Error when the new context or queue cannot be
-  /// made (the session then still needs a reset).
+  /// queue copied before is the old one. The new context must then run a one-work-item probe
+  /// kernel: some drivers (NVIDIA's, after a kernel faulted) stay unusable for the whole process,
+  /// whatever the context. Throws cl::Error when the new context or queue cannot be made or the
+  /// probe fails (the session then still needs a reset; only a new process can go on).
   void reset();
+  /// Replaces the probe's OpenCL C source (a kernel `clh_probe(global int*)` that writes 1 to its
+  /// element). Only for tests: a source that does not build stands for a process that cannot run
+  /// anything any more.
+  void setProbeSourceForTesting(std::string source) { probe_source_ = std::move(source); }
   /// How many times reset() succeeded.
   int resets() const { return resets_; }
 
@@ -97,6 +103,7 @@ class DeviceSession {
   size_t guard_bytes_ = 0;
   bool needs_reset_ = false;
   int resets_ = 0;
+  std::string probe_source_ = "kernel void clh_probe(global int* p) { p[get_global_id(0)] = 1; }";
 };
 
 }  // namespace clh

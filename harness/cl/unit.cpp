@@ -68,11 +68,14 @@ UnitResult runUnit(DeviceSession& session, const Spec& spec, const UnitOptions& 
   const int resetsBefore = session.resets();
   std::optional<CaseOutcome> lastFailure;
   bool toolError = false;
+  // A new context could not run even a probe kernel: nothing more can be learnt in this process,
+  // so the search stops at the case that got it there.
+  bool spoilt = false;
 
   auto runOne = [&](const Sizes& sizes) {
     if (options.on_case_start) options.on_case_start(sizes);
     CaseOutcome c;
-    for (size_t m = 0; m < options.modes.size(); ++m) {
+    for (size_t m = 0; m < options.modes.size() && !spoilt; ++m) {
       CaseOutcome one = session.runCase(spec, sizes, options.seed, options.modes[m]);
       // After a failed command the next case (or mode) gets a new context, so that what it finds
       // is its own and not the follow-on error of a context the driver gave up on.
@@ -82,10 +85,12 @@ UnitResult runUnit(DeviceSession& session, const Spec& spec, const UnitOptions& 
         } catch (const cl::Error& e) {  // the device is gone: said on the case that left it so
           Finding f;
           f.kind = FindingKind::launch_error;
-          f.summary = fmt::format("recreating the context after this case failed: {} ({})",
-                                  e.what(), clErrorName(e.err()));
+          f.summary = fmt::format(
+              "after this case failed, a new context could not run anything either: {} ({})",
+              e.what(), clErrorName(e.err()));
           f.device = dev.displayName();
           one.findings.push_back(std::move(f));
+          spoilt = true;
         }
       }
       if (m == 0) {
@@ -124,6 +129,7 @@ UnitResult runUnit(DeviceSession& session, const Spec& spec, const UnitOptions& 
     std::map<Sizes, CaseOutcome> seen;
     auto property = [&]() {
       if (toolError) RC_DISCARD("a tool error ended the search");
+      if (spoilt) RC_DISCARD("the driver cannot run anything more in this process");
       Sizes sizes = *gen;
       RC_PRE(inDomain(spec, env, sizes, dev.simulator, nullptr));
       auto known = seen.find(sizes);
@@ -162,6 +168,10 @@ UnitResult runUnit(DeviceSession& session, const Spec& spec, const UnitOptions& 
         "the session's context and queue were recreated {} time{} after an OpenCL error from a "
         "command (launch_error)",
         n, n == 1 ? "" : "s"));
+  if (spoilt)
+    u.message +=
+        "not shrunk further: after the case below failed, the driver could not run even "
+        "a probe kernel in a new context of this process. ";
   if (lastFailure) {
     u.failing = lastFailure;
     u.status = classify(*lastFailure, u.expected);

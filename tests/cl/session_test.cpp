@@ -50,6 +50,40 @@ cl_context programContext(const clh::BuildOutcome& b) {
   return b.program->getInfo<CL_PROGRAM_CONTEXT>()();
 }
 
+// Where a new context cannot run anything either (NVIDIA's driver after a kernel faulted: the
+// whole process is spoilt), the unit stops at the case that got it there instead of shrinking on
+// failures that are no longer the kernel's. A probe that does not build stands for that here.
+TEST(Unit, StopsWhereANewContextCannotRunAnything) {
+  const clh::DeviceInfo* dev = pocl();
+  if (!dev) GTEST_SKIP() << "no PoCL device here";
+  const clh::Spec s = spec("local_refused");
+  clh::DeviceSession session(*dev);
+  session.setProbeSourceForTesting("this is not OpenCL C");
+  clh::UnitOptions o;
+  o.cases = 30;
+  o.modes = {clh::RunOptions{}, clh::RunOptions{}};
+  int runs = 0, after = 0;
+  bool refused = false;
+  o.on_case_start = [&](const clh::Sizes& sizes) {
+    ++runs;
+    after += refused;
+    refused |= sizes.at("L") == kRefusedLocal;
+  };
+  const clh::UnitResult u = clh::runUnit(session, s, o);
+  ASSERT_TRUE(u.failing) << u.message;
+  EXPECT_EQ(u.status, clh::Status::fail);
+  EXPECT_EQ(after, 0) << "cases ran after the process was spoilt";
+  EXPECT_EQ(u.cases_run, runs);
+  EXPECT_EQ(u.failing->sizes.at("L"), kRefusedLocal);
+  // Its own error first, then why nothing else ran; the second mode never ran.
+  ASSERT_EQ(u.failing->findings.size(), 2u);
+  EXPECT_NE(u.failing->findings[0].summary.find("failed"), std::string::npos);
+  EXPECT_NE(u.failing->findings[1].summary.find("a new context could not run anything either"),
+            std::string::npos)
+      << u.failing->findings[1].summary;
+  EXPECT_NE(u.message.find("not shrunk further"), std::string::npos) << u.message;
+}
+
 }  // namespace
 
 TEST(Session, ResetGivesANewContextAndRebuildsPrograms) {
