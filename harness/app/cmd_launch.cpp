@@ -47,6 +47,7 @@ struct LaunchArgs {
   std::string write_baselines;
   int shape = -1;  // replay this one shape
   double timeout_s = 900;
+  double shape_timeout_s = 30;
   bool no_results = false;
   bool simulator_checks = false;
   std::vector<std::string> kinds;
@@ -161,6 +162,7 @@ clh::LaunchRunOptions runOptions(const LaunchArgs& a) {
   o.simulator_checks = a.simulator_checks;
   o.kinds = a.kinds;
   o.timeout_s = a.timeout_s;
+  o.shape_timeout_s = a.shape_timeout_s;
   return o;
 }
 
@@ -408,6 +410,9 @@ void addLaunchCommand(CLI::App& app, const std::function<clh::AppConfig()>& conf
   cmd->add_option("--write-baselines", args->write_baselines,
                   "write each device's deviations of this run to DIR/<device-slug>.json");
   cmd->add_option("--timeout", args->timeout_s, "seconds one child process may run (default 900)");
+  cmd->add_option("--shape-timeout", args->shape_timeout_s,
+                  "seconds one shape may run, its result check included (default 30): a driver "
+                  "stuck on a shape is recorded as a timeout and the family goes on");
   cmd->add_flag("--no-results", args->no_results,
                 "only compare the enqueue codes; skip the result checks");
   cmd->add_flag("--simulator-checks", args->simulator_checks,

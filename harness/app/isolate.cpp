@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <filesystem>
 #include <thread>
 
 extern char** environ;
@@ -20,6 +21,11 @@ std::string signalName(int sig) {
 }
 
 ChildOutcome runChild(const std::vector<std::string>& argv, double timeout_s) {
+  return runChild(argv, timeout_s, "", 0);
+}
+
+ChildOutcome runChild(const std::vector<std::string>& argv, double timeout_s,
+                      const std::string& progress, double idle_s) {
   ChildOutcome out;
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
@@ -39,6 +45,8 @@ ChildOutcome runChild(const std::vector<std::string>& argv, double timeout_s) {
   auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
   auto pause = std::chrono::milliseconds(1);
   int status = 0;
+  std::uintmax_t last_size = 0;
+  auto last_growth = std::chrono::steady_clock::now();
   for (;;) {
     pid_t r = waitpid(pid, &status, WNOHANG);
     if (r == pid) break;
@@ -46,7 +54,18 @@ ChildOutcome runChild(const std::vector<std::string>& argv, double timeout_s) {
       out.error = std::string("waitpid: ") + strerror(errno);
       return out;
     }
-    if (timeout_s > 0 && std::chrono::steady_clock::now() > deadline) {
+    const auto now = std::chrono::steady_clock::now();
+    if (!progress.empty() && idle_s > 0) {
+      std::error_code ec;
+      const auto size = std::filesystem::file_size(progress, ec);
+      if (!ec && size != last_size) {
+        last_size = size;
+        last_growth = now;
+      } else if (now - last_growth > std::chrono::duration<double>(idle_s)) {
+        out.stalled = true;
+      }
+    }
+    if ((timeout_s > 0 && now > deadline) || out.stalled) {
       kill(-pid, SIGKILL);
       waitpid(pid, &status, 0);
       out.timed_out = true;

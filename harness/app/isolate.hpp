@@ -10,14 +10,20 @@ namespace clh {
 struct ChildOutcome {
   bool started = false;
   bool timed_out = false;
-  int exit_code = -1;  ///< when it exited
-  int signal = 0;      ///< when a signal ended it
-  std::string error;   ///< why it did not start
+  int exit_code = -1;    ///< when it exited
+  int signal = 0;        ///< when a signal ended it
+  bool stalled = false;  ///< timed out because its progress file stopped growing
+  std::string error;     ///< why it did not start
 };
 
 /// Runs `argv` (argv[0] is the program path) in a new process group; kills the group after
 /// `timeout_s` seconds (0: no limit). stdout/stderr are inherited.
 ChildOutcome runChild(const std::vector<std::string>& argv, double timeout_s);
+
+/// The same, and the group is also killed (timed_out, stalled) when the file `progress` has not
+/// grown for `idle_s` seconds: a child that reports each step there is stuck in one.
+ChildOutcome runChild(const std::vector<std::string>& argv, double timeout_s,
+                      const std::string& progress, double idle_s);
 
 /// "SIGSEGV" for 11, ...
 std::string signalName(int sig);

@@ -22,7 +22,8 @@ struct LaunchRunOptions {
   bool no_results = false;
   bool simulator_checks = false;
   std::vector<std::string> kinds;
-  double timeout_s = 900;  ///< per child process
+  double timeout_s = 900;       ///< per child process
+  double shape_timeout_s = 30;  ///< one shape, its result check included
 };
 
 /// One spec's family on one device, as gathered from its child processes.

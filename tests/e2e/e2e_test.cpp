@@ -262,4 +262,24 @@ TEST(E2E, LaunchFamilyLeftOutOnRequestAndWhenReplayingACase) {
   EXPECT_NE(on.out.find("pass (20 shapes"), std::string::npos) << on.out;
 }
 
+// A shape that does not end stops its process after --shape-timeout; where it had to run (a
+// kernel that never ends), the family stops there instead of waiting out every shape.
+TEST(E2E, LaunchShapeThatHangsIsStoppedAndEndsTheFamily) {
+  REQUIRE_POCL();
+  const std::string json = ::testing::TempDir() + "/launch-hang.json";
+  auto t0 = std::chrono::steady_clock::now();
+  ToolRun r =
+      run("launch " + spec("hang") + kPocl + " --shapes 5 --shape-timeout 2 --json " + json);
+  double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("got timeout"), std::string::npos) << r.out;
+  EXPECT_LT(s, 60.0);  // the whole family's limit is 900 s
+  std::ifstream jf(json);
+  const auto family = nlohmann::json::parse(jf).at("families").at(0);
+  EXPECT_EQ(family["shapes"], 1);
+  EXPECT_NE(family["notes"].dump().find("ran past 2 s"), std::string::npos) << family["notes"];
+  EXPECT_NE(family["notes"].dump().find("which must run, did not end"), std::string::npos)
+      << family["notes"];
+}
+
 }  // namespace
