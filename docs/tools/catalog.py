@@ -50,13 +50,15 @@ def short_device(name):
 
 
 def main(reports):
-    units = {}  # spec -> device -> unit
+    units = {}  # spec -> device -> unit of its cases
+    launches = {}  # spec -> device -> unit of its launch shapes
     devices = []
     for path in reports:
         with open(path) as f:
             rep = json.load(f)
         for u in rep["units"]:
-            units.setdefault(u["spec"], {})[u["device"]] = u
+            family = launches if u.get("family", "cases") == "launch" else units
+            family.setdefault(u["spec"], {})[u["device"]] = u
             if u["device"] not in devices:
                 devices.append(u["device"])
     rows = []
@@ -79,6 +81,9 @@ def main(reports):
                 status += f", {rate['gflops']:.2f} GFLOP/s"
             elif u["device_kind"] != "simulator" and rate.get("gbytes_per_s"):
                 status += f", {rate['gbytes_per_s']:.2f} GB/s"
+            shapes = launches.get(name, {}).get(d)
+            if shapes:
+                status += f"; launch shapes: {shapes['status'].replace('_', ' ')}"
             cells.append(status)
         bug = ""
         if "expect" in spec:
