@@ -40,17 +40,10 @@ using clh::launch::ShapeCheck;
 struct LaunchArgs {
   std::vector<std::string> paths;
   std::string device_regex;
-  int shapes = 100;
-  std::string seed_text = "1";
   std::string json_path;
   std::string baseline_dir;  // default: <root>/baselines/launch
   std::string write_baselines;
-  int shape = -1;  // replay this one shape
-  double timeout_s = 900;
-  double shape_timeout_s = 30;
-  bool no_results = false;
-  bool simulator_checks = false;
-  std::vector<std::string> kinds;
+  clh::LaunchRunOptions run;  // shapes, seed, replayed shape, limits, kinds
 };
 
 struct ChildArgs {
@@ -153,19 +146,6 @@ int runChildFamily(const clh::AppConfig& config, const ChildArgs& a) {
 
 // ---- the parent -------------------------------------------------------------------------------
 
-clh::LaunchRunOptions runOptions(const LaunchArgs& a) {
-  clh::LaunchRunOptions o;
-  o.shapes = a.shapes;
-  o.shape = a.shape;
-  o.seed_text = a.seed_text;
-  o.no_results = a.no_results;
-  o.simulator_checks = a.simulator_checks;
-  o.kinds = a.kinds;
-  o.timeout_s = a.timeout_s;
-  o.shape_timeout_s = a.shape_timeout_s;
-  return o;
-}
-
 using clh::FamilyRun;
 
 std::string shortName(const clh::DeviceInfo& d) {
@@ -263,8 +243,8 @@ void printReport(std::ostream& os, const std::vector<FamilyRun>& runs,
 
 int runLaunch(const clh::AppConfig& config, const LaunchArgs& args) {
   uint64_t seed = 1;
-  if (!parseSeed(args.seed_text, seed)) {
-    std::cerr << "clharness launch: --seed: '" << args.seed_text
+  if (!parseSeed(args.run.seed_text, seed)) {
+    std::cerr << "clharness launch: --seed: '" << args.run.seed_text
               << "' is not an unsigned integer\n";
     return clh::kExitUsage;
   }
@@ -307,7 +287,7 @@ int runLaunch(const clh::AppConfig& config, const LaunchArgs& args) {
   const size_t total = specs.size() * devices.size();
   for (const auto& spec : specs)
     for (const auto& dev : devices) {
-      runs.push_back(clh::runLaunchIsolated(config, runOptions(args), spec, dev, scratch));
+      runs.push_back(clh::runLaunchIsolated(config, args.run, spec, dev, scratch));
       const auto& r = runs.back().result;
       std::cerr << fmt::format("[{}/{}] {} on {}: {} shapes, {} conforming, {} died ({:.1f} s){}\n",
                                runs.size(), total, spec.name, dev.displayName(), r.shapes.size(),
@@ -334,7 +314,7 @@ int runLaunch(const clh::AppConfig& config, const LaunchArgs& args) {
   if (!args.json_path.empty()) {
     nlohmann::json j = {{"command", "clharness launch"},
                         {"seed", seed},
-                        {"shapes_per_spec", args.shape >= 0 ? 1 : args.shapes},
+                        {"shapes_per_spec", args.run.shape >= 0 ? 1 : args.run.shapes},
                         {"baselines", baseline_dir}};
     j["devices"] = nlohmann::json::array();
     for (const auto& d : devices)
@@ -395,13 +375,13 @@ void addLaunchCommand(CLI::App& app, const std::function<clh::AppConfig()>& conf
   cmd->add_option("paths", args->paths, "spec files or directories (default: specs/)");
   cmd->add_option("--device", args->device_regex,
                   "only devices whose 'Platform: Device' name matches REGEX");
-  cmd->add_option("--shapes", args->shapes, "launch shapes per spec and device (default 100)")
+  cmd->add_option("--shapes", args->run.shapes, "launch shapes per spec and device (default 100)")
       ->check(CLI::Range(1, 100000));
-  cmd->add_option("--seed", args->seed_text,
+  cmd->add_option("--seed", args->run.seed_text,
                   "run seed: the same seed gives the same cases and shapes");
-  cmd->add_option("--shape", args->shape, "replay only the shape of this index")
+  cmd->add_option("--shape", args->run.shape, "replay only the shape of this index")
       ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--kind", args->kinds,
+  cmd->add_option("--kind", args->run.kinds,
                   "only shapes of this family (repeatable): spec, valid, ...");
   cmd->add_option("--json", args->json_path,
                   "write the summary (deviations, mismatches) as JSON to FILE");
@@ -409,13 +389,14 @@ void addLaunchCommand(CLI::App& app, const std::function<clh::AppConfig()>& conf
                   "folder of known deviations, <device-slug>.json (default: baselines/launch)");
   cmd->add_option("--write-baselines", args->write_baselines,
                   "write each device's deviations of this run to DIR/<device-slug>.json");
-  cmd->add_option("--timeout", args->timeout_s, "seconds one child process may run (default 900)");
-  cmd->add_option("--shape-timeout", args->shape_timeout_s,
+  cmd->add_option("--timeout", args->run.timeout_s,
+                  "seconds one child process may run (default 900)");
+  cmd->add_option("--shape-timeout", args->run.shape_timeout_s,
                   "seconds one shape may run, its result check included (default 30): a driver "
                   "stuck on a shape is recorded as a timeout and the family goes on");
-  cmd->add_flag("--no-results", args->no_results,
+  cmd->add_flag("--no-results", args->run.no_results,
                 "only compare the enqueue codes; skip the result checks");
-  cmd->add_flag("--simulator-checks", args->simulator_checks,
+  cmd->add_flag("--simulator-checks", args->run.simulator_checks,
                 "on Oclgrind, run the result checks with its race and memory checks (slower)");
   auto cfg = config;  // the caller's function may not outlive this call
   cmd->callback([args, cfg] {
