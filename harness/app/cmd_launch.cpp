@@ -183,9 +183,9 @@ void printReport(std::ostream& os, const std::vector<FamilyRun>& runs,
   os << "KERNEL: shapes that had to run and failed as the spec expects of its kernel (an "
         "as-published bug)\ndevices:\n";
   for (size_t i = 0; i < devices.size(); ++i)
-    os << fmt::format("  [{}] {} ({}; baseline {})\n", i + 1, devices[i].displayName(),
-                      devices[i].version,
-                      known.at(devices[i].slug()).found ? devices[i].slug() + ".json" : "none");
+    os << fmt::format(
+        "  [{}] {} ({}; baseline {})\n", i + 1, devices[i].displayName(), devices[i].version,
+        known.at(devices[i].slug()).found ? known.at(devices[i].slug()).file : "none");
   os << fmt::format("\n{:<44} {:>3} {:>6} {:>7} {:>7} {:>7} {:>8} {:>5} {:>4} {:>4} {:>6}\n",
                     "SPEC", "DEV", "SHAPES", "CONFORM", "DEVIATE", "CHECKED", "MISMATCH", "KNOWN",
                     "NEW", "DIED", "KERNEL");

@@ -257,7 +257,7 @@ UnitResult launchUnit(const AppConfig& config, const FamilyRun& run,
     return u;
   }
   const std::string baseline =
-      known.found ? "baselines/launch/" + known.slug + ".json" : "no baseline for this device";
+      known.found ? "baseline " + known.file : "no baseline for this device";
   int checked = 0;
   for (const auto& c : r.shapes) checked += c.results_checked;
   const int fresh = newFailures(r, known);

@@ -3,6 +3,7 @@
 #include "launch/known.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -99,11 +100,18 @@ KnownDeviations knownDeviationsFromJson(const nlohmann::json& j) {
 }
 
 KnownDeviations loadKnownDeviations(const std::string& dir, const DeviceInfo& device) {
-  const auto path = std::filesystem::path(dir) / (device.slug() + ".json");
+  auto path = std::filesystem::path(dir) / (device.slug() + ".json");
   KnownDeviations k;
   k.slug = device.slug();
   k.device = device.displayName();
-  if (!std::filesystem::exists(path)) return k;
+  if (!std::filesystem::exists(path)) {
+    std::string word;
+    for (char ch : device.platform.substr(0, device.platform.find(' ')))
+      if (std::isalnum(static_cast<unsigned char>(ch)))
+        word += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    path = std::filesystem::path(dir) / ("platform-" + word + ".json");
+    if (word.empty() || !std::filesystem::exists(path)) return k;
+  }
   std::ifstream in(path);
   if (!in) throw std::runtime_error("cannot read " + path.string());
   try {
@@ -111,6 +119,7 @@ KnownDeviations loadKnownDeviations(const std::string& dir, const DeviceInfo& de
   } catch (const nlohmann::json::exception& e) {
     throw std::runtime_error(path.string() + ": " + e.what());
   }
+  k.file = path.filename().string();
   return k;
 }
 

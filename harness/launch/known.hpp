@@ -42,6 +42,7 @@ struct KnownDeviations {
   std::string slug;    ///< DeviceInfo::slug()
   std::string device;  ///< DeviceInfo::displayName(), for people
   bool found = false;  ///< a baseline file was read
+  std::string file;    ///< its name in the folder ("nvidia-nvidia-h200.json"), when found
   std::vector<KnownDeviation> entries;
 
   /// The entry that covers a failure key; nullptr when none does.
@@ -50,8 +51,10 @@ struct KnownDeviations {
   std::vector<KnownDeviation> uncovered(const ShapeCheck& check) const;
 };
 
-/// Reads `dir`/<slug>.json; a missing file gives an empty set with found = false. Throws
-/// std::runtime_error for a file that cannot be read or parsed.
+/// Reads `dir`/<slug>.json, or where there is none `dir`/platform-<word>.json, the known
+/// deviations of a driver whatever the device (<word>: the platform name's first word, lower
+/// case: "portable" for PoCL, whose slugs name the CPU model); neither gives an empty set with
+/// found = false. Throws std::runtime_error for a file that cannot be read or parsed.
 KnownDeviations loadKnownDeviations(const std::string& dir, const DeviceInfo& device);
 
 nlohmann::json toJson(const KnownDeviations& known);
