@@ -87,12 +87,16 @@ int runSemantics(const SemanticsArgs& args, const std::vector<std::string>& comm
   sem::Matrix baseline;
   std::vector<std::string> missing;
   if (fs::is_directory(args.baseline_path)) {
-    for (const auto& col : matrix) {
-      fs::path file = fs::path(args.baseline_path) / (col.slug + ".json");
-      if (fs::exists(file))
-        baseline.push_back(sem::columnFromJson(readJson(file)));
-      else
-        missing.push_back(col.slug + " (no " + file.string() + ")");
+    for (size_t i = 0; i < matrix.size(); ++i) {  // one column per selected device, in order
+      const std::string file = clh::baselineFile(args.baseline_path, selected[i]);
+      if (!file.empty()) {
+        sem::DeviceColumn col = sem::columnFromJson(readJson(file));
+        col.slug = matrix[i].slug;  // a driver-wide file serves this device's column
+        baseline.push_back(std::move(col));
+      } else {
+        missing.push_back(matrix[i].slug + " (no " + matrix[i].slug + ".json or platform file in " +
+                          args.baseline_path + ")");
+      }
     }
   } else {
     baseline = sem::matrixFromJson(readJson(args.baseline_path));

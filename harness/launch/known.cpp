@@ -100,18 +100,11 @@ KnownDeviations knownDeviationsFromJson(const nlohmann::json& j) {
 }
 
 KnownDeviations loadKnownDeviations(const std::string& dir, const DeviceInfo& device) {
-  auto path = std::filesystem::path(dir) / (device.slug() + ".json");
   KnownDeviations k;
   k.slug = device.slug();
   k.device = device.displayName();
-  if (!std::filesystem::exists(path)) {
-    std::string word;
-    for (char ch : device.platform.substr(0, device.platform.find(' ')))
-      if (std::isalnum(static_cast<unsigned char>(ch)))
-        word += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-    path = std::filesystem::path(dir) / ("platform-" + word + ".json");
-    if (word.empty() || !std::filesystem::exists(path)) return k;
-  }
+  const std::filesystem::path path = baselineFile(dir, device);
+  if (path.empty()) return k;
   std::ifstream in(path);
   if (!in) throw std::runtime_error("cannot read " + path.string());
   try {

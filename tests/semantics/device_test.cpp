@@ -51,8 +51,8 @@ std::string readFile(const fs::path& path) {
 }
 
 std::optional<DeviceColumn> baselineFor(const clh::DeviceInfo& d) {
-  fs::path file = fs::path(CLH_SEMANTICS_BASELINES) / (d.slug() + ".json");
-  if (!fs::exists(file)) return std::nullopt;
+  const std::string file = clh::baselineFile(CLH_SEMANTICS_BASELINES, d);
+  if (file.empty()) return std::nullopt;
   return columnFromJson(nlohmann::json::parse(readFile(file)));
 }
 
