@@ -10,24 +10,12 @@
 #include <set>
 #include <string>
 
+#include "support/tool_run.hpp"
+
 namespace {
 
-struct ToolRun {
-  int code = -1;
-  std::string out;  // stdout and stderr
-};
-
-ToolRun run(const std::string& args) {
-  std::string cmd = std::string(CLHARNESS_TOOL) + " " + args + " 2>&1";
-  ToolRun r;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return r;
-  std::array<char, 4096> buf;
-  for (size_t n; (n = fread(buf.data(), 1, buf.size(), p)) > 0;) r.out.append(buf.data(), n);
-  int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+using clh::test::ToolRun;
+const auto run = &clh::test::runTool;
 
 nlohmann::json readJson(const std::string& path) {
   std::ifstream in(path);

@@ -14,25 +14,12 @@
 #include <sstream>
 #include <string>
 
+#include "support/tool_run.hpp"
+
 namespace {
 
-struct ToolRun {
-  int code = -1;
-  std::string out;  // stdout and stderr together
-};
-
-ToolRun run(const std::string& args) {
-  std::string cmd = std::string(CLHARNESS_TOOL) + " " + args + " 2>&1";
-  ToolRun r;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return r;
-  std::array<char, 4096> buf;
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-  int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+using clh::test::ToolRun;
+const auto run = &clh::test::runTool;
 
 std::string spec(const std::string& name) {
   return std::string(CLH_E2E_DIR) + "/specs/" + name + ".yaml";

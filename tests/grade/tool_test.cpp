@@ -21,33 +21,20 @@
 #include <sstream>
 #include <thread>
 
+#include "support/tool_run.hpp"
+
 extern char** environ;
 
 namespace {
+
+using clh::test::ToolRun;
+const auto tool = &clh::test::runTool;
 
 namespace fs = std::filesystem;
 using json = nlohmann::json;
 
 const std::string kRoot = CLHARNESS_SOURCE_ROOT;
 const std::string kSubmissions = CLH_GRADE_SUBMISSIONS;
-
-struct ToolRun {
-  int code = -1;
-  std::string out;  // stdout and stderr together
-};
-
-ToolRun tool(const std::string& args) {
-  std::string cmd = std::string(CLHARNESS_TOOL) + " " + args + " 2>&1";
-  ToolRun r;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return r;
-  std::array<char, 4096> buf;
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-  int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
 
 bool haveDevices() {
   static const bool have = tool("devices --device 'Portable Computing Language'").code == 0 &&
