@@ -2,12 +2,16 @@
 // every command receives this value.
 #pragma once
 
+#include <cstdint>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "cl/devices.hpp"
 #include "cl/session.hpp"
+#include "sim/oclgrind_session.hpp"
 
 namespace clh {
 
@@ -28,6 +32,21 @@ std::vector<DeviceInfo> findDevices(const AppConfig& config, const std::string& 
 /// child process. Throws std::runtime_error listing the devices found when it is not among them.
 DeviceInfo findDeviceAgain(const AppConfig& config, const std::string& name, int platform,
                            int device);
+
+/// The end of a command's CLI11 callback: runs `body`; an exception becomes "clharness NAME: ..."
+/// on stderr (a bad --device regular expression said as such) and exit code 2; the code then goes
+/// to main through CLI::RuntimeError (0 included: nothing else runs after a command's callback).
+[[noreturn]] void finishCommand(const std::string& name, const std::function<int()>& body);
+
+/// Reads a run seed (decimal, or 0x hex); false when `text` is not one whole unsigned integer.
+bool parseSeed(const std::string& text, uint64_t& out);
+
+/// The Oclgrind session of a process that runs on a simulator (nullptr for a real device): its
+/// checks on, its plugin loaded, findings logged to `log_path`. Oclgrind reads the environment
+/// when a context is created, so this comes before the DeviceSession. Throws
+/// std::runtime_error naming where it looked when the plugin is not found.
+std::unique_ptr<OclgrindSession> simulatorSession(const DeviceInfo& dev,
+                                                  const std::string& log_path);
 
 struct CheckOptions {
   std::vector<std::string> paths;

@@ -1,12 +1,10 @@
 // `clharness check`: every spec on every selected device, each unit in its own process, then the
 // terminal summary, JSON and JUnit reports and the exit code.
-#include <fcntl.h>
 #include <fmt/format.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
-#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -55,41 +53,13 @@ bool loadSpecs(const AppConfig& config, const std::vector<std::string>& paths,
   return ok;
 }
 
-// The Oclgrind session of a process that runs on a simulator: its checks on, its plugin loaded.
-// Oclgrind reads the environment when a context is created, so this comes before DeviceSession.
-std::unique_ptr<OclgrindSession> simulatorSession(const DeviceInfo& dev,
-                                                  const std::string& logPath) {
-  if (!dev.simulator) return nullptr;
-  std::string plugin = findOclgrindPlugin();
-  if (plugin.empty()) {
-    std::string looked;
-    for (const auto& c : oclgrindPluginCandidates()) looked += (looked.empty() ? "" : ", ") + c;
-    throw std::runtime_error("the simulator's diagnostics plugin was not found (looked in " +
-                             looked + "): race and memory checks cannot run");
-  }
-  auto session = std::make_unique<OclgrindSession>(plugin, logPath);
-  session->applyToProcess();
-  return session;
-}
-
-void writeLine(std::FILE* f, const nlohmann::json& j) {
-  std::string s = j.dump() + "\n";
-  std::fwrite(s.data(), 1, s.size(), f);
-  std::fflush(f);
-}
-
 // A unit that ended without a result: crash, timeout, or a child that failed to start.
 UnitResult lostUnit(const AppConfig& config, const Spec& spec, const DeviceInfo& dev,
                     const CheckOptions& o, const ChildOutcome& child,
                     const std::optional<Sizes>& lastSizes, int casesStarted) {
-  UnitResult u;
-  u.spec = spec.name;
-  u.spec_file = spec.file;
-  u.device = dev.displayName();
-  u.device_kind = toString(dev.kind);
-  u.seed = o.seed;
+  UnitResult u = unitFor(spec, dev, o.seed);
   u.cases_run = casesStarted;
-  if (spec.expect) u.expected = spec.expect->any_of;
+  u.expected = expectedFindings(spec, dev);
   Finding f;
   if (child.timed_out) {
     f.kind = FindingKind::timeout;
@@ -122,20 +92,6 @@ UnitResult lostUnit(const AppConfig& config, const Spec& spec, const DeviceInfo&
   u.message = lastSizes ? "during the case " + formatSizes(*lastSizes) + " (not shrunk further)"
                         : "before any case ran";
   return u;
-}
-
-// The last `n` lines of a file, each cut to 200 characters ("" when there is none).
-std::string lastLines(const std::string& path, size_t n) {
-  std::ifstream in(path);
-  std::deque<std::string> lines;
-  for (std::string line; std::getline(in, line);) {
-    if (line.size() > 200) line = line.substr(0, 197) + "...";
-    lines.push_back(std::move(line));
-    if (lines.size() > n) lines.pop_front();
-  }
-  std::string out;
-  for (const auto& l : lines) out += l + "\n";
-  return out;
 }
 
 UnitResult runIsolated(const AppConfig& config, const Spec& spec, const DeviceInfo& dev,
@@ -182,11 +138,36 @@ UnitResult runIsolated(const AppConfig& config, const Spec& spec, const DeviceIn
   if (!error.empty()) child.error = error;
   UnitResult u = lostUnit(config, spec, dev, o, child, lastSizes, started);
   if (!lastWords.empty() && u.failing && !u.failing->findings.empty())
-    u.failing->findings.front().raw = "the process's last words on stderr:\n" + lastWords;
+    u.failing->findings.front().raw = "the process's last words on stderr:\n" + lastWords + "\n";
   return u;
 }
 
 }  // namespace
+
+bool parseSeed(const std::string& text, uint64_t& out) {
+  try {
+    size_t used = 0;
+    out = std::stoull(text, &used, 0);
+    return used == text.size();
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+std::unique_ptr<OclgrindSession> simulatorSession(const DeviceInfo& dev,
+                                                  const std::string& logPath) {
+  if (!dev.simulator) return nullptr;
+  std::string plugin = findOclgrindPlugin();
+  if (plugin.empty()) {
+    std::string looked;
+    for (const auto& c : oclgrindPluginCandidates()) looked += (looked.empty() ? "" : ", ") + c;
+    throw std::runtime_error("the simulator's diagnostics plugin was not found (looked in " +
+                             looked + "): race and memory checks cannot run");
+  }
+  auto session = std::make_unique<OclgrindSession>(plugin, logPath);
+  session->applyToProcess();
+  return session;
+}
 
 std::vector<RunOptions> runModes(const std::string& bufferMode, const std::string& readMode) {
   std::vector<std::optional<BufferMode>> buffers;
@@ -297,13 +278,7 @@ int runCheck(const AppConfig& config, const CheckOptions& o) {
       report.units.push_back(std::move(u));
       if (!launches) continue;
       if (hung) {
-        UnitResult l;
-        l.family = "launch";
-        l.spec = spec.name;
-        l.spec_file = spec.file;
-        l.device = dev.displayName();
-        l.device_kind = toString(dev.kind);
-        l.seed = o.seed;
+        UnitResult l = unitFor(spec, dev, o.seed, "launch");
         l.status = Status::skipped;
         l.message = "no launch shape ran: the spec's cases ran past the time limit";
         ++done;
@@ -351,11 +326,7 @@ int runUnitChild(const AppConfig& config, const UnitChildOptions& o) {
   // The driver's and the simulator's own messages (Oclgrind prints each error it reports, up to
   // a thousand) go to a file: the plugin already hands them over as findings, and the parent
   // quotes the file's end when this process dies.
-  const int err = ::open((o.out + ".stderr").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  if (err >= 0) {
-    ::dup2(err, STDERR_FILENO);
-    ::close(err);
-  }
+  redirectStderr(o.out + ".stderr");
   try {
     Spec spec = loadSpec(o.spec_file, config.repo_root);
     const DeviceInfo found = findDeviceAgain(config, o.device_name, o.platform, o.device);
@@ -370,13 +341,13 @@ int runUnitChild(const AppConfig& config, const UnitChildOptions& o) {
     uo.modes = runModes(o.buffer_mode, o.read_mode);
     if (o.sizes) uo.sizes = parseSizes(*o.sizes);
     uo.on_case_start = [out](const Sizes& s) {
-      writeLine(out, {{"event", "case_start"}, {"sizes", s}});
+      writeJsonLine(out, {{"event", "case_start"}, {"sizes", s}});
     };
     UnitResult u = runUnit(session, spec, uo);
-    writeLine(out, {{"event", "result"}, {"unit", u}});
+    writeJsonLine(out, {{"event", "result"}, {"unit", u}});
     if (sim) std::filesystem::remove(sim->logPath());
   } catch (const std::exception& e) {
-    writeLine(out, {{"event", "error"}, {"message", e.what()}});
+    writeJsonLine(out, {{"event", "error"}, {"message", e.what()}});
     std::fclose(out);
     return kExitUsage;
   }

@@ -1,7 +1,6 @@
 // `clharness audit`: the barrier audit of specs on every selected device, each (mutant, device)
 // unit in a child process (`clharness __audit_unit`), then a table per spec, --json and --markdown.
 // Exit codes: 0 whatever the verdicts, 2 bad usage or spec, 3 no usable device.
-#include <fcntl.h>
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -51,44 +50,13 @@ struct AuditUnitArgs {
   bool paired = false;  // the mutant only where the unmodified kernel passes
 };
 
-bool parseSeed(const std::string& text, uint64_t& out) {
-  try {
-    size_t used = 0;
-    out = std::stoull(text, &used, 0);
-    return used == text.size();
-  } catch (const std::exception&) {
-    return false;
-  }
-}
-
-void writeLine(std::FILE* f, const nlohmann::json& j) {
-  std::string s = j.dump() + "\n";
-  std::fwrite(s.data(), 1, s.size(), f);
-  std::fflush(f);
-}
-
-// Oclgrind reads its environment when a context is created: this comes before the DeviceSession.
-std::unique_ptr<clh::OclgrindSession> simulatorFor(const clh::DeviceInfo& dev,
-                                                   const std::string& log) {
-  if (!dev.simulator) return nullptr;
-  std::string plugin = clh::findOclgrindPlugin();
-  if (plugin.empty())
-    throw std::runtime_error(
-        "the simulator's diagnostics plugin was not found: race checks cannot run");
-  auto s = std::make_unique<clh::OclgrindSession>(plugin, log);
-  s->applyToProcess();
-  return s;
-}
-
 int runAuditUnit(const clh::AppConfig& config, const AuditUnitArgs& a) {
   // The simulator prints every report on stderr; the parent reads them from the plugin's log.
   if (!a.stderr_file.empty()) {
-    int fd = ::open(a.stderr_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0 || ::dup2(fd, STDERR_FILENO) < 0) {
+    if (!clh::redirectStderr(a.stderr_file)) {
       std::cerr << "clharness: cannot write " << a.stderr_file << "\n";
       return clh::kExitUsage;
     }
-    ::close(fd);
   }
   std::FILE* out = std::fopen(a.out.c_str(), "w");
   if (!out) {
@@ -101,26 +69,27 @@ int runAuditUnit(const clh::AppConfig& config, const AuditUnitArgs& a) {
     clh::Spec spec = a.source.empty() ? unmodified : clh::audit::mutantSpec(unmodified, a.source);
     const clh::DeviceInfo found = clh::findDeviceAgain(config, a.device_name, a.platform, a.device);
     const clh::DeviceInfo* dev = &found;
-    auto sim = simulatorFor(*dev, a.out + ".oclgrind.jsonl");
+    auto sim = clh::simulatorSession(*dev, a.out + ".oclgrind.jsonl");
     {
       clh::DeviceSession session(*dev, sim.get());
       clh::UnitOptions uo;
-      if (!parseSeed(a.seed, uo.seed)) throw std::runtime_error("--seed: not an unsigned integer");
+      if (!clh::parseSeed(a.seed, uo.seed))
+        throw std::runtime_error("--seed: not an unsigned integer");
       uo.cases = a.cases;
       uo.shrink = !a.no_shrink;
       uo.tool = config.tool_name;
       if (!a.sizes.empty()) uo.sizes = clh::parseSizes(a.sizes);
       uo.on_case_start = [out](const clh::Sizes& s) {
-        writeLine(out, {{"event", "case_start"}, {"sizes", s}});
+        clh::writeJsonLine(out, {{"event", "case_start"}, {"sizes", s}});
       };
       clh::UnitResult u = a.paired
                               ? clh::audit::runWhereUnmodifiedPasses(session, unmodified, spec, uo)
                               : clh::runUnit(session, spec, uo);
-      writeLine(out, {{"event", "result"}, {"unit", u}});
+      clh::writeJsonLine(out, {{"event", "result"}, {"unit", u}});
     }
     if (sim) fs::remove(sim->logPath());
   } catch (const std::exception& e) {
-    writeLine(out, {{"event", "error"}, {"message", e.what()}});
+    clh::writeJsonLine(out, {{"event", "error"}, {"message", e.what()}});
     code = clh::kExitUsage;
   }
   std::fclose(out);
@@ -224,7 +193,7 @@ clh::UnitResult runIsolated(const clh::AppConfig& config, const clh::Spec& spec,
 
 int runAudit(const clh::AppConfig& config, const AuditArgs& args) {
   clh::audit::AuditOptions options;
-  if (!parseSeed(args.seed, options.seed)) {
+  if (!clh::parseSeed(args.seed, options.seed)) {
     std::cerr << "clharness audit: --seed: '" << args.seed << "' is not an unsigned integer\n";
     return clh::kExitUsage;
   }
@@ -277,7 +246,7 @@ int runAudit(const clh::AppConfig& config, const AuditArgs& args) {
     auto& session = sessions[dev.displayName()];
     if (!session) {
       auto& sim = sims[dev.displayName()];
-      sim = simulatorFor(dev, (scratch / ("oclgrind-" + dev.slug() + ".jsonl")).string());
+      sim = clh::simulatorSession(dev, (scratch / ("oclgrind-" + dev.slug() + ".jsonl")).string());
       session = std::make_unique<clh::DeviceSession>(dev, sim.get());
     }
     if (!paired) return clh::runUnit(*session, spec, uo);
@@ -371,15 +340,8 @@ void addAuditCommand(CLI::App& app, const std::function<clh::AppConfig()>& confi
   cmd->add_option("--markdown", args->markdown_path, "write the audit as a Markdown table to FILE");
   cmd->add_option("--mutants", args->mutants_dir, "keep the mutants' sources in DIR/<spec>/");
   auto cfg = config;  // the caller's function may not outlive this call
-  cmd->callback([args, cfg] {
-    int code = clh::kExitUsage;
-    try {
-      code = runAudit(cfg(), *args);
-    } catch (const std::exception& e) {
-      std::cerr << "clharness audit: " << e.what() << "\n";
-    }
-    throw CLI::RuntimeError(code);  // main returns its code, 0 included
-  });
+  cmd->callback(
+      [args, cfg] { clh::finishCommand("audit", [&] { return runAudit(cfg(), *args); }); });
 
   auto unit = std::make_shared<AuditUnitArgs>();
   CLI::App* child = app.add_subcommand("__audit_unit", "(internal) one audit unit in this process");

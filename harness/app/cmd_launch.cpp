@@ -1,7 +1,6 @@
 // `clharness launch SPEC|DIR...`: the launch-configuration family of every spec on every device.
 // Each spec x device runs in a child process, restarted after a shape that kills it; the parent
 // prints a table, writes JSON, and fails on deviations that baselines/launch/ does not record.
-#include <fcntl.h>
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -58,27 +57,6 @@ struct ChildArgs {
   std::vector<std::string> kinds;
 };
 
-// Exit codes travel as CLI::RuntimeError: main returns its code.
-[[noreturn]] void exitWith(int code) {
-  throw CLI::RuntimeError(code);
-}
-
-bool parseSeed(const std::string& text, uint64_t& out) {
-  try {
-    size_t used = 0;
-    out = std::stoull(text, &used, 0);
-    return used == text.size();
-  } catch (const std::exception&) {
-    return false;
-  }
-}
-
-void writeLine(std::FILE* f, const nlohmann::json& j) {
-  const std::string s = j.dump() + "\n";
-  std::fwrite(s.data(), 1, s.size(), f);
-  std::fflush(f);
-}
-
 // ---- the child: one spec on one device, from shape `first` on, JSON lines to `out` ----------
 
 int runChildFamily(const clh::AppConfig& config, const ChildArgs& a) {
@@ -89,28 +67,18 @@ int runChildFamily(const clh::AppConfig& config, const ChildArgs& a) {
   }
   // The driver's and the simulator's own messages (Oclgrind's API errors, PoCL's failed
   // assertion) go to a file the parent reads when this process dies.
-  const int err = ::open((a.out + ".stderr").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  if (err >= 0) {
-    ::dup2(err, STDERR_FILENO);
-    ::close(err);
-  }
+  clh::redirectStderr(a.out + ".stderr");
   int code = clh::kExitOk;
   try {
     uint64_t seed = 1;
-    if (!parseSeed(a.seed_text, seed)) throw std::runtime_error("bad --seed " + a.seed_text);
+    if (!clh::parseSeed(a.seed_text, seed)) throw std::runtime_error("bad --seed " + a.seed_text);
     const clh::Spec spec = clh::loadSpec(a.spec, config.repo_root);
     const clh::DeviceInfo found = clh::findDeviceAgain(config, a.device_name, a.platform, a.device);
     const clh::DeviceInfo* dev = &found;
     // On request, Oclgrind's race and memory checks join the result checks, as in `clharness
     // check` (they make it several times slower, and the check family runs them anyway).
     std::unique_ptr<clh::OclgrindSession> sim;
-    if (a.simulator_checks && dev->simulator) {
-      if (clh::findOclgrindPlugin().empty())
-        throw std::runtime_error("--simulator-checks: the clharness Oclgrind plugin was not found");
-      sim = std::make_unique<clh::OclgrindSession>(clh::findOclgrindPlugin(),
-                                                   a.out + ".oclgrind.jsonl");
-      sim->applyToProcess();
-    }
+    if (a.simulator_checks) sim = clh::simulatorSession(*dev, a.out + ".oclgrind.jsonl");
     clh::DeviceSession session(*dev, sim.get());
     const clh::Sizes sizes = clh::launch::launchCaseSizes(spec, dev->simulator, seed);
 
@@ -120,24 +88,25 @@ int runChildFamily(const clh::AppConfig& config, const ChildArgs& a) {
     options.check_results = !a.no_results;
     options.kinds = a.kinds;
     options.on_ready = [out](const LaunchFamilyResult& r) {
-      writeLine(out, {{"event", "ready"}, {"family", clh::launch::toJson(r, false)}});
+      clh::writeJsonLine(out, {{"event", "ready"}, {"family", clh::launch::toJson(r, false)}});
     };
     options.on_shape_start = [out](const ShapeCheck& c, const char* phase) {
-      writeLine(out, {{"event", "start"}, {"phase", phase}, {"check", clh::launch::toJson(c)}});
+      clh::writeJsonLine(out,
+                         {{"event", "start"}, {"phase", phase}, {"check", clh::launch::toJson(c)}});
     };
     options.on_shape_done = [out](const ShapeCheck& c) {
-      writeLine(out, {{"event", "shape"}, {"check", clh::launch::toJson(c)}});
+      clh::writeJsonLine(out, {{"event", "shape"}, {"check", clh::launch::toJson(c)}});
     };
     LaunchFamilyResult r =
         clh::launch::runLaunchFamily(session, spec, sizes, a.shapes, seed, options);
     r.shapes.clear();  // already sent one by one
     if (r.restart_at)
-      writeLine(out, {{"event", "restart"}, {"next", *r.restart_at}});
+      clh::writeJsonLine(out, {{"event", "restart"}, {"next", *r.restart_at}});
     else
-      writeLine(out, {{"event", "done"}, {"family", clh::launch::toJson(r, false)}});
+      clh::writeJsonLine(out, {{"event", "done"}, {"family", clh::launch::toJson(r, false)}});
     if (sim) fs::remove(sim->logPath());
   } catch (const std::exception& e) {
-    writeLine(out, {{"event", "error"}, {"message", e.what()}});
+    clh::writeJsonLine(out, {{"event", "error"}, {"message", e.what()}});
     code = clh::kExitUsage;
   }
   std::fclose(out);
@@ -150,31 +119,6 @@ using clh::FamilyRun;
 
 std::string shortName(const clh::DeviceInfo& d) {
   return d.name.size() > 28 ? d.name.substr(0, 28) : d.name;
-}
-
-// The failures of one family grouped by key (rules + got + results), in order of first appearance.
-struct Group {
-  clh::launch::KnownDeviation key;
-  std::vector<const ShapeCheck*> shapes;
-  bool known = false;
-};
-
-std::vector<Group> groupFailures(const LaunchFamilyResult& r,
-                                 const clh::launch::KnownDeviations& known) {
-  std::vector<Group> groups;
-  for (const auto& c : r.shapes)
-    for (const auto& key : clh::launch::failureKeys(c)) {
-      auto it = std::find_if(groups.begin(), groups.end(), [&](const Group& g) {
-        return g.key.kind == key.kind && g.key.rule == key.rule && g.key.got == key.got &&
-               g.key.results == key.results;
-      });
-      if (it == groups.end()) {
-        groups.push_back({key, {}, known.find(key) != nullptr});
-        it = groups.end() - 1;
-      }
-      it->shapes.push_back(&c);
-    }
-  return groups;
 }
 
 void printReport(std::ostream& os, const std::vector<FamilyRun>& runs,
@@ -213,7 +157,7 @@ void printReport(std::ostream& os, const std::vector<FamilyRun>& runs,
   bool header = false;
   for (const auto& run : runs) {
     const auto& r = run.result;
-    const auto groups = groupFailures(r, known.at(run.device->slug()));
+    const auto groups = clh::launch::groupFailures(r, known.at(run.device->slug()));
     if (groups.empty()) continue;
     if (!header)
       os << "\nfailures (predicted by the specification's rules vs got; results vs the "
@@ -243,7 +187,7 @@ void printReport(std::ostream& os, const std::vector<FamilyRun>& runs,
 
 int runLaunch(const clh::AppConfig& config, const LaunchArgs& args) {
   uint64_t seed = 1;
-  if (!parseSeed(args.run.seed_text, seed)) {
+  if (!clh::parseSeed(args.run.seed_text, seed)) {
     std::cerr << "clharness launch: --seed: '" << args.run.seed_text
               << "' is not an unsigned integer\n";
     return clh::kExitUsage;
@@ -399,20 +343,8 @@ void addLaunchCommand(CLI::App& app, const std::function<clh::AppConfig()>& conf
   cmd->add_flag("--simulator-checks", args->run.simulator_checks,
                 "on Oclgrind, run the result checks with its race and memory checks (slower)");
   auto cfg = config;  // the caller's function may not outlive this call
-  cmd->callback([args, cfg] {
-    int code = 0;
-    try {
-      code = runLaunch(cfg(), *args);
-    } catch (const std::regex_error& e) {
-      std::cerr << "clharness launch: --device: not a valid regular expression (" << e.what()
-                << ")\n";
-      code = clh::kExitUsage;
-    } catch (const std::exception& e) {
-      std::cerr << "clharness launch: " << e.what() << "\n";
-      code = clh::kExitUsage;
-    }
-    exitWith(code);  // main returns it (0 too: nothing else runs after a command's callback)
-  });
+  cmd->callback(
+      [args, cfg] { clh::finishCommand("launch", [&] { return runLaunch(cfg(), *args); }); });
 
   auto child = std::make_shared<ChildArgs>();
   CLI::App* sub =
@@ -429,5 +361,5 @@ void addLaunchCommand(CLI::App& app, const std::function<clh::AppConfig()>& conf
   sub->add_option("--kind", child->kinds);
   sub->add_flag("--no-results", child->no_results);
   sub->add_flag("--simulator-checks", child->simulator_checks);
-  sub->callback([child, cfg] { exitWith(runChildFamily(cfg(), *child)); });
+  sub->callback([child, cfg] { throw CLI::RuntimeError(runChildFamily(cfg(), *child)); });
 }

@@ -1,7 +1,6 @@
 // `clharness scan FILE.cl --kernel NAME --global X[,Y[,Z]]`: checks a kernel that has no spec on
 // the simulator with every check on, in a child process (this command again, with --child-out).
 // Exit codes: 0 no diagnostic, 1 any diagnostic, 2 bad usage, 3 no usable device.
-#include <fcntl.h>
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -98,11 +97,7 @@ int runChildScan(const clh::AppConfig& config, const ScanArgs& a) {
   nlohmann::json out;
   int code = clh::kExitOk;
   if (!a.child_stderr.empty()) {  // the findings come from the plugin's log, not from this text
-    int fd = ::open(a.child_stderr.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd >= 0) {
-      ::dup2(fd, STDERR_FILENO);
-      ::close(fd);
-    }
+    clh::redirectStderr(a.child_stderr);
   }
   try {
     clh::audit::ScanOptions o = toOptions(a);
@@ -277,17 +272,9 @@ void addScanCommand(CLI::App& app, const std::function<clh::AppConfig()>& config
       ->group("");
   auto cfg = config;
   cmd->callback([a, cfg] {
-    int code = clh::kExitUsage;
-    try {
-      if (!a->child_out.empty())
-        code = runChildScan(cfg(), *a);
-      else if (a->no_isolate)
-        code = runInProcess(cfg(), *a);
-      else
-        code = runScanCommand(cfg(), *a);
-    } catch (const std::exception& e) {
-      std::cerr << "clharness scan: " << e.what() << "\n";
-    }
-    throw CLI::RuntimeError(code);  // main returns its code, 0 included
+    clh::finishCommand("scan", [&] {
+      if (!a->child_out.empty()) return runChildScan(cfg(), *a);
+      return a->no_isolate ? runInProcess(cfg(), *a) : runScanCommand(cfg(), *a);
+    });
   });
 }

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "app/app.hpp"
 #include "cl/devices.hpp"
 #include "semantics/driver_checks.hpp"
 #include "semantics/launch_checks.hpp"
@@ -147,13 +148,6 @@ void addSemanticsCommand(
   // Exit codes travel as CLI::RuntimeError (main returns e.get_exit_code()): 1 a change from the
   // baseline, 2 a baseline or output file that cannot be used, 3 no device.
   cmd->callback([args, list, path] {
-    int code = 0;
-    try {
-      code = runSemantics(*args, path, list);
-    } catch (const std::exception& e) {
-      std::cerr << "clharness semantics: " << e.what() << "\n";
-      code = 2;
-    }
-    if (code != 0) throw CLI::RuntimeError(code);
+    clh::finishCommand("semantics", [&] { return runSemantics(*args, path, list); });
   });
 }

@@ -60,16 +60,6 @@ struct ChildArgs {
   long parent_pid = 0;
 };
 
-bool parseSeed(const std::string& text, uint64_t& out) {
-  try {
-    size_t used = 0;
-    out = std::stoull(text, &used, 0);
-    return used == text.size();
-  } catch (const std::exception&) {
-    return false;
-  }
-}
-
 std::string readFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::ostringstream ss;
@@ -251,7 +241,7 @@ std::string outcomeLine(const gr::Grade& g) {
 
 int runGrade(const clh::AppConfig& config, const GradeArgs& args) {
   uint64_t seed = 1;
-  if (!parseSeed(args.seed, seed)) {
+  if (!clh::parseSeed(args.seed, seed)) {
     std::cerr << "clharness grade: --seed: '" << args.seed << "' is not an unsigned integer\n";
     return clh::kExitUsage;
   }
@@ -436,7 +426,7 @@ int runGradeChild(const clh::AppConfig& config, const ChildArgs& a) {
     gr::DeviceJob job;
     job.spec_file = a.spec;
     job.submission = a.submission;
-    if (!parseSeed(a.seed, job.seed))
+    if (!clh::parseSeed(a.seed, job.seed))
       throw std::invalid_argument("--seed: not an unsigned integer");
     job.cases = a.cases;
     job.sizes = a.sizes;
@@ -497,18 +487,8 @@ void addGradeCommand(CLI::App& app, const std::function<clh::AppConfig()>& confi
   cmd->add_flag("--regrade", args->regrade,
                 "grade every submission again, even those already graded");
   auto cfg = config;  // the caller's function may not outlive this call
-  cmd->callback([args, cfg] {
-    int code = clh::kExitUsage;
-    try {
-      code = runGrade(cfg(), *args);
-    } catch (const std::regex_error& e) {
-      std::cerr << "clharness grade: --device: not a valid regular expression (" << e.what()
-                << ")\n";
-    } catch (const std::exception& e) {
-      std::cerr << "clharness grade: " << e.what() << "\n";
-    }
-    throw CLI::RuntimeError(code);  // main returns its exit code
-  });
+  cmd->callback(
+      [args, cfg] { clh::finishCommand("grade", [&] { return runGrade(cfg(), *args); }); });
 
   auto child = std::make_shared<ChildArgs>();
   CLI::App* one =

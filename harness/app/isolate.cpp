@@ -1,6 +1,7 @@
 // posix_spawn with a process group, polled with a deadline.
 #include "app/isolate.hpp"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
 #include <string.h>
@@ -8,7 +9,9 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <deque>
 #include <filesystem>
+#include <fstream>
 #include <thread>
 
 extern char** environ;
@@ -77,6 +80,34 @@ ChildOutcome runChild(const std::vector<std::string>& argv, double timeout_s,
   if (WIFEXITED(status)) out.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) out.signal = WTERMSIG(status);
   kill(-pid, SIGKILL);  // anything the child left behind in its group
+  return out;
+}
+
+void writeJsonLine(std::FILE* f, const nlohmann::json& j) {
+  const std::string s = j.dump() + "\n";
+  std::fwrite(s.data(), 1, s.size(), f);
+  std::fflush(f);
+}
+
+bool redirectStderr(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd < 0) return false;
+  const bool ok = ::dup2(fd, STDERR_FILENO) >= 0;
+  ::close(fd);
+  return ok;
+}
+
+std::string lastLines(const std::string& path, size_t n, size_t width) {
+  std::ifstream in(path);
+  std::deque<std::string> lines;
+  for (std::string line; std::getline(in, line);) {
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    if (line.size() > width) line = line.substr(0, width - 3) + "...";
+    lines.push_back(std::move(line));
+    if (lines.size() > n) lines.pop_front();
+  }
+  std::string out;
+  for (const auto& l : lines) out += (out.empty() ? "" : "\n") + l;
   return out;
 }
 

@@ -2,6 +2,8 @@
 // unit runs in its own process, with a wall-clock limit, and the parent survives to report it.
 #pragma once
 
+#include <cstdio>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -27,5 +29,18 @@ ChildOutcome runChild(const std::vector<std::string>& argv, double timeout_s,
 
 /// "SIGSEGV" for 11, ...
 std::string signalName(int sig);
+
+// ---- the child's side of the protocol: JSON lines to a file, its stderr to another ----------
+
+/// Writes `j` as one line and flushes it, so that a parent reading after a crash sees it whole.
+void writeJsonLine(std::FILE* f, const nlohmann::json& j);
+
+/// Sends this process's stderr to `path` (the driver's and the simulator's own messages: the
+/// parent quotes the file's end when the process dies). False when the file cannot be opened.
+bool redirectStderr(const std::string& path);
+
+/// The last `n` non-blank lines of a file, each cut to `width` characters, joined by newlines
+/// ("" when there is none).
+std::string lastLines(const std::string& path, size_t n, size_t width = 200);
 
 }  // namespace clh

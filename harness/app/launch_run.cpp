@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "app/isolate.hpp"
+#include "cl/unit.hpp"
 #include "core/shell.hpp"
 #include "core/sizes.hpp"
 #include "launch/json.hpp"
@@ -17,20 +18,6 @@ namespace clh {
 
 using launch::LaunchFamilyResult;
 using launch::ShapeCheck;
-
-namespace {
-
-// The last non-empty line of a file, at most 160 characters ("" when none).
-std::string lastLine(const std::string& path) {
-  std::ifstream in(path);
-  std::string line, last;
-  while (std::getline(in, line))
-    if (line.find_first_not_of(" \t\r") != std::string::npos) last = line;
-  if (last.size() > 160) last = last.substr(0, 157) + "...";
-  return last;
-}
-
-}  // namespace
 
 // Runs shapes [first, end) of one spec on one device in child processes; a child that dies is
 // restarted after the shape it was running, which is recorded with how it died.
@@ -105,7 +92,7 @@ FamilyRun runLaunchIsolated(const AppConfig& config, const LaunchRunOptions& arg
         error = j.value("message", "");
       }
     }
-    const std::string last_words = lastLine(out.string() + ".stderr");
+    const std::string last_words = lastLines(out.string() + ".stderr", 1, 160);
     std::error_code ec;
     fs::remove(out, ec);
     fs::remove(out.string() + ".oclgrind.jsonl", ec);
@@ -157,7 +144,7 @@ FamilyRun runLaunchIsolated(const AppConfig& config, const LaunchRunOptions& arg
     // shape that must run: that death is the kernel's finding, not the driver's answer. Where
     // the shape breaks a rule (a 0 in the local size), the driver's answer is what is judged.
     const FindingKind kind = child.timed_out ? FindingKind::timeout : FindingKind::crash;
-    const auto expected = launch::expectedFindings(spec, dev);
+    const auto expected = expectedFindings(spec, dev);
     const bool kernels_own = std::find(expected.begin(), expected.end(), kind) != expected.end();
     if (phase == "results") {
       // The enqueue was answered; the process died re-running the shape to check its results.
@@ -211,7 +198,7 @@ int failingShapes(const LaunchFamilyResult& r) {
 
 bool unexpectedFailure(const FamilyRun& run) {
   if (!run.result.failure) return false;
-  const auto expected = launch::expectedFindings(*run.spec, *run.device);
+  const auto expected = expectedFindings(*run.spec, *run.device);
   return std::find(expected.begin(), expected.end(), run.result.failure->kind) == expected.end();
 }
 
@@ -224,13 +211,7 @@ std::string launchReplay(const std::string& tool, const FamilyRun& run, int shap
 UnitResult launchUnit(const AppConfig& config, const FamilyRun& run,
                       const launch::KnownDeviations& known, uint64_t seed) {
   const LaunchFamilyResult& r = run.result;
-  UnitResult u;
-  u.family = "launch";
-  u.spec = run.spec->name;
-  u.spec_file = run.spec->file;
-  u.device = run.device->displayName();
-  u.device_kind = toString(run.device->kind);
-  u.seed = seed;
+  UnitResult u = unitFor(*run.spec, *run.device, seed, "launch");
   u.seconds = run.seconds;
   u.cases_run = static_cast<int>(r.shapes.size());
   if (!run.error.empty()) {
@@ -284,42 +265,32 @@ UnitResult launchUnit(const AppConfig& config, const FamilyRun& run,
     u.status = Status::pass;
     return u;
   }
-  // One finding per distinct failure (family, rules, got, result kinds), on its first shape.
+  // One finding per failure that the baseline does not know, on its first shape.
   CaseOutcome c;
   c.sizes = r.sizes;
-  std::vector<launch::KnownDeviation> seen;
-  for (const auto& s : r.shapes)
-    for (const auto& key : known.uncovered(s)) {
-      const bool again = std::any_of(seen.begin(), seen.end(), [&](const auto& k) {
-        return k.kind == key.kind && k.rule == key.rule && k.got == key.got &&
-               k.results == key.results;
-      });
-      if (again) continue;
-      seen.push_back(key);
-      int times = 0;
-      for (const auto& t : r.shapes)
-        for (const auto& k : known.uncovered(t))
-          times += k.kind == key.kind && k.rule == key.rule && k.got == key.got &&
-                   k.results == key.results;
-      const std::string where = fmt::format("{} shape(s) like #{} {}", times, s.index, s.text);
-      if (key.results.empty()) {
-        Finding f;
-        f.kind = FindingKind::launch_error;
-        f.device = u.device;
-        f.kernel = run.spec->launches.at(0).kernel;
-        f.summary = fmt::format("{}: the specification allows {}; got {}", where,
-                                s.prediction.allowedToString(), s.gotText());
-        for (const auto& rule : s.prediction.rules) f.raw += rule.id + ": " + rule.reason + "\n";
-        c.findings.push_back(std::move(f));
-      } else {
-        for (const auto& rf : s.result_findings) {
-          Finding g = rf;
-          g.summary = fmt::format("{} (got {}): {}", where, s.gotText(), g.summary);
-          c.findings.push_back(std::move(g));
-        }
+  for (const auto& g : launch::groupFailures(r, known)) {
+    if (g.known) continue;
+    const ShapeCheck& s = *g.shapes.front();
+    const std::string where =
+        fmt::format("{} shape(s) like #{} {}", g.shapes.size(), s.index, s.text);
+    if (g.key.results.empty()) {
+      Finding f;
+      f.kind = FindingKind::launch_error;
+      f.device = u.device;
+      f.kernel = run.spec->launches.at(0).kernel;
+      f.summary = fmt::format("{}: the specification allows {}; got {}", where,
+                              s.prediction.allowedToString(), s.gotText());
+      for (const auto& rule : s.prediction.rules) f.raw += rule.id + ": " + rule.reason + "\n";
+      c.findings.push_back(std::move(f));
+    } else {
+      for (const auto& rf : s.result_findings) {
+        Finding g2 = rf;
+        g2.summary = fmt::format("{} (got {}): {}", where, s.gotText(), g2.summary);
+        c.findings.push_back(std::move(g2));
       }
-      if (u.replay.empty()) u.replay = launchReplay(config.tool_name, run, s.index);
     }
+    if (u.replay.empty()) u.replay = launchReplay(config.tool_name, run, s.index);
+  }
   u.failing = std::move(c);
   u.status = Status::fail;
   return u;

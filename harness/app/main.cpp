@@ -47,6 +47,19 @@ clh::AppConfig resolveConfig(const std::string& rootFlag) {
 
 }  // namespace
 
+void clh::finishCommand(const std::string& name, const std::function<int()>& body) {
+  int code = clh::kExitUsage;
+  try {
+    code = body();
+  } catch (const std::regex_error& e) {
+    std::cerr << "clharness " << name << ": --device: not a valid regular expression (" << e.what()
+              << ")\n";
+  } catch (const std::exception& e) {
+    std::cerr << "clharness " << name << ": " << e.what() << "\n";
+  }
+  throw CLI::RuntimeError(code);
+}
+
 // Subcommands that register themselves (each in its own file).
 void addSemanticsCommand(
     CLI::App& app,
@@ -160,19 +173,10 @@ int main(int argc, char** argv) {
   }
 
   clh::AppConfig config = resolveConfig(root);
-  auto parseSeed = [](const std::string& text, uint64_t& out) {
-    try {
-      size_t used = 0;
-      out = std::stoull(text, &used, 0);
-      return used == text.size();
-    } catch (const std::exception&) {
-      return false;
-    }
-  };
   try {
     if (*devices) return clh::runDevices(config, deviceRegex, json);
     if (*checkCmd) {
-      if (!parseSeed(seedText, check.seed)) {
+      if (!clh::parseSeed(seedText, check.seed)) {
         std::cerr << "clharness: --seed: '" << seedText << "' is not an unsigned integer\n";
         return clh::kExitUsage;
       }
@@ -185,7 +189,7 @@ int main(int argc, char** argv) {
       return clh::kExitOk;
     }
     if (*unitCmd) {
-      if (!parseSeed(unitSeed, unit.seed)) return clh::kExitUsage;
+      if (!clh::parseSeed(unitSeed, unit.seed)) return clh::kExitUsage;
       unit.shrink = !unitNoShrink;
       return clh::runUnitChild(config, unit);
     }

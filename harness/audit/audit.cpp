@@ -4,7 +4,6 @@
 
 #include <fmt/format.h>
 #include <rapidcheck.h>
-#include <rapidcheck/detail/TestListenerAdapter.h>
 
 #include <algorithm>
 #include <chrono>
@@ -275,16 +274,8 @@ UnitResult runWhereUnmodifiedPasses(DeviceSession& session, const Spec& unmodifi
         RC_FAIL(c->findings.front().summary);
       }
     };
-    rc::detail::TestParams params;
-    params.seed = propertySeed(options.seed, unmodified.name);
-    params.maxSuccess = cases;
-    params.maxSize = 100;
-    params.maxDiscardRatio = 50;
-    params.disableShrinking = !options.shrink;
-    rc::detail::TestListenerAdapter quiet;
-    rc::detail::TestMetadata meta;
-    meta.id = mutant.name;
-    rc::detail::checkProperty(rc::detail::toProperty(property), meta, params, quiet, {});
+    checkQuietly(property, mutant.name, propertySeed(options.seed, unmodified.name), cases,
+                 options.shrink);
   }
   if (failure) {
     u.failing = failure;

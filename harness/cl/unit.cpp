@@ -50,19 +50,59 @@ Status classify(const CaseOutcome& failing, const std::vector<FindingKind>& expe
   return Status::fail;
 }
 
+std::vector<FindingKind> expectedFindings(const Spec& spec, const DeviceInfo& device) {
+  if (!spec.expect) return {};
+  if (!spec.expect->devices.empty() &&
+      !std::regex_search(device.displayName(), std::regex(spec.expect->devices, std::regex::icase)))
+    return {};
+  return spec.expect->any_of;
+}
+
+UnitResult unitFor(const Spec& spec, const DeviceInfo& device, uint64_t seed, std::string family) {
+  UnitResult u;
+  u.family = std::move(family);
+  u.spec = spec.name;
+  u.spec_file = spec.file;
+  u.device = device.displayName();
+  u.device_kind = toString(device.kind);
+  u.seed = seed;
+  return u;
+}
+
+PropertyEnd checkQuietly(const std::function<void()>& property, const std::string& id,
+                         uint64_t seed, int cases, bool shrink) {
+  rc::detail::TestParams params;
+  params.seed = seed;
+  params.maxSuccess = cases;
+  params.maxSize = 100;
+  params.maxDiscardRatio = 50;
+  params.disableShrinking = !shrink;
+  rc::detail::TestListenerAdapter quiet;
+  rc::detail::TestMetadata meta;
+  meta.id = id;
+  // The five-argument form: the shorter ones read rapidcheck's global configuration (RC_PARAMS).
+  const auto result =
+      rc::detail::checkProperty(rc::detail::toProperty(property), meta, params, quiet, {});
+  PropertyEnd end;
+  rc::detail::GaveUpResult gave_up;
+  if (result.match(gave_up)) {
+    end.gave_up = true;
+    end.successes = gave_up.numSuccess;
+    end.why = gave_up.description;
+  }
+  rc::detail::Error err;
+  if (result.match(err)) {
+    end.error = true;
+    end.why = err.description;
+  }
+  return end;
+}
+
 UnitResult runUnit(DeviceSession& session, const Spec& spec, const UnitOptions& options) {
   auto t0 = std::chrono::steady_clock::now();
   const DeviceInfo& dev = session.device();
-  UnitResult u;
-  u.spec = spec.name;
-  u.spec_file = spec.file;
-  u.device = dev.displayName();
-  u.device_kind = toString(dev.kind);
-  u.seed = options.seed;
-  if (spec.expect &&
-      (spec.expect->devices.empty() ||
-       std::regex_search(u.device, std::regex(spec.expect->devices, std::regex::icase))))
-    u.expected = spec.expect->any_of;
+  UnitResult u = unitFor(spec, dev, options.seed);
+  u.expected = expectedFindings(spec, dev);
 
   ExprEnv env(paramNames(spec));
   const int resetsBefore = session.resets();
@@ -141,26 +181,14 @@ UnitResult runUnit(DeviceSession& session, const Spec& spec, const UnitOptions& 
         RC_FAIL(c.findings.front().summary);
       }
     };
-    rc::detail::TestParams params;
-    params.seed = propertySeed(options.seed, spec.name);
-    params.maxSuccess = cases;
-    params.maxSize = 100;
-    params.maxDiscardRatio = 50;
-    params.disableShrinking = !options.shrink;
-    rc::detail::TestListenerAdapter quiet;
-    rc::detail::TestMetadata meta;
-    meta.id = spec.name;
-    // The five-argument form: the shorter ones read rapidcheck's global configuration (RC_PARAMS).
-    auto result =
-        rc::detail::checkProperty(rc::detail::toProperty(property), meta, params, quiet, {});
-    rc::detail::GaveUpResult gaveUp;
-    if (!lastFailure && result.match(gaveUp))
+    const PropertyEnd end = checkQuietly(property, spec.name, propertySeed(options.seed, spec.name),
+                                         cases, options.shrink);
+    if (!lastFailure && end.gave_up)
       u.message = fmt::format(
           "gave up after {} cases: the spec's constraints reject most generated sizes "
           "({})",
-          gaveUp.numSuccess, gaveUp.description);
-    rc::detail::Error err;
-    if (result.match(err)) u.message = "property error: " + err.description;
+          end.successes, end.why);
+    if (end.error) u.message = "property error: " + end.why;
   }
 
   if (int n = session.resets() - resetsBefore)

@@ -33,6 +33,28 @@ std::string replayCommand(const std::string& tool, const std::string& specFile,
 /// every device sees the same sizes.
 uint64_t propertySeed(uint64_t runSeed, const std::string& specName);
 
+/// The finding kinds the spec's `expect` names for this device: empty when it expects none, or
+/// names other devices (`expect: {devices: REGEX}`).
+std::vector<FindingKind> expectedFindings(const Spec& spec, const DeviceInfo& device);
+
+/// A unit's result with what every family fills the same way: the spec, the device, the seed.
+UnitResult unitFor(const Spec& spec, const DeviceInfo& device, uint64_t seed,
+                   std::string family = "cases");
+
+/// How a quiet property run ended, where it did not simply pass or fail.
+struct PropertyEnd {
+  bool gave_up = false;  ///< too many generated sizes were discarded
+  int successes = 0;     ///< when it gave up
+  std::string why;       ///< rapidcheck's description (gave up, or a property error)
+  bool error = false;    ///< the property itself failed to run
+};
+
+/// Runs `property` as every unit does: `cases` passing calls wanted, sizes up to 100, at most 50
+/// discards per success, shrinking unless `shrink` is false, nothing printed, and none of
+/// rapidcheck's global configuration (RC_PARAMS) read.
+PropertyEnd checkQuietly(const std::function<void()>& property, const std::string& id,
+                         uint64_t seed, int cases, bool shrink);
+
 /// Turns a case's findings into the unit's status, given what the spec expects on this device.
 Status classify(const CaseOutcome& failing, const std::vector<FindingKind>& expected);
 

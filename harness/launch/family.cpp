@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "cl/memory.hpp"
+#include "cl/unit.hpp"
 #include "core/case.hpp"
 #include "core/sizes.hpp"
 #include "launch/kernel_scan.hpp"
@@ -141,14 +142,6 @@ struct Built {
 };
 
 }  // namespace
-
-std::vector<FindingKind> expectedFindings(const Spec& spec, const DeviceInfo& device) {
-  if (!spec.expect) return {};
-  if (!spec.expect->devices.empty() &&
-      !std::regex_search(device.displayName(), std::regex(spec.expect->devices, std::regex::icase)))
-    return {};
-  return spec.expect->any_of;
-}
 
 std::string ShapeCheck::gotText() const {
   if (died == "timeout") return "timeout";
@@ -417,8 +410,7 @@ LaunchFamilyResult runLaunchFamily(DeviceSession& session, const Spec& spec, con
     // A launch that had to run and failed, from a spec that expects its kernel to fail so (a
     // private array too large for the device: CL_OUT_OF_RESOURCES on NVIDIA's driver).
     check.spec_expected =
-        !check.conforms && check.prediction.mustSucceed() &&
-        std::find(expected.begin(), expected.end(), FindingKind::launch_error) != expected.end();
+        !check.conforms && check.prediction.mustSucceed() && expects(FindingKind::launch_error);
 
     const bool ran = check.got == sem::Outcome{sem::Stage::completion, CL_SUCCESS};
     if (ran && check.shape.checkable && options.check_results) {
@@ -438,8 +430,7 @@ LaunchFamilyResult runLaunchFamily(DeviceSession& session, const Spec& spec, con
       try {
         CaseOutcome out = session.runCase(variant, sizes, seed);
         for (auto& f : out.findings)
-          if (std::find(expected.begin(), expected.end(), f.kind) == expected.end())
-            check.result_findings.push_back(std::move(f));
+          if (!expects(f.kind)) check.result_findings.push_back(std::move(f));
       } catch (const std::exception& e) {
         check.result_findings.push_back(makeFinding(
             FindingKind::tool_error, std::string("the result check could not run: ") + e.what(),

@@ -117,10 +117,6 @@ LaunchFamilyResult runLaunchFamily(DeviceSession& session, const Spec& spec, con
                                    int shapes, uint64_t seed,
                                    const LaunchFamilyOptions& options = {});
 
-/// The finding kinds the spec's `expect` names for this device (empty when it expects none
-/// there): a result check's findings of these kinds are the kernel's known bug, not mismatches.
-std::vector<FindingKind> expectedFindings(const Spec& spec, const DeviceInfo& device);
-
 /// A small case of the spec for the family, from the spec's own generator (its simulator ranges
 /// on a simulator), drawn from `seed` and the spec's name: of 64 draws in the spec's domain, the
 /// one whose first launch has the number of work-items nearest 256 (64 on a simulator). Throws

@@ -248,36 +248,29 @@ json summaryJson(const LaunchFamilyResult& r, const KnownDeviations* known) {
     const auto keys = failureKeys(c);
     if (keys.empty()) continue;
     ++failing;
-    bool all_known = true;
-    for (const auto& key : keys) {
-      const bool is_known = known && known->find(key);
-      all_known &= is_known;
-      auto same = [&](const json& f) {
-        return f["kind"] == key.kind && f["rule"] == key.rule && f["got"] == key.got &&
-               f["results"] == key.results;
-      };
-      auto it = std::find_if(failures.begin(), failures.end(), same);
-      if (it == failures.end()) {
-        json example = {{"index", c.index},
-                        {"shape", c.text},
-                        {"predicted", c.prediction.allowedToString()},
-                        {"got", c.gotText()}};
-        for (const auto& f : c.result_findings)
-          example["findings"].push_back(std::string(toString(f.kind)) + ": " + f.summary);
-        failures.push_back({{"kind", key.kind},
-                            {"rule", key.rule},
-                            {"got", key.got},
-                            {"results", key.results},
-                            {"known", is_known},
-                            {"shapes", 0},
-                            {"indices", json::array()},
-                            {"example", example}});
-        it = failures.end() - 1;
-      }
-      (*it)["shapes"] = (*it)["shapes"].get<int>() + 1;
-      (*it)["indices"].push_back(c.index);
-    }
-    covered += all_known ? 1 : 0;
+    covered += std::all_of(keys.begin(), keys.end(),
+                           [&](const KnownDeviation& key) { return known && known->find(key); })
+                   ? 1
+                   : 0;
+  }
+  for (const auto& g : groupFailures(r, known ? *known : KnownDeviations{})) {
+    const ShapeCheck& c = *g.shapes.front();
+    json example = {{"index", c.index},
+                    {"shape", c.text},
+                    {"predicted", c.prediction.allowedToString()},
+                    {"got", c.gotText()}};
+    for (const auto& f : c.result_findings)
+      example["findings"].push_back(std::string(toString(f.kind)) + ": " + f.summary);
+    json indices = json::array();
+    for (const auto* s : g.shapes) indices.push_back(s->index);
+    failures.push_back({{"kind", g.key.kind},
+                        {"rule", g.key.rule},
+                        {"got", g.key.got},
+                        {"results", g.key.results},
+                        {"known", known && g.known},
+                        {"shapes", g.shapes.size()},
+                        {"indices", indices},
+                        {"example", example}});
   }
   json kinds = json::object();
   for (auto& [name, k] : per_kind) kinds[name] = k;

@@ -3,7 +3,6 @@
 #include "launch/known.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -116,6 +115,22 @@ KnownDeviations loadKnownDeviations(const std::string& dir, const DeviceInfo& de
   return k;
 }
 
+std::vector<FailureGroup> groupFailures(const LaunchFamilyResult& r, const KnownDeviations& known) {
+  std::vector<FailureGroup> groups;
+  for (const auto& c : r.shapes)
+    for (auto& key : failureKeys(c)) {
+      auto it = std::find_if(groups.begin(), groups.end(),
+                             [&](const FailureGroup& g) { return g.key.sameKey(key); });
+      if (it == groups.end()) {
+        const bool is_known = known.find(key) != nullptr;
+        groups.push_back({std::move(key), {}, is_known});
+        it = groups.end() - 1;
+      }
+      it->shapes.push_back(&c);
+    }
+  return groups;
+}
+
 KnownDeviations collectDeviations(const std::vector<LaunchFamilyResult>& results,
                                   const DeviceInfo& device, const KnownDeviations& keep) {
   KnownDeviations out;
@@ -126,10 +141,7 @@ KnownDeviations collectDeviations(const std::vector<LaunchFamilyResult>& results
     if (r.device != out.device) continue;
     for (const auto& c : r.shapes)
       for (auto& key : failureKeys(c)) {
-        auto same = [&](const KnownDeviation& e) {
-          return e.kind == key.kind && e.rule == key.rule && e.got == key.got &&
-                 e.results == key.results;
-        };
+        auto same = [&](const KnownDeviation& e) { return e.sameKey(key); };
         if (std::any_of(out.entries.begin(), out.entries.end(), same)) continue;
         auto kept = std::find_if(keep.entries.begin(), keep.entries.end(), same);
         key.reason = kept != keep.entries.end() ? kept->reason

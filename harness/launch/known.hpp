@@ -31,11 +31,27 @@ struct KnownDeviation {
   /// Whether this entry covers a failure key: the same family (or none named), every rule of the
   /// entry broken by the launch, the same got, and (for results) every kind found listed here.
   bool covers(const KnownDeviation& key) const;
+  /// The same failure: family, rules, got and result kinds (reason and allowed aside).
+  bool sameKey(const KnownDeviation& other) const {
+    return kind == other.kind && rule == other.rule && got == other.got && results == other.results;
+  }
 };
 
 /// The failures of a shape as keys: one for an outcome the prediction does not accept, one for
 /// results that disagree with the reference. Empty for a shape that conforms and checked out.
 std::vector<KnownDeviation> failureKeys(const ShapeCheck& check);
+
+/// The shapes of a family that share one failure key, in order of first appearance.
+struct FailureGroup {
+  KnownDeviation key;
+  std::vector<const ShapeCheck*> shapes;  ///< into the result grouped
+  bool known = false;                     ///< covered by the baseline it was grouped against
+};
+
+struct KnownDeviations;
+/// The family's failures grouped by key, each marked known or not against `known`.
+std::vector<FailureGroup> groupFailures(const LaunchFamilyResult& result,
+                                        const KnownDeviations& known);
 
 /// One device's known deviations: the content of baselines/launch/<slug>.json.
 struct KnownDeviations {
