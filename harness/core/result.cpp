@@ -19,13 +19,15 @@ std::string_view toString(Status s) {
       return "tool_error";
     case Status::skipped:
       return "skipped";
+    case Status::not_reproduced:
+      return "not_reproduced";
   }
   return "fail";
 }
 
 std::optional<Status> statusFromString(std::string_view s) {
   for (Status st : {Status::pass, Status::fail, Status::expected_failure, Status::unexpected_pass,
-                    Status::tool_error, Status::skipped})
+                    Status::tool_error, Status::skipped, Status::not_reproduced})
     if (toString(st) == s) return st;
   return std::nullopt;
 }
@@ -147,6 +149,119 @@ void from_json(const json& j, UnitResult& u) {
   }
 }
 
+std::string_view toString(DriverVerdict v) {
+  switch (v) {
+    case DriverVerdict::conforms:
+      return "conforms";
+    case DriverVerdict::deviates:
+      return "deviates";
+    case DriverVerdict::crashed:
+      return "crashed";
+    case DriverVerdict::hung:
+      return "hung";
+    case DriverVerdict::observed:
+      return "observed";
+    case DriverVerdict::skipped:
+      return "skipped";
+  }
+  return "deviates";
+}
+
+std::optional<DriverVerdict> driverVerdictFromString(std::string_view s) {
+  for (auto v : {DriverVerdict::conforms, DriverVerdict::deviates, DriverVerdict::crashed,
+                 DriverVerdict::hung, DriverVerdict::observed, DriverVerdict::skipped})
+    if (toString(v) == s) return v;
+  return std::nullopt;
+}
+
+std::string_view toString(BaselineMark m) {
+  switch (m) {
+    case BaselineMark::none:
+      return "";
+    case BaselineMark::known:
+      return "known";
+    case BaselineMark::fresh:
+      return "new";
+    case BaselineMark::regression:
+      return "regression";
+    case BaselineMark::fix:
+      return "fix";
+    case BaselineMark::missing:
+      return "missing";
+    case BaselineMark::flaky:
+      return "flaky";
+  }
+  return "";
+}
+
+std::optional<BaselineMark> baselineMarkFromString(std::string_view s) {
+  for (auto m :
+       {BaselineMark::none, BaselineMark::known, BaselineMark::fresh, BaselineMark::regression,
+        BaselineMark::fix, BaselineMark::missing, BaselineMark::flaky})
+    if (toString(m) == s) return m;
+  return std::nullopt;
+}
+
+bool failsRegression(BaselineMark m) {
+  return m == BaselineMark::fresh || m == BaselineMark::regression;
+}
+
+bool reportPasses(const Report& r) {
+  for (const auto& u : r.units)
+    if (!isSuccess(u.status)) return false;
+  if (r.regression_mode)
+    for (const auto& d : r.drivers)
+      for (const auto& f : d.findings)
+        if (failsRegression(f.mark)) return false;
+  return true;
+}
+
+void to_json(json& j, const DriverFinding& f) {
+  j = {{"check", f.check}, {"verdict", toString(f.verdict)}};
+  for (const auto& [key, value] : {std::pair{"title", &f.title},
+                                   {"got", &f.got},
+                                   {"allowed", &f.allowed},
+                                   {"detail", &f.detail},
+                                   {"replay", &f.replay},
+                                   {"before", &f.before}})
+    if (!value->empty()) j[key] = *value;
+  if (f.mark != BaselineMark::none) j["baseline"] = toString(f.mark);
+}
+void from_json(const json& j, DriverFinding& f) {
+  f.check = j.value("check", "");
+  f.verdict =
+      driverVerdictFromString(j.value("verdict", "deviates")).value_or(DriverVerdict::deviates);
+  f.title = j.value("title", "");
+  f.got = j.value("got", "");
+  f.allowed = j.value("allowed", "");
+  f.detail = j.value("detail", "");
+  f.replay = j.value("replay", "");
+  f.before = j.value("before", "");
+  f.mark = baselineMarkFromString(j.value("baseline", "")).value_or(BaselineMark::none);
+}
+void to_json(json& j, const DriverReport& d) {
+  j = {{"device", d.device},
+       {"platform", d.platform},
+       {"driver_version", d.driver_version},
+       {"device_type", d.device_type},
+       {"baseline", d.baseline},
+       {"baseline_note", d.baseline_note},
+       {"conforming", d.conforming},
+       {"findings", d.findings}};
+  if (!d.notes.empty()) j["notes"] = d.notes;
+}
+void from_json(const json& j, DriverReport& d) {
+  d.device = j.value("device", "");
+  d.platform = j.value("platform", "");
+  d.driver_version = j.value("driver_version", "");
+  d.device_type = j.value("device_type", "");
+  d.baseline = j.value("baseline", "");
+  d.baseline_note = j.value("baseline_note", "");
+  d.conforming = j.value("conforming", 0);
+  d.findings = j.value("findings", std::vector<DriverFinding>{});
+  d.notes = j.value("notes", std::vector<std::string>{});
+}
+
 void to_json(json& j, const Report& r) {
   json summary = json::object();
   for (const auto& u : r.units)
@@ -158,6 +273,10 @@ void to_json(json& j, const Report& r) {
        {"devices", r.devices},
        {"summary", summary},
        {"units", r.units}};
+  if (!r.drivers.empty() || r.regression_mode) {
+    j["drivers"] = r.drivers;
+    j["regression_mode"] = r.regression_mode;
+  }
 }
 
 }  // namespace clh

@@ -33,10 +33,14 @@ enum class Status {
   unexpected_pass,   ///< an as-published spec whose expected finding did not appear
   tool_error,        ///< the simulator or driver failed; not the kernel's fault
   skipped,           ///< not run (e.g. the device lacks a feature)
+  /// An expected finding that rests on undefined behaviour (a private array overrun) did not show
+  /// on a device where the spec says it may not (`expect: {certain: ...}`): a note, not a failure.
+  not_reproduced,
 };
 std::string_view toString(Status s);
 std::optional<Status> statusFromString(std::string_view s);
-/// Whether a status counts as success for exit codes (pass, expected_failure, skipped, tool_error).
+/// Whether a status counts as success for exit codes (pass, expected_failure, skipped, tool_error,
+/// not_reproduced).
 bool isSuccess(Status s);
 
 /// Kernel-time totals over the cases that ran.
@@ -73,13 +77,68 @@ struct UnitResult {
   std::string title() const;
 };
 
+/// What a driver or the simulator did where the OpenCL specification forbids something or leaves
+/// it open: a launch it must refuse, a host call's error code, a crash or a hang there. Reported
+/// per device beside the kernels' verdicts, never part of one.
+enum class DriverVerdict { conforms, deviates, crashed, hung, observed, skipped };
+std::string_view toString(DriverVerdict v);
+std::optional<DriverVerdict> driverVerdictFromString(std::string_view s);
+
+/// How a driver finding compares with the device's baseline (regression testing).
+enum class BaselineMark {
+  none,        ///< no baseline was used
+  known,       ///< the baseline records the same
+  fresh,       ///< not in the baseline: a new, unrecorded finding ("new")
+  regression,  ///< the baseline records another outcome, and a rerun gave this one again
+  fix,         ///< the baseline records a deviation that conforms now
+  missing,     ///< in the baseline, not seen in this run
+  flaky,       ///< differs from the baseline, and a rerun gave another outcome
+};
+std::string_view toString(BaselineMark m);
+std::optional<BaselineMark> baselineMarkFromString(std::string_view s);
+/// Whether the mark fails a run in regression mode (`check --baseline`): new and regression.
+bool failsRegression(BaselineMark m);
+
+struct DriverFinding {
+  /// Stable id: a driver check ("read.blocking", "launch.zero_local"), or a launch family's
+  /// failure key ("shape.over_kernel_max local.over_kernel_max -> completion: CL_SUCCESS (0)").
+  std::string check;
+  std::string title;  ///< for people
+  DriverVerdict verdict = DriverVerdict::deviates;
+  std::string got;      ///< what the driver did
+  std::string allowed;  ///< what the specification allows (or requires)
+  std::string detail;   ///< where it was seen, how often; never compared with a baseline
+  std::string replay;   ///< the command that shows it again
+  BaselineMark mark = BaselineMark::none;
+  std::string before;  ///< the baseline's outcome, for a regression, fix or flaky finding
+};
+
+/// One device's driver section.
+struct DriverReport {
+  std::string device;  ///< display name
+  std::string platform, driver_version, device_type;
+  std::string baseline;       ///< the baseline file compared with; empty: none
+  std::string baseline_note;  ///< which baseline and why, or why none, for people
+  int conforming = 0;         ///< checks that conformed (not listed one by one)
+  /// Everything else: deviations, crashes, hangs, observations, skipped checks with the reason,
+  /// and in regression mode what the baseline has that this run did not see.
+  std::vector<DriverFinding> findings;
+  std::vector<std::string> notes;
+};
+
 /// A whole `clharness check` run.
 struct Report {
   std::string tool_version;
   uint64_t seed = 0;
   std::vector<std::string> devices;
   std::vector<UnitResult> units;
+  std::vector<DriverReport> drivers;  ///< empty when the driver checks did not run
+  bool regression_mode = false;       ///< `--baseline`: driver regressions fail the run
 };
+
+/// The exit status of a run: kernel verdicts (isSuccess), and in regression mode the driver
+/// findings marked new or regression. True when both are fine.
+bool reportPasses(const Report& r);
 
 void to_json(nlohmann::json& j, const Mismatch& m);
 void from_json(const nlohmann::json& j, Mismatch& m);
@@ -91,6 +150,10 @@ void to_json(nlohmann::json& j, const CaseOutcome& c);
 void from_json(const nlohmann::json& j, CaseOutcome& c);
 void to_json(nlohmann::json& j, const UnitResult& u);
 void from_json(const nlohmann::json& j, UnitResult& u);
+void to_json(nlohmann::json& j, const DriverFinding& f);
+void from_json(const nlohmann::json& j, DriverFinding& f);
+void to_json(nlohmann::json& j, const DriverReport& d);
+void from_json(const nlohmann::json& j, DriverReport& d);
 void to_json(nlohmann::json& j, const Report& r);
 
 }  // namespace clh

@@ -29,6 +29,8 @@ std::string statusWord(Status s) {
       return "tool error";
     case Status::skipped:
       return "skipped";
+    case Status::not_reproduced:
+      return "not reproduced";
   }
   return "?";
 }
@@ -96,15 +98,77 @@ void writeConsoleReport(std::ostream& os, const Report& r) {
     writeUnitDetails(os, u);
     os << "\n";
   }
+  if (!r.drivers.empty()) {
+    if (!header) os << "\n";
+    header = true;
+    writeDriverSection(os, r);
+  }
   std::map<Status, int> n;
   for (const auto& u : r.units) n[u.status]++;
   os << fmt::format(
       "{}{} units: {} passed, {} failed, {} expected failures, {} unexpected passes, {} tool "
-      "errors, {} "
-      "skipped\n",
+      "errors, {} skipped{}\n",
       header ? "" : "\n", r.units.size(), n[Status::pass], n[Status::fail],
       n[Status::expected_failure], n[Status::unexpected_pass], n[Status::tool_error],
-      n[Status::skipped]);
+      n[Status::skipped],
+      n[Status::not_reproduced]
+          ? fmt::format(", {} expected failures not reproduced", n[Status::not_reproduced])
+          : "");
+  if (!r.drivers.empty()) {
+    std::map<BaselineMark, int> m;
+    int deviations = 0;
+    for (const auto& d : r.drivers)
+      for (const auto& f : d.findings) {
+        m[f.mark]++;
+        deviations += f.verdict == DriverVerdict::deviates || f.verdict == DriverVerdict::crashed ||
+                      f.verdict == DriverVerdict::hung;
+      }
+    os << fmt::format(
+        "drivers: {} deviations, crashes or hangs on {} device(s){}\n", deviations,
+        r.drivers.size(),
+        r.regression_mode
+            ? fmt::format(" (regression mode: {} regressions, {} new, {} flaky, {} fixes, {} "
+                          "missing)",
+                          m[BaselineMark::regression], m[BaselineMark::fresh],
+                          m[BaselineMark::flaky], m[BaselineMark::fix], m[BaselineMark::missing])
+            : " (never a kernel's verdict; --baseline compares them)");
+  }
+}
+
+void writeDriverSection(std::ostream& os, const Report& r) {
+  os << "DRIVERS: what each driver answered where the specification forbids a call or leaves it "
+        "open (never a kernel's verdict)\n";
+  for (const auto& d : r.drivers) {
+    os << fmt::format("{} (driver {}, {})\n", d.device, d.driver_version, d.device_type);
+    os << "  baseline: " << (d.baseline_note.empty() ? "none" : d.baseline_note) << "\n";
+    for (const auto& n : d.notes) os << "  note: " << n << "\n";
+    std::vector<std::string> skipped;
+    for (const auto& f : d.findings) {
+      if (f.verdict == DriverVerdict::skipped &&
+          (f.mark == BaselineMark::none || f.mark == BaselineMark::known)) {
+        skipped.push_back(f.check + (f.detail.empty() ? "" : " (" + f.detail + ")"));
+        continue;
+      }
+      const std::string mark =
+          f.mark == BaselineMark::none ? std::string()
+          : f.mark == BaselineMark::fresh
+              ? std::string("NEW ")
+              : (f.mark == BaselineMark::regression ? "REGRESSION "
+                                                    : std::string(toString(f.mark)) + " ");
+      os << fmt::format("  {}{} {}", mark, toString(f.verdict), f.check);
+      if (!f.got.empty()) os << ": got " << f.got;
+      if (!f.allowed.empty()) os << "; allowed: " << f.allowed;
+      if (!f.before.empty()) os << "; baseline: " << f.before;
+      os << "\n";
+      if (!f.detail.empty()) os << "    " << f.detail << "\n";
+      if (!f.replay.empty()) os << "    replay: " << f.replay << "\n";
+    }
+    os << fmt::format(
+        "  {} check(s) conform{}\n", d.conforming,
+        skipped.empty() ? "" : fmt::format("; {} could not run here", skipped.size()));
+    for (const auto& s : skipped) os << "    not run: " << s << "\n";
+  }
+  os << "\n";
 }
 
 }  // namespace clh

@@ -1,5 +1,7 @@
 // JUnit XML, as CI systems read it: a <testsuite> per spec, a <testcase> per device. A failure is
 // <failure>; a tool error is <error> (the kernel is not at fault); an expected failure passes.
+// Each device's driver section is a <testsuite> "drivers: DEVICE", a <testcase> per finding: a
+// <failure> only for a regression in regression mode (`check --baseline`).
 #include <fmt/format.h>
 
 #include <map>
@@ -55,6 +57,11 @@ void writeJUnitReport(std::ostream& os, const Report& report) {
     skipped += u.status == Status::skipped;
     time += u.seconds;
   }
+  for (const auto& d : report.drivers)
+    for (const auto& f : d.findings) {
+      ++tests;
+      failures += report.regression_mode && failsRegression(f.mark);
+    }
   os << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   os << fmt::format(
       "<testsuites name=\"clharness\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" "
@@ -101,11 +108,34 @@ void writeJUnitReport(std::ostream& os, const Report& report) {
           os << fmt::format("      <skipped message=\"{}\"/>\n", xmlEscape(u->message));
           break;
         case Status::expected_failure:
+        case Status::not_reproduced:
           os << fmt::format("      <system-out>{}</system-out>\n", body);
           break;
         case Status::pass:
           break;
       }
+      os << "    </testcase>\n";
+    }
+    os << "  </testsuite>\n";
+  }
+  for (const auto& d : report.drivers) {
+    int f = 0;
+    for (const auto& x : d.findings) f += report.regression_mode && failsRegression(x.mark);
+    os << fmt::format(
+        "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"0\">\n",
+        xmlEscape("drivers: " + d.device), d.findings.size(), f);
+    for (const auto& x : d.findings) {
+      os << fmt::format("    <testcase classname=\"{}\" name=\"{}\">\n",
+                        xmlEscape("drivers: " + d.device), xmlEscape(x.check));
+      const std::string text =
+          fmt::format("{} {}: got {}; allowed {}; {}{}", toString(x.verdict), x.check, x.got,
+                      x.allowed, x.detail, x.replay.empty() ? "" : "\nreplay: " + x.replay);
+      if (report.regression_mode && failsRegression(x.mark))
+        os << fmt::format("      <failure message=\"{}\" type=\"driver_{}\">{}</failure>\n",
+                          xmlEscape(std::string(toString(x.mark)) + ": " + x.got), toString(x.mark),
+                          xmlEscape(text));
+      else
+        os << fmt::format("      <system-out>{}</system-out>\n", xmlEscape(text));
       os << "    </testcase>\n";
     }
     os << "  </testsuite>\n";

@@ -13,6 +13,9 @@ namespace clh {
 void writeConsoleReport(std::ostream& os, const Report& report);
 /// The details block of one unit (findings, mismatches, replay) — used by the console report.
 void writeUnitDetails(std::ostream& os, const UnitResult& unit);
+/// The driver section: per device, what the driver did where the specification forbids or leaves
+/// open, with its baseline marks (part of the console report).
+void writeDriverSection(std::ostream& os, const Report& report);
 /// The JSON report (docs/report.md).
 void writeJsonReport(std::ostream& os, const Report& report);
 /// JUnit XML: one testsuite per spec, one testcase per device.
