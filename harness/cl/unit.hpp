@@ -37,6 +37,10 @@ uint64_t propertySeed(uint64_t runSeed, const std::string& specName);
 /// names other devices (`expect: {devices: REGEX}`).
 std::vector<FindingKind> expectedFindings(const Spec& spec, const DeviceInfo& device);
 
+/// Whether the spec's expected finding must show on this device (`expect.certain`); true when the
+/// spec expects nothing here.
+bool expectationCertain(const Spec& spec, const DeviceInfo& device);
+
 /// A unit's result with what every family fills the same way: the spec, the device, the seed.
 UnitResult unitFor(const Spec& spec, const DeviceInfo& device, uint64_t seed,
                    std::string family = "cases");

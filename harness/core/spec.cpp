@@ -437,7 +437,7 @@ class Loader {
   ExpectSpec loadExpect(const YAML::Node& n) {
     ExpectSpec e;
     e.line = lineOf(n);
-    checkKeys(n, {"any_of", "devices", "reason"}, "expect");
+    checkKeys(n, {"any_of", "devices", "reason", "certain"}, "expect");
     if (!n["any_of"]) fail(n, "expect.any_of", "missing: the finding kinds that must appear");
     std::vector<std::string> words;
     if (n["any_of"].IsScalar())
@@ -465,6 +465,17 @@ class Loader {
       }
     }
     e.reason = optString(n, "reason");
+    if (n["certain"]) {
+      e.certain = scalarString(n["certain"], "expect.certain");
+      if (e.certain != "everywhere" && e.certain != "simulator") {
+        try {
+          std::regex re(e.certain);
+        } catch (const std::regex_error&) {
+          fail(n["certain"], "expect.certain",
+               "expected everywhere, simulator, or a regular expression of devices");
+        }
+      }
+    }
     return e;
   }
 

@@ -103,6 +103,10 @@ struct ExpectSpec {
   std::vector<FindingKind> any_of;  ///< at least one finding of one of these kinds
   std::string devices;              ///< regex of devices where it applies; empty: all
   std::string reason;               ///< why, for the report
+  /// Where the finding must show (a bug that rests on undefined behaviour, such as a private
+  /// array overrun, may not show on every driver): "everywhere" (the default), "simulator", or a
+  /// regex of devices. Elsewhere a case run that shows nothing is "not reproduced", not a failure.
+  std::string certain = "everywhere";
   int line = 0;
 };
 
