@@ -1,5 +1,5 @@
 // Known deviations: failure keys of a shape, matching them against a baseline, reading and writing
-// baselines/launch/<slug>.json, and the family as findings for `clharness check`.
+// their JSON form, and grouping a family's failures.
 #include "launch/known.hpp"
 
 #include <algorithm>
@@ -95,23 +95,6 @@ KnownDeviations knownDeviationsFromJson(const nlohmann::json& j) {
   for (const auto& e : j.at("known_deviations"))
     k.entries.push_back({e.value("kind", ""), e.at("rule"), e.at("got"), e.value("results", ""),
                          e.value("reason", ""), e.value("allowed", "")});
-  return k;
-}
-
-KnownDeviations loadKnownDeviations(const std::string& dir, const DeviceInfo& device) {
-  KnownDeviations k;
-  k.slug = device.slug();
-  k.device = device.displayName();
-  const std::filesystem::path path = baselineFile(dir, device);
-  if (path.empty()) return k;
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot read " + path.string());
-  try {
-    k = knownDeviationsFromJson(nlohmann::json::parse(in));
-  } catch (const nlohmann::json::exception& e) {
-    throw std::runtime_error(path.string() + ": " + e.what());
-  }
-  k.file = path.filename().string();
   return k;
 }
 

@@ -53,7 +53,7 @@ struct KnownDeviations;
 std::vector<FailureGroup> groupFailures(const LaunchFamilyResult& result,
                                         const KnownDeviations& known);
 
-/// One device's known deviations: the content of baselines/launch/<slug>.json.
+/// One device's known deviations: the launch part of its driver baseline (drivers/baseline.hpp).
 struct KnownDeviations {
   std::string slug;    ///< DeviceInfo::slug()
   std::string device;  ///< DeviceInfo::displayName(), for people
@@ -66,12 +66,6 @@ struct KnownDeviations {
   /// The failure keys of a shape that no entry covers (empty: the shape is fine or known).
   std::vector<KnownDeviation> uncovered(const ShapeCheck& check) const;
 };
-
-/// Reads `dir`/<slug>.json, or where there is none `dir`/platform-<word>.json, the known
-/// deviations of a driver whatever the device (<word>: the platform name's first word, lower
-/// case: "portable" for PoCL, whose slugs name the CPU model); neither gives an empty set with
-/// found = false. Throws std::runtime_error for a file that cannot be read or parsed.
-KnownDeviations loadKnownDeviations(const std::string& dir, const DeviceInfo& device);
 
 nlohmann::json toJson(const KnownDeviations& known);
 KnownDeviations knownDeviationsFromJson(const nlohmann::json& json);

@@ -88,6 +88,13 @@ std::vector<size_t> contractLocal(const SpecLaunch& s) {
   return s.local;
 }
 
+const std::vector<std::string>& kernelFamilies() {
+  static const std::vector<std::string> families = {
+      "spec",   "valid",          "null_local",      "not_dividing",  "over_kernel_max",
+      "offset", "local_mem_over", "local_mem_limit", "reqd_mismatch", "reqd_null_local"};
+  return families;
+}
+
 std::vector<std::string> specShapeKinds(const SpecLaunch& s) {
   const bool reqd = s.kernel.hasRequiredSize();
   std::vector<std::string> kinds = {"spec"};

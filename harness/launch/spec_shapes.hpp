@@ -66,6 +66,13 @@ struct SpecShape {
   std::string toString(const SpecLaunch& launch) const;
 };
 
+/// The families whose outcome depends on the kernel (its results under valid shapes, its
+/// CL_KERNEL_WORK_GROUP_SIZE, __local use, reqd_work_group_size, non-uniform groups, offsets):
+/// what `clharness check` and `clharness launch` draw from per spec by default. The others
+/// (zero_local, zero_global, over_device_max, over_item_size) probe only the driver and run once
+/// per device among the driver checks.
+const std::vector<std::string>& kernelFamilies();
+
 /// The families that apply to this launch, in a fixed order.
 std::vector<std::string> specShapeKinds(const SpecLaunch& launch);
 

@@ -16,6 +16,7 @@
 #include "cl/session.hpp"
 #include "core/reference.hpp"
 #include "core/sizes.hpp"
+#include "drivers/baseline.hpp"
 #include "launch/known.hpp"
 
 #if CLH_LAUNCH_SIMULATOR
@@ -63,13 +64,19 @@ clh::Spec spec(const std::string& path) {
 }
 
 KnownDeviations known(const clh::DeviceInfo& d) {
-  return loadKnownDeviations(std::string(CLHARNESS_SOURCE_ROOT) + "/baselines/launch", d);
+  if (auto b = clh::drivers::findBaseline(std::string(CLHARNESS_SOURCE_ROOT) + "/baselines", d))
+    return clh::drivers::knownDeviations(*b, d);
+  KnownDeviations none;
+  none.slug = d.slug();
+  none.device = d.displayName();
+  return none;
 }
 
 // Runs one spec's family in this process (no crash-prone shape) on a fresh session.
 LaunchFamilyResult family(const clh::DeviceInfo& d, const clh::Spec& s,
                           LaunchFamilyOptions options = {}) {
   options.zero_local = false;
+  if (options.kinds.empty()) options.kinds = kernelFamilies();  // as `check` draws them
   clh::DeviceSession session(d);
   const clh::Sizes sizes = launchCaseSizes(s, d.simulator, kSeed);
   return runLaunchFamily(session, s, sizes, kShapes, kSeed, options);

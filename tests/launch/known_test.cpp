@@ -43,36 +43,6 @@ clh::Finding finding(clh::FindingKind kind) {
 
 const sem::Outcome kRan{sem::Stage::completion, 0};
 
-// A PoCL device whose CPU model has no file of its own (a CI machine of another kind) uses the
-// driver's platform file; a file naming the device wins over it.
-TEST(KnownDeviations, APlatformFileServesDevicesWithoutOneOfTheirOwn) {
-  const auto dir = std::filesystem::path(::testing::TempDir()) / "known-platform";
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  clh::DeviceInfo dev;
-  dev.platform = "Portable Computing Language";
-  dev.name = "cpu-znver9-Some Future CPU";
-  auto write = [&](const std::string& name, const std::string& got) {
-    std::ofstream(dir / name) << R"({"known_deviations": [{"kind": "zero_local", "rule": )"
-                                 R"("local.zero", "got": ")"
-                              << got << R"(", "reason": "r"}]})";
-  };
-  EXPECT_FALSE(loadKnownDeviations(dir.string(), dev).found);
-  write("platform-portable.json", "crash");
-  KnownDeviations k = loadKnownDeviations(dir.string(), dev);
-  EXPECT_TRUE(k.found);
-  EXPECT_EQ(k.file, "platform-portable.json");
-  ASSERT_EQ(k.entries.size(), 1u);
-  EXPECT_EQ(k.entries[0].got, "crash");
-  write(dev.slug() + ".json", "timeout");
-  k = loadKnownDeviations(dir.string(), dev);
-  EXPECT_EQ(k.file, dev.slug() + ".json");
-  EXPECT_EQ(k.entries.at(0).got, "timeout");
-  clh::DeviceInfo other = dev;
-  other.platform = "NVIDIA CUDA";
-  EXPECT_FALSE(loadKnownDeviations(dir.string(), other).found);
-}
-
 }  // namespace
 
 TEST(KnownDeviations, AConformingShapeHasNoFailure) {

@@ -1,0 +1,250 @@
+// Building the driver section: rows and launch failures as findings, marked against a baseline.
+#include "drivers/section.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "semantics/matrix.hpp"
+
+namespace clh::drivers {
+
+namespace {
+
+DriverVerdict verdictOf(const semantics::CheckResult& r) {
+  switch (r.verdict) {
+    case semantics::Verdict::conforms:
+      return DriverVerdict::conforms;
+    case semantics::Verdict::observed:
+      return DriverVerdict::observed;
+    case semantics::Verdict::skipped:
+      return DriverVerdict::skipped;
+    case semantics::Verdict::deviates:
+      break;
+  }
+  if (r.got.rfind("the process killed by", 0) == 0) return DriverVerdict::crashed;
+  if (r.got.rfind("the process hung", 0) == 0) return DriverVerdict::hung;
+  return DriverVerdict::deviates;
+}
+
+DriverFinding rowFinding(const semantics::CheckResult& r, const std::string& replay) {
+  DriverFinding f;
+  f.check = r.id;
+  f.title = r.title;
+  f.verdict = verdictOf(r);
+  f.got = r.verdict == semantics::Verdict::observed ? r.observed : r.got;
+  f.allowed = r.required.empty() ? r.rule : r.required;
+  f.detail = r.detail;
+  if (f.verdict != DriverVerdict::skipped && f.verdict != DriverVerdict::observed)
+    f.replay = replay;
+  return f;
+}
+
+}  // namespace
+
+std::string failureId(const launch::KnownDeviation& k) {
+  return fmt::format("shape.{} {} -> {}{}", k.kind, k.rule, k.got,
+                     k.results.empty() ? "" : ", results: " + k.results);
+}
+
+bool sameOutcome(const semantics::CheckResult& a, const semantics::CheckResult& b) {
+  auto died = [](const semantics::CheckResult& r) {
+    return r.got.rfind("the process killed by", 0) == 0 || r.got.rfind("the process hung", 0) == 0;
+  };
+  return a.verdict == b.verdict && (a.got == b.got || (died(a) && died(b))) &&
+         a.required == b.required && a.observed == b.observed;
+}
+
+namespace {
+
+DriverVerdict launchVerdict(const launch::KnownDeviation& k) {
+  if (k.got == "crash") return DriverVerdict::crashed;
+  if (k.got == "timeout") return DriverVerdict::hung;
+  return DriverVerdict::deviates;
+}
+
+struct Group {
+  launch::KnownDeviation key;
+  const launch::LaunchFamilyResult* first_family = nullptr;
+  const launch::ShapeCheck* first = nullptr;
+  int shapes = 0;
+  std::set<std::string> specs;
+};
+
+std::vector<Group> groups(const SectionInput& in) {
+  std::vector<Group> out;
+  for (const auto* fam : in.families)
+    for (auto& [key, shape] : driverFailures(*fam)) {
+      auto it =
+          std::find_if(out.begin(), out.end(), [&](const Group& g) { return g.key.sameKey(key); });
+      if (it == out.end()) {
+        out.push_back({key, fam, shape, 0, {}});
+        it = out.end() - 1;
+      }
+      ++it->shapes;
+      it->specs.insert(fam->spec);
+    }
+  return out;
+}
+
+// Build variants the device's newest -cl-std did not build (notes of the family): observed, not
+// charged, since a kernel can be valid OpenCL C 1.2 and not 3.0.
+std::map<std::string, std::string> variantNotes(const SectionInput& in) {
+  std::map<std::string, std::string> out;
+  for (const auto* fam : in.families)
+    for (const auto& n : fam->notes) {
+      const std::string prefix = "build variant '";
+      if (n.rfind(prefix, 0) != 0) continue;
+      const auto end = n.find('\'', prefix.size());
+      if (end == std::string::npos) continue;
+      const std::string name = n.substr(prefix.size(), end - prefix.size());
+      if (!out.count(name)) out[name] = fam->spec + ": " + n;
+    }
+  return out;
+}
+
+}  // namespace
+
+bool chargedToDriver(const launch::ShapeCheck& c) {
+  if (!c.prediction.mustSucceed()) return true;
+  if (c.spec_expected || !c.died.empty() || c.conforms) return false;
+  const int code = c.got.code;
+  const bool refused = c.got.stage != semantics::Stage::completion && code < 0 &&
+                       code != CL_OUT_OF_RESOURCES && code != CL_OUT_OF_HOST_MEMORY &&
+                       code != CL_MEM_OBJECT_ALLOCATION_FAILURE;
+  return refused;
+}
+
+std::vector<std::pair<launch::KnownDeviation, const launch::ShapeCheck*>> driverFailures(
+    const launch::LaunchFamilyResult& family) {
+  std::vector<std::pair<launch::KnownDeviation, const launch::ShapeCheck*>> out;
+  for (const auto& c : family.shapes) {
+    if (!chargedToDriver(c)) continue;
+    for (auto& key : launch::failureKeys(c)) out.emplace_back(std::move(key), &c);
+  }
+  return out;
+}
+
+DriverReport buildDriverReport(const SectionInput& in, const Baseline* baseline,
+                               const std::string& baseline_note) {
+  const DeviceInfo& dev = *in.device;
+  DriverReport d;
+  d.device = dev.displayName();
+  d.platform = dev.platform;
+  d.driver_version = dev.driver_version;
+  d.device_type = toString(dev.kind);
+  d.baseline = baseline ? baseline->file : "";
+  d.baseline_note = baseline_note;
+  d.notes = in.notes;
+
+  // The driver checks' rows, compared as `clharness semantics --baseline` compares them.
+  std::map<std::string, semantics::Change> changes;
+  if (baseline) {
+    semantics::DeviceColumn now{dev.slug(), d.device, dev.version, dev.driver_version, in.rows};
+    semantics::DeviceColumn was{dev.slug(), d.device, "", baseline->match.driver_version,
+                                baseline->checks};
+    for (auto& c : semantics::compareWithBaseline(now, was)) changes[c.check] = c;
+  }
+  for (const auto& r : in.rows) {
+    DriverFinding f = rowFinding(r, in.rows_replay);
+    auto it = changes.find(r.id);
+    if (!baseline) {
+      f.mark = BaselineMark::fresh;  // nothing records it: new, unrecorded
+    } else {
+      if (it == changes.end())
+        f.mark = BaselineMark::known;
+      else if (it->second.kind == semantics::Change::Kind::fix)
+        f.mark = BaselineMark::fix;
+      else if (it->second.kind == semantics::Change::Kind::added)
+        f.mark = BaselineMark::fresh;
+      else
+        f.mark = BaselineMark::regression;
+      if (it != changes.end()) f.before = it->second.before;
+    }
+    // A check that could not run here is listed with its reason; new, it regresses nothing.
+    if (f.verdict == DriverVerdict::skipped && f.mark == BaselineMark::fresh)
+      f.mark = BaselineMark::none;
+    const bool listed = f.verdict != DriverVerdict::conforms ||
+                        (f.mark != BaselineMark::none && f.mark != BaselineMark::known &&
+                         f.mark != BaselineMark::fresh);
+    if (f.verdict == DriverVerdict::conforms) ++d.conforming;
+    if (listed) d.findings.push_back(std::move(f));
+  }
+  if (baseline && !in.rows.empty())
+    for (const auto& [id, c] : changes)
+      if (c.kind == semantics::Change::Kind::removed) {
+        DriverFinding f;
+        f.check = id;
+        f.verdict = DriverVerdict::skipped;
+        f.mark = BaselineMark::missing;
+        f.before = c.before;
+        f.detail = "the baseline has this check; this run did not";
+        d.findings.push_back(std::move(f));
+      }
+
+  // The launch families' failures that are the driver's, one finding per failure key.
+  std::vector<bool> seen(baseline ? baseline->launch.size() : 0, false);
+  for (const auto& g : groups(in)) {
+    DriverFinding f;
+    f.check = failureId(g.key);
+    f.title = "launch shapes of the family " + g.key.kind;
+    f.verdict = launchVerdict(g.key);
+    f.got = g.key.got + (g.key.results.empty() ? "" : ", then results: " + g.key.results);
+    f.allowed = g.first->prediction.allowedToString();
+    f.detail = fmt::format("{} shape(s) in {} spec(s); first: {} {}", g.shapes, g.specs.size(),
+                           g.first_family->spec, g.first->toString());
+    if (in.replay) f.replay = in.replay(*g.first_family, g.first->index);
+    f.mark = BaselineMark::fresh;
+    if (baseline) {
+      for (size_t i = 0; i < baseline->launch.size(); ++i)
+        if (baseline->launch[i].covers(g.key)) {
+          f.mark = BaselineMark::known;
+          seen[i] = true;
+        }
+    }
+    d.findings.push_back(std::move(f));
+  }
+  for (size_t i = 0; i < seen.size(); ++i) {
+    if (seen[i]) continue;
+    const auto& e = baseline->launch[i];
+    DriverFinding f;
+    f.check = failureId(e);
+    f.verdict = launchVerdict(e);
+    f.got = e.got;
+    f.allowed = e.allowed;
+    f.mark = BaselineMark::missing;
+    f.before = e.reason;
+    f.detail = "recorded in the baseline, not seen in this run (another spec set, or a fix)";
+    d.findings.push_back(std::move(f));
+  }
+  for (const auto& [name, note] : variantNotes(in)) {
+    DriverFinding f;
+    f.check = "build.variant." + name;
+    f.title = "the spec's program built with the device's newest -cl-std";
+    f.verdict = DriverVerdict::observed;
+    f.got = "did not build";
+    f.detail = "first: " + note;
+    d.findings.push_back(std::move(f));
+  }
+  return d;
+}
+
+Baseline recordBaseline(const SectionInput& in, const Baseline* keep, bool per_model) {
+  Baseline b;
+  b.match = matchFor(*in.device, per_model);
+  b.recorded_on = in.device->displayName();
+  b.checks = in.rows;
+  for (const auto& g : groups(in)) {
+    launch::KnownDeviation e = g.key;
+    e.reason = "first seen: " + g.first_family->spec + " " + g.first->toString();
+    if (keep)
+      for (const auto& k : keep->launch)
+        if (k.sameKey(e) && !k.reason.empty()) e.reason = k.reason;
+    b.launch.push_back(std::move(e));
+  }
+  return b;
+}
+
+}  // namespace clh::drivers
