@@ -58,12 +58,21 @@ struct CheckOptions {
   double timeout_s = 600;
   bool isolate = true;
   bool shrink = true;
+  /// Units run at once (each in its own processes); a GPU still takes one at a time.
+  int jobs = 1;
   std::string buffer_mode = "default";  ///< a BufferMode name, "all", or "default" (the spec's)
   std::string read_mode = "default";    ///< a ReadMode name, "all", or "default" (the spec's)
   /// Launch shapes per spec and device (a unit of family "launch" each); 0: none. Not run when
   /// `sizes` replays one case.
   int launch_shapes = 100;
-  std::string launch_baselines;  ///< known driver deviations; default <root>/baselines/launch
+  /// Run the driver checks (clharness semantics) once per device for the driver section.
+  bool driver_checks = true;
+  /// Regression mode (`--baseline [DIR]`): driver findings that are new or regressed against the
+  /// device's baseline fail the run. Without it the default folder only marks findings.
+  bool regression = false;
+  std::string baseline_dir;    ///< empty: <root>/baselines
+  std::string write_baseline;  ///< record each device's driver section as a baseline in DIR
+  bool per_model = false;      ///< recorded baselines name the device model (an override)
 };
 
 /// The run modes `--buffer-mode` and `--read-mode` ask for (one entry per combination); throws

@@ -4,11 +4,16 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
+#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <mutex>
+#include <sstream>
+#include <thread>
 
 #include "app/app.hpp"
 #include "app/isolate.hpp"
@@ -17,6 +22,8 @@
 #include "core/reporters/reporters.hpp"
 #include "core/shell.hpp"
 #include "core/sizes.hpp"
+#include "drivers/section.hpp"
+#include "semantics/matrix.hpp"
 #include "sim/oclgrind_session.hpp"
 
 namespace fs = std::filesystem;
@@ -68,8 +75,8 @@ UnitResult lostUnit(const AppConfig& config, const Spec& spec, const DeviceInfo&
   } else if (child.signal && dev.simulator) {
     // The simulator checks every access; its process dying is the simulator's own failure.
     f.kind = FindingKind::tool_error;
-    f.summary =
-        fmt::format("the simulator crashed ({}): not the kernel's fault", signalName(child.signal));
+    f.summary = fmt::format("the simulator {} crashed ({}): not the kernel's fault",
+                            driverName(dev), signalName(child.signal));
   } else if (child.signal) {
     f.kind = FindingKind::crash;
     f.summary =
@@ -94,8 +101,8 @@ UnitResult lostUnit(const AppConfig& config, const Spec& spec, const DeviceInfo&
   return u;
 }
 
-UnitResult runIsolated(const AppConfig& config, const Spec& spec, const DeviceInfo& dev,
-                       const CheckOptions& o, const fs::path& scratch) {
+UnitResult runIsolatedOnce(const AppConfig& config, const Spec& spec, const DeviceInfo& dev,
+                           const CheckOptions& o, const fs::path& scratch, bool* transient) {
   fs::path out = scratch / fmt::format("unit-{}-{}.jsonl", dev.slug(), spec.name);
   fs::remove(out);
   std::vector<std::string> argv = {config.exe,       "__unit",
@@ -135,11 +142,168 @@ UnitResult runIsolated(const AppConfig& config, const Spec& spec, const DeviceIn
   fs::remove(out, ec);
   fs::remove(out.string() + ".stderr", ec);
   if (result && !child.timed_out && !child.signal) return *result;
+  // A process that ended with no result, no signal and no message of its own (a symbol lookup
+  // error while the dynamic loader set it up, a busy file system) may do better a second time.
+  *transient = !result && !child.timed_out && !child.signal && error.empty() && started == 0;
   if (!error.empty()) child.error = error;
   UnitResult u = lostUnit(config, spec, dev, o, child, lastSizes, started);
   if (!lastWords.empty() && u.failing && !u.failing->findings.empty())
     u.failing->findings.front().raw = "the process's last words on stderr:\n" + lastWords + "\n";
   return u;
+}
+
+UnitResult runIsolated(const AppConfig& config, const Spec& spec, const DeviceInfo& dev,
+                       const CheckOptions& o, const fs::path& scratch) {
+  bool transient = false;
+  UnitResult u = runIsolatedOnce(config, spec, dev, o, scratch, &transient);
+  if (!transient) return u;
+  const std::string first = u.failing && !u.failing->findings.empty()
+                                ? u.failing->findings.front().summary +
+                                      (u.failing->findings.front().raw.empty()
+                                           ? ""
+                                           : " (" + u.failing->findings.front().raw + ")")
+                                : u.message;
+  bool again = false;
+  u = runIsolatedOnce(config, spec, dev, o, scratch, &again);
+  u.observations.push_back(
+      "flaky: the unit's first process ended with no result and was run once more (clharness or "
+      "the machine, not the kernel): " +
+      first);
+  return u;
+}
+
+// The driver checks (`clharness semantics`) of one device in a child process: a driver that
+// takes its process down is a finding of the driver section, and the run goes on.
+struct DriverRows {
+  std::vector<semantics::CheckResult> rows;
+  std::vector<std::string> notes;
+};
+
+DriverRows runDriverRowsOnce(const AppConfig& config, const DeviceInfo& dev,
+                             const fs::path& scratch, double timeout_s, bool isolate_launch) {
+  const fs::path out = scratch / fmt::format("driver-{}.json", dev.slug());
+  fs::remove(out);
+  const fs::path err = scratch / fmt::format("driver-{}.stderr", dev.slug());
+  std::vector<std::string> argv = {"/bin/sh",
+                                   "-c",
+                                   "exec \"$0\" \"$@\" 2>\"" + err.string() + "\" >/dev/null",
+                                   config.exe,
+                                   "semantics",
+                                   "--device",
+                                   exactDeviceRegex(dev.displayName()),
+                                   "--json",
+                                   out.string()};
+  if (isolate_launch) argv.push_back("--isolate-launch");
+  const ChildOutcome child = runChild(argv, timeout_s);
+  DriverRows r;
+  std::ifstream in(out);
+  if (in) {
+    try {
+      for (const auto& col : semantics::matrixFromJson(nlohmann::json::parse(in)))
+        if (col.name == dev.displayName()) r.rows = col.results;
+    } catch (const std::exception& e) {
+      r.notes.push_back(std::string("the driver checks' output could not be read: ") + e.what());
+    }
+  }
+  if (r.rows.empty()) {
+    semantics::CheckResult crashed;
+    crashed.id = "driver_checks";
+    crashed.title = "the driver checks (clharness semantics) as a whole";
+    crashed.verdict = semantics::Verdict::deviates;
+    crashed.got = child.timed_out
+                      ? fmt::format("the process hung (killed after {:.0f} s)", timeout_s)
+                  : child.signal
+                      ? "the process killed by " + signalName(child.signal)
+                      : fmt::format("the process exited with code {} and no rows", child.exit_code);
+    crashed.required = "every check ends with a result";
+    crashed.detail = lastLines(err.string(), 3);
+    r.rows.push_back(std::move(crashed));
+  }
+  std::error_code ec;
+  fs::remove(out, ec);
+  fs::remove(err, ec);
+  return r;
+}
+
+// The driver checks; when the driver takes their process down, once more with every launch family
+// in a process of its own, so the crash is pinned to its family and the other rows still come.
+DriverRows runDriverRows(const AppConfig& config, const DeviceInfo& dev, const fs::path& scratch,
+                         double timeout_s) {
+  DriverRows r = runDriverRowsOnce(config, dev, scratch, timeout_s, false);
+  if (r.rows.size() != 1 || r.rows[0].id != "driver_checks") return r;
+  const std::string first = r.rows[0].got;
+  r = runDriverRowsOnce(config, dev, scratch, timeout_s, true);
+  r.notes.push_back("the driver checks' process died (" + first +
+                    "); they ran again with each launch family in a process of its own");
+  return r;
+}
+
+// Writes a whole file: to a temporary file beside it, then renamed over it, so a reader (or a
+// second run writing the same file) never sees a part.
+void writeWhole(const fs::path& path, const std::string& text) {
+  const fs::path tmp = path.string() + fmt::format(".tmp{}", getpid());
+  {
+    std::ofstream f(tmp);
+    f << text;
+    if (!f) {
+      std::cerr << "clharness: cannot write " << path << "\n";
+      return;
+    }
+  }
+  std::error_code ec;
+  fs::rename(tmp, path, ec);
+  if (ec) std::cerr << "clharness: cannot write " << path << ": " << ec.message() << "\n";
+}
+
+// Regression mode: a driver finding that is new or regressed is looked at once more (the driver
+// checks run again; a launch shape is replayed in a new process); one that then comes out
+// otherwise is flaky, not a regression.
+void recheck(const AppConfig& config, const CheckOptions& o, const DeviceInfo& dev,
+             const fs::path& scratch, const drivers::SectionInput& in, DriverReport& section,
+             const std::deque<FamilyRun>& families) {
+  std::optional<DriverRows> again;
+  // The rerun of a launch failure: its first shape replayed; nullopt when the shape is not found.
+  auto replayShape = [&](const std::string& id) -> std::optional<std::pair<bool, std::string>> {
+    for (const auto& run : families)
+      for (const auto& [key, shape] : drivers::driverFailures(run.result)) {
+        if (drivers::failureId(key) != id) continue;
+        LaunchRunOptions one;
+        one.seed_text = std::to_string(o.seed);
+        one.timeout_s = o.timeout_s;
+        one.shape = shape->index;
+        one.kinds = launch::kernelFamilies();
+        const FamilyRun replay = runLaunchIsolated(config, one, *run.spec, dev, scratch);
+        bool same = false;
+        std::string got = replay.error;
+        for (const auto& c : replay.result.shapes) {
+          got = c.gotText();
+          for (const auto& k : launch::failureKeys(c)) same |= k.sameKey(key);
+        }
+        return std::pair{same, got};
+      }
+    return std::nullopt;
+  };
+  // The rerun of a driver check: all of them once more, this one's row compared.
+  auto rerunRow = [&](const std::string& id) -> std::optional<std::pair<bool, std::string>> {
+    if (!again) again = runDriverRows(config, dev, scratch, o.timeout_s);
+    auto byId = [&](const semantics::CheckResult& r) { return r.id == id; };
+    const auto first = std::find_if(in.rows.begin(), in.rows.end(), byId);
+    const auto next = std::find_if(again->rows.begin(), again->rows.end(), byId);
+    if (first == in.rows.end() || next == again->rows.end()) return std::nullopt;
+    return std::pair{drivers::sameOutcome(*first, *next),
+                     next->verdict == semantics::Verdict::observed ? next->observed
+                     : next->got.empty() ? std::string(semantics::toString(next->verdict))
+                                         : next->got};
+  };
+  for (auto& f : section.findings) {
+    if (!failsRegression(f.mark)) continue;
+    const auto rerun = f.check.rfind("shape.", 0) == 0 ? replayShape(f.check) : rerunRow(f.check);
+    if (!rerun) continue;
+    if (!rerun->first) f.mark = BaselineMark::flaky;
+    f.detail +=
+        (f.detail.empty() ? "" : "; ") + (rerun->first ? std::string("the same again on a rerun")
+                                                       : "a rerun gave: " + rerun->second);
+  }
 }
 
 }  // namespace
@@ -219,102 +383,202 @@ int runCheck(const AppConfig& config, const CheckOptions& o) {
     return kExitNoDevice;
   }
 
-  // The launch family's known driver deviations, per device.
   const bool launches = o.launch_shapes > 0 && !o.sizes;
-  const std::string baselineDir =
-      o.launch_baselines.empty() ? (fs::path(config.repo_root) / "baselines" / "launch").string()
-                                 : o.launch_baselines;
-  std::map<std::string, launch::KnownDeviations> known;
-  if (launches) {
-    try {
-      for (const auto& d : devices) known[d.slug()] = launch::loadKnownDeviations(baselineDir, d);
-    } catch (const std::exception& e) {
-      std::cerr << "clharness: --launch-baselines: " << e.what() << "\n";
-      return kExitUsage;
-    }
-  }
+  const bool driver_checks = o.driver_checks && !o.sizes;
   LaunchRunOptions lo;
   lo.shapes = o.launch_shapes;
   lo.seed_text = std::to_string(o.seed);
   lo.timeout_s = o.timeout_s;
+  lo.kinds = launch::kernelFamilies();
+
+  // Each device's baseline: marks in the driver section, and in regression mode the verdict.
+  const std::string baseline_dir =
+      o.baseline_dir.empty() ? (fs::path(config.repo_root) / "baselines").string() : o.baseline_dir;
+  std::vector<std::optional<drivers::Baseline>> baselines(devices.size());
+  std::vector<std::string> baseline_notes(devices.size());
+  if (driver_checks || launches) {
+    try {
+      for (size_t d = 0; d < devices.size(); ++d)
+        baselines[d] = drivers::findBaseline(baseline_dir, devices[d], &baseline_notes[d]);
+    } catch (const std::exception& e) {
+      std::cerr << "clharness: --baseline: " << e.what() << "\n";
+      return kExitUsage;
+    }
+  }
 
   Report report;
   report.tool_version = kVersion;
   report.seed = o.seed;
+  report.regression_mode = o.regression;
   for (const auto& d : devices) report.devices.push_back(d.displayName());
   fs::path scratch = fs::temp_directory_path() / fmt::format("clharness-{}", getpid());
   fs::create_directories(scratch);
-  size_t total = specs.size() * devices.size() * (launches ? 2 : 1), done = 0;
+  const size_t total = specs.size() * devices.size() * (launches ? 2 : 1);
+  size_t done = 0;
+  std::mutex progress;  // the [n/total] lines, written as units finish
+  auto announce = [&](const UnitResult& u, const char* what) {
+    std::lock_guard<std::mutex> lock(progress);
+    ++done;
+    std::cerr << fmt::format("[{}/{}] {} on {}: {} ({} {}, {:.2f}s)\n", done, total, u.title(),
+                             u.device, toString(u.status), u.cases_run, what, u.seconds);
+  };
   std::vector<std::unique_ptr<OclgrindSession>> sims(devices.size());
   std::vector<std::unique_ptr<DeviceSession>> sessions(devices.size());
-  for (const auto& spec : specs) {
-    for (size_t d = 0; d < devices.size(); ++d) {
-      const auto& dev = devices[d];
-      UnitResult u;
-      if (o.isolate) {
-        u = runIsolated(config, spec, dev, o, scratch);
-      } else {
-        if (!sessions[d]) {
-          sims[d] =
-              simulatorSession(dev, (scratch / ("oclgrind-" + dev.slug() + ".jsonl")).string());
-          sessions[d] = std::make_unique<DeviceSession>(dev, sims[d].get());
-        }
-        UnitOptions uo;
-        uo.seed = o.seed;
-        uo.cases = o.cases;
-        uo.shrink = o.shrink;
-        uo.tool = config.tool_name;
-        uo.modes = runModes(o.buffer_mode, o.read_mode);
-        if (o.sizes) uo.sizes = parseSizes(*o.sizes);
-        u = runUnit(*sessions[d], spec, uo);
+  // One task per spec x device: its cases, then its launch shapes. Slots keep the report in spec
+  // and device order whatever order the tasks end in.
+  struct Slot {
+    UnitResult cases;
+    std::optional<UnitResult> launch;
+    std::optional<FamilyRun> family;
+  };
+  std::vector<Slot> slots(specs.size() * devices.size());
+  auto runTask = [&](size_t t) {
+    const Spec& spec = specs[t / devices.size()];
+    const size_t d = t % devices.size();
+    const DeviceInfo& dev = devices[d];
+    Slot& slot = slots[t];
+    if (o.isolate) {
+      slot.cases = runIsolated(config, spec, dev, o, scratch);
+    } else {
+      if (!sessions[d]) {
+        sims[d] = simulatorSession(dev, (scratch / ("oclgrind-" + dev.slug() + ".jsonl")).string());
+        sessions[d] = std::make_unique<DeviceSession>(dev, sims[d].get());
       }
-      ++done;
-      std::cerr << fmt::format("[{}/{}] {} on {}: {} ({} cases, {:.2f}s)\n", done, total, spec.name,
-                               dev.displayName(), toString(u.status), u.cases_run, u.seconds);
-      // A kernel that never ends would hang under the launch shapes too.
-      const bool hung =
-          u.failing && std::any_of(u.failing->findings.begin(), u.failing->findings.end(),
-                                   [](const Finding& f) { return f.kind == FindingKind::timeout; });
-      report.units.push_back(std::move(u));
-      if (!launches) continue;
-      if (hung) {
-        UnitResult l = unitFor(spec, dev, o.seed, "launch");
-        l.status = Status::skipped;
-        l.message = "no launch shape ran: the spec's cases ran past the time limit";
-        ++done;
-        report.units.push_back(std::move(l));
-        continue;
-      }
-      // Always in child processes: a shape may kill the driver's process (PoCL on a 0 in the
-      // local size), and the next child goes on after it.
-      const FamilyRun run = runLaunchIsolated(config, lo, spec, dev, scratch);
-      UnitResult l = launchUnit(config, run, known.at(dev.slug()), o.seed);
-      ++done;
-      std::cerr << fmt::format("[{}/{}] {} on {}: {} ({} shapes, {:.2f}s)\n", done, total,
-                               l.title(), dev.displayName(), toString(l.status), l.cases_run,
-                               l.seconds);
-      report.units.push_back(std::move(l));
+      UnitOptions uo;
+      uo.seed = o.seed;
+      uo.cases = o.cases;
+      uo.shrink = o.shrink;
+      uo.tool = config.tool_name;
+      uo.modes = runModes(o.buffer_mode, o.read_mode);
+      if (o.sizes) uo.sizes = parseSizes(*o.sizes);
+      slot.cases = runUnit(*sessions[d], spec, uo);
     }
+    announce(slot.cases, "cases");
+    if (!launches) return;
+    // A kernel that never ends would hang under the launch shapes too.
+    const auto& u = slot.cases;
+    const bool hung =
+        u.failing && std::any_of(u.failing->findings.begin(), u.failing->findings.end(),
+                                 [](const Finding& f) { return f.kind == FindingKind::timeout; });
+    if (hung) {
+      slot.launch = unitFor(spec, dev, o.seed, "launch");
+      slot.launch->status = Status::skipped;
+      slot.launch->message = "no launch shape ran: the spec's cases ran past the time limit";
+    } else {
+      // Always in child processes: a shape may kill the driver's process, and the next child
+      // goes on after it.
+      slot.family = runLaunchIsolated(config, lo, spec, dev, scratch);
+      slot.launch = launchUnit(config, *slot.family, o.seed);
+    }
+    announce(*slot.launch, "shapes");
+  };
+  // Units run on `jobs` threads, each waiting on its own child processes. A GPU takes one unit at
+  // a time (its timings and memory stay its own); CPU drivers and the simulator take any number.
+  const size_t jobs = o.isolate ? std::max(1, o.jobs) : 1;
+  std::vector<int> busy(devices.size(), 0);
+  std::vector<bool> started(slots.size(), false);
+  std::mutex m;
+  std::condition_variable cv;
+  size_t remaining = slots.size();
+  auto worker = [&] {
+    for (;;) {
+      size_t t = slots.size();
+      {
+        std::unique_lock<std::mutex> lock(m);
+        cv.wait(lock, [&] {
+          if (remaining == 0) return true;
+          for (size_t i = 0; i < slots.size(); ++i) {
+            const size_t d = i % devices.size();
+            if (!started[i] && (devices[d].kind != DeviceKind::gpu || busy[d] == 0)) {
+              t = i;
+              return true;
+            }
+          }
+          return false;
+        });
+        if (t == slots.size()) return;
+        started[t] = true;
+        --remaining;
+        ++busy[t % devices.size()];
+      }
+      runTask(t);
+      {
+        std::lock_guard<std::mutex> lock(m);
+        --busy[t % devices.size()];
+      }
+      cv.notify_all();
+    }
+  };
+  std::vector<std::thread> threads;
+  for (size_t i = 1; i < jobs; ++i) threads.emplace_back(worker);
+  worker();
+  for (auto& th : threads) th.join();
+  // The launch families of each device, for its driver section.
+  std::vector<std::deque<FamilyRun>> families(devices.size());
+  for (size_t t = 0; t < slots.size(); ++t) {
+    report.units.push_back(std::move(slots[t].cases));
+    if (slots[t].launch) report.units.push_back(std::move(*slots[t].launch));
+    if (slots[t].family) families[t % devices.size()].push_back(std::move(*slots[t].family));
   }
   sessions.clear();  // contexts go before the simulator sessions they report to
   sims.clear();
+
+  // The driver section: once per device, the driver checks, and the launch families' failures
+  // that are the driver's; marked against the device's baseline.
+  if (driver_checks || launches) {
+    for (size_t d = 0; d < devices.size(); ++d) {
+      const DeviceInfo& dev = devices[d];
+      drivers::SectionInput in;
+      in.device = &dev;
+      if (driver_checks) {
+        const auto t0 = std::chrono::steady_clock::now();
+        DriverRows rows = runDriverRows(config, dev, scratch, o.timeout_s);
+        in.rows = std::move(rows.rows);
+        in.notes = std::move(rows.notes);
+        std::cerr << fmt::format(
+            "[drivers] {}: {} driver checks ({:.2f}s)\n", dev.displayName(), in.rows.size(),
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+      } else {
+        in.notes.push_back("the driver checks did not run (--no-driver-checks)");
+      }
+      in.rows_replay = fmt::format("{} semantics --device {}", config.tool_name,
+                                   shellQuote(exactDeviceRegex(dev.displayName())));
+      for (const auto& run : families[d]) in.families.push_back(&run.result);
+      const auto& fams = families[d];
+      in.replay = [&config, &fams](const launch::LaunchFamilyResult& r, int shape) {
+        for (const auto& run : fams)
+          if (&run.result == &r) return launchReplay(config.tool_name, run, shape);
+        return std::string();
+      };
+      const drivers::Baseline* base = baselines[d] ? &*baselines[d] : nullptr;
+      DriverReport section = drivers::buildDriverReport(in, base, baseline_notes[d]);
+      if (o.regression) recheck(config, o, dev, scratch, in, section, fams);
+      report.drivers.push_back(std::move(section));
+      if (!o.write_baseline.empty()) {
+        const drivers::Baseline b = drivers::recordBaseline(in, base, o.per_model);
+        const fs::path file = fs::path(o.write_baseline) / drivers::baselineFileName(b.match);
+        fs::create_directories(file.parent_path());
+        writeWhole(file, drivers::toJson(b).dump(2) + "\n");
+        std::cerr << "clharness: recorded the baseline of " << dev.displayName() << " in " << file
+                  << "\n";
+      }
+    }
+  }
   std::error_code ec;
   fs::remove_all(scratch, ec);
 
   writeConsoleReport(std::cout, report);
   if (!o.json_path.empty()) {
-    std::ofstream f(o.json_path);
+    std::ostringstream f;
     writeJsonReport(f, report);
-    if (!f) std::cerr << "clharness: cannot write " << o.json_path << "\n";
+    writeWhole(o.json_path, f.str());
   }
   if (!o.junit_path.empty()) {
-    std::ofstream f(o.junit_path);
+    std::ostringstream f;
     writeJUnitReport(f, report);
-    if (!f) std::cerr << "clharness: cannot write " << o.junit_path << "\n";
+    writeWhole(o.junit_path, f.str());
   }
-  for (const auto& u : report.units)
-    if (!isSuccess(u.status)) return kExitCheckFailed;
-  return kExitOk;
+  return reportPasses(report) ? kExitOk : kExitCheckFailed;
 }
 
 int runUnitChild(const AppConfig& config, const UnitChildOptions& o) {
@@ -375,8 +639,9 @@ int runCtestScript(const AppConfig& config, const std::vector<std::string>& path
     for (const auto& d : devices) {
       std::string name = "spec." + spec.name + "." + d.slug();
       const std::string regex = exactDeviceRegex(d.displayName());
+      // The driver checks have tests of their own (tests/semantics, tests/drivers).
       std::cout << "add_test(" << q(name) << " " << q(exe) << " check " << q(spec.file)
-                << " --device " << q(regex) << ")\n";
+                << " --device " << q(regex) << " --no-driver-checks)\n";
       std::string labels = "spec;" + std::string(toString(d.kind));
       if (d.simulator)
         labels += ";simulator";

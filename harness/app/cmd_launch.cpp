@@ -24,6 +24,7 @@
 #include "app/launch_run.hpp"
 #include "core/result.hpp"
 #include "core/sizes.hpp"
+#include "drivers/baseline.hpp"
 #include "launch/family.hpp"
 #include "launch/json.hpp"
 #include "launch/known.hpp"
@@ -213,13 +214,21 @@ int runLaunch(const clh::AppConfig& config, const LaunchArgs& args) {
               << "; `clharness devices` lists what was found\n";
     return clh::kExitNoDevice;
   }
-  const std::string baseline_dir =
-      args.baseline_dir.empty() ? (fs::path(config.repo_root) / "baselines" / "launch").string()
-                                : args.baseline_dir;
+  const std::string baseline_dir = args.baseline_dir.empty()
+                                       ? (fs::path(config.repo_root) / "baselines").string()
+                                       : args.baseline_dir;
   std::map<std::string, clh::launch::KnownDeviations> known;
+  std::map<std::string, std::optional<clh::drivers::Baseline>> baselines;
   try {
-    for (const auto& d : devices)
-      known[d.slug()] = clh::launch::loadKnownDeviations(baseline_dir, d);
+    for (const auto& d : devices) {
+      auto& b = baselines[d.slug()] = clh::drivers::findBaseline(baseline_dir, d);
+      if (b) {
+        known[d.slug()] = clh::drivers::knownDeviations(*b, d);
+      } else {
+        known[d.slug()].slug = d.slug();
+        known[d.slug()].device = d.displayName();
+      }
+    }
   } catch (const std::exception& e) {
     std::cerr << "clharness launch: " << e.what() << "\n";
     return clh::kExitUsage;
@@ -291,12 +300,19 @@ int runLaunch(const clh::AppConfig& config, const LaunchArgs& args) {
     std::vector<LaunchFamilyResult> results;
     for (const auto& run : runs) results.push_back(run.result);
     for (const auto& d : devices) {
-      const fs::path file = fs::path(args.write_baselines) / (d.slug() + ".json");
+      // The launch part of the device's baseline; the driver checks' part of a file already
+      // there is kept.
+      clh::drivers::Baseline b;
+      b.match = clh::drivers::matchFor(d);
+      const fs::path file =
+          fs::path(args.write_baselines) / clh::drivers::baselineFileName(b.match);
+      if (fs::exists(file)) b = clh::drivers::loadBaseline(file.string());
+      b.match = clh::drivers::matchFor(d, !b.match.device.empty());
+      b.recorded_on = d.displayName();
+      b.launch = clh::launch::collectDeviations(results, d, known.at(d.slug())).entries;
       fs::create_directories(file.parent_path());
       std::ofstream f(file);
-      f << clh::launch::toJson(clh::launch::collectDeviations(results, d, known.at(d.slug())))
-               .dump(2)
-        << "\n";
+      f << clh::drivers::toJson(b).dump(2) << "\n";
       if (!f) {
         std::cerr << "clharness launch: cannot write " << file << "\n";
         return clh::kExitUsage;
@@ -315,7 +331,8 @@ void addLaunchCommand(CLI::App& app, const std::function<clh::AppConfig()>& conf
       "Run each spec's kernel under generated launch shapes (local sizes in and out of range, "
       "NULL and zero local sizes, offsets, __local memory over the device's) and check each "
       "enqueue against the OpenCL specification's rules and each launch that runs against the "
-      "reference. Exit 1 on a deviation not in baselines/launch/ or a result mismatch");
+      "reference. Exit 1 on a deviation not in the device's baseline (baselines/) or a result "
+      "mismatch");
   cmd->add_option("paths", args->paths, "spec files or directories (default: specs/)");
   cmd->add_option("--device", args->device_regex,
                   "only devices whose 'Platform: Device' name matches REGEX");
@@ -326,13 +343,16 @@ void addLaunchCommand(CLI::App& app, const std::function<clh::AppConfig()>& conf
   cmd->add_option("--shape", args->run.shape, "replay only the shape of this index")
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--kind", args->run.kinds,
-                  "only shapes of this family (repeatable): spec, valid, ...");
+                  "only shapes of this family (repeatable): spec, valid, zero_local, ...; default: "
+                  "the families that depend on the kernel, as `check` runs them");
   cmd->add_option("--json", args->json_path,
                   "write the summary (deviations, mismatches) as JSON to FILE");
   cmd->add_option("--baseline", args->baseline_dir,
-                  "folder of known deviations, <device-slug>.json (default: baselines/launch)");
+                  "folder of driver baselines whose launch part lists known deviations "
+                  "(default: baselines/)");
   cmd->add_option("--write-baselines", args->write_baselines,
-                  "write each device's deviations of this run to DIR/<device-slug>.json");
+                  "write each device's deviations of this run into its baseline file in DIR "
+                  "(docs/semantics.md)");
   cmd->add_option("--timeout", args->run.timeout_s,
                   "seconds one child process may run (default 900)");
   cmd->add_option("--shape-timeout", args->run.shape_timeout_s,
@@ -343,8 +363,10 @@ void addLaunchCommand(CLI::App& app, const std::function<clh::AppConfig()>& conf
   cmd->add_flag("--simulator-checks", args->run.simulator_checks,
                 "on Oclgrind, run the result checks with its race and memory checks (slower)");
   auto cfg = config;  // the caller's function may not outlive this call
-  cmd->callback(
-      [args, cfg] { clh::finishCommand("launch", [&] { return runLaunch(cfg(), *args); }); });
+  cmd->callback([args, cfg] {
+    if (args->run.kinds.empty()) args->run.kinds = clh::launch::kernelFamilies();
+    clh::finishCommand("launch", [&] { return runLaunch(cfg(), *args); });
+  });
 
   auto child = std::make_shared<ChildArgs>();
   CLI::App* sub =

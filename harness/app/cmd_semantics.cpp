@@ -12,6 +12,7 @@
 
 #include "app/app.hpp"
 #include "cl/devices.hpp"
+#include "drivers/baseline.hpp"
 #include "semantics/driver_checks.hpp"
 #include "semantics/launch_checks.hpp"
 #include "semantics/matrix.hpp"
@@ -25,7 +26,8 @@ struct SemanticsArgs {
   std::string json_path;
   std::string baseline_path;
   std::string write_baselines;
-  std::string launch_family;  // hidden: child mode, see runIsolatedLaunchRows
+  std::string launch_family;    // hidden: child mode, see runIsolatedLaunchRows
+  bool isolate_launch = false;  // hidden: every launch family in a child of its own
 };
 
 nlohmann::json readJson(const fs::path& path) {
@@ -65,14 +67,18 @@ int runSemantics(const SemanticsArgs& args, const std::vector<std::string>& comm
   for (const auto& d : selected) {
     std::cerr << "running the semantics checks on " << d.displayName() << "\n";
     auto results = sem::runDriverChecks(d);
-    auto launch = sem::runLaunchChecks(d);
-    results.insert(results.end(), launch.begin(), launch.end());
-    // Shapes that have killed a driver run in a child: this same command in child mode.
+    if (!args.isolate_launch) {
+      auto launch = sem::runLaunchChecks(d);
+      results.insert(results.end(), launch.begin(), launch.end());
+    }
+    // Shapes that have killed a driver run in a child: this same command in child mode (every
+    // family with --isolate-launch: after a driver took a whole run down).
     std::vector<std::string> child = {"/proc/self/exe"};
     child.insert(child.end(), command_path.begin(), command_path.end());
     child.insert(child.end(),
                  {"--device", sem::exactDeviceRegex(d), "--launch-family", "{family}"});
-    auto isolated = sem::runIsolatedLaunchRows(child);
+    auto isolated = sem::runIsolatedLaunchRows(
+        child, 300, args.isolate_launch ? sem::launchFamilies() : sem::crashProneFamilies());
     results.insert(results.end(), isolated.begin(), isolated.end());
     matrix.push_back(sem::makeColumn(d, std::move(results)));
   }
@@ -80,23 +86,32 @@ int runSemantics(const SemanticsArgs& args, const std::vector<std::string>& comm
 
   if (!args.json_path.empty()) writeJson(args.json_path, sem::toJson(matrix));
   if (!args.write_baselines.empty())
-    for (const auto& col : matrix)
-      writeJson(fs::path(args.write_baselines) / (col.slug + ".json"), sem::toJson(col));
+    for (size_t i = 0; i < matrix.size(); ++i) {
+      // The driver checks' part of the device's baseline; a launch part already there is kept.
+      clh::drivers::Baseline b;
+      b.match = clh::drivers::matchFor(selected[i]);
+      const fs::path file =
+          fs::path(args.write_baselines) / clh::drivers::baselineFileName(b.match);
+      if (fs::exists(file)) b = clh::drivers::loadBaseline(file.string());
+      b.match = clh::drivers::matchFor(selected[i], !b.match.device.empty());
+      b.recorded_on = selected[i].displayName();
+      b.checks = matrix[i].results;
+      writeJson(file, clh::drivers::toJson(b));
+    }
 
   if (args.baseline_path.empty()) return 0;
-  // A folder holds one <slug>.json per device; a file holds a matrix (or one column).
+  // A folder holds driver baselines (docs/semantics.md); a file holds a matrix (or one column).
   sem::Matrix baseline;
   std::vector<std::string> missing;
   if (fs::is_directory(args.baseline_path)) {
     for (size_t i = 0; i < matrix.size(); ++i) {  // one column per selected device, in order
-      const std::string file = clh::baselineFile(args.baseline_path, selected[i]);
-      if (!file.empty()) {
-        sem::DeviceColumn col = sem::columnFromJson(readJson(file));
-        col.slug = matrix[i].slug;  // a driver-wide file serves this device's column
-        baseline.push_back(std::move(col));
+      std::string note;
+      if (auto b = clh::drivers::findBaseline(args.baseline_path, selected[i], &note)) {
+        std::cout << "baseline of " << matrix[i].name << ": " << note << "\n";
+        baseline.push_back(
+            {matrix[i].slug, matrix[i].name, "", b->match.driver_version, std::move(b->checks)});
       } else {
-        missing.push_back(matrix[i].slug + " (no " + matrix[i].slug + ".json or platform file in " +
-                          args.baseline_path + ")");
+        missing.push_back(matrix[i].slug + ": " + note);
       }
     }
   } else {
@@ -134,11 +149,15 @@ void addSemanticsCommand(
   cmd->add_option("--device", args->device_regex, "Devices whose 'Platform: Device' name matches");
   cmd->add_option("--json", args->json_path, "Write the matrix as JSON to FILE");
   cmd->add_option("--baseline", args->baseline_path,
-                  "Compare with a baseline: a folder of <device-slug>.json, or a matrix JSON file");
+                  "Compare with a baseline: a folder of driver baselines (default layout: "
+                  "baselines/), or a matrix JSON file");
   cmd->add_option("--write-baselines", args->write_baselines,
-                  "Write each device's column to DIR/<device-slug>.json");
+                  "Write each device's rows into its driver baseline file in DIR");
   cmd->add_option("--launch-family", args->launch_family,
                   "(internal) run one crash-prone launch family and print its rows as JSON")
+      ->group("");
+  cmd->add_flag("--isolate-launch", args->isolate_launch,
+                "(internal) run every launch family in a child process of its own")
       ->group("");
   // The subcommand's path from the root ("semantics", or "tool semantics"), for re-running itself.
   std::vector<std::string> path;

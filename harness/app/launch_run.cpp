@@ -10,6 +10,7 @@
 #include "cl/unit.hpp"
 #include "core/shell.hpp"
 #include "core/sizes.hpp"
+#include "drivers/section.hpp"
 #include "launch/json.hpp"
 
 namespace fs = std::filesystem;
@@ -208,26 +209,30 @@ std::string launchReplay(const std::string& tool, const FamilyRun& run, int shap
       shellQuote(exactDeviceRegex(run.device->displayName())), run.result.seed, shape);
 }
 
-UnitResult launchUnit(const AppConfig& config, const FamilyRun& run,
-                      const launch::KnownDeviations& known, uint64_t seed) {
+std::string driverName(const DeviceInfo& dev) {
+  return fmt::format("{} (driver {})", dev.displayName(), dev.driver_version);
+}
+
+UnitResult launchUnit(const AppConfig& config, const FamilyRun& run, uint64_t seed) {
   const LaunchFamilyResult& r = run.result;
   UnitResult u = unitFor(*run.spec, *run.device, seed, "launch");
   u.seconds = run.seconds;
   u.cases_run = static_cast<int>(r.shapes.size());
   if (!run.error.empty()) {
-    // The children could not run the family (a device that vanished, a tool that failed):
-    // nothing is known of the driver's answers.
+    // The children could not run the family: a driver that took them down while setting up (a
+    // compiler crash), or a child that could not start. Nothing is known of the kernel here.
     Finding f;
     f.kind = FindingKind::tool_error;
     f.device = u.device;
-    f.summary = "the launch family could not run: " + run.error;
+    f.summary = fmt::format("{} failed while running the launch family, not the kernel: {}",
+                            driverName(*run.device), run.error);
     CaseOutcome c;
     c.sizes = r.sizes;
     c.findings.push_back(std::move(f));
     u.failing = std::move(c);
     u.status = Status::tool_error;
-    u.message =
-        fmt::format("the launch family stopped after {} shape(s): {}", r.shapes.size(), run.error);
+    u.message = fmt::format("the launch family stopped after {} shape(s): {} ({})", r.shapes.size(),
+                            run.error, driverName(*run.device));
     return u;
   }
   if (r.failure) {
@@ -237,19 +242,22 @@ UnitResult launchUnit(const AppConfig& config, const FamilyRun& run,
                     : "no launch shape ran: " + r.failure->summary + ", as the spec expects";
     return u;
   }
-  const std::string baseline =
-      known.found ? "baseline " + known.file : "no baseline for this device";
-  int checked = 0;
-  for (const auto& c : r.shapes) checked += c.results_checked;
-  const int fresh = newFailures(r, known);
+  // The kernel's verdict: the launches that must run, their results, and what the spec expects of
+  // its kernel. What the driver answered to launches the specification forbids goes to the
+  // driver section (drivers::chargedToDriver), never here.
+  int checked = 0, kernel_failures = 0, driver_failures = 0;
+  for (const auto& c : r.shapes) {
+    checked += c.results_checked;
+    if (launch::failureKeys(c).empty()) continue;
+    (drivers::chargedToDriver(c) ? driver_failures : kernel_failures) += 1;
+  }
   std::string families;
   for (const auto& k : r.kinds) families += (families.empty() ? "" : ", ") + k;
   u.message = fmt::format(
-      "{} launch shapes ({}) of the case {}: {} enqueues answered as the specification allows, "
-      "{} did not; {} launches had their results checked, {} disagreed; {} shape(s) with a "
-      "failure that no baseline records ({}){}{}{}",
-      r.shapes.size(), families, formatSizes(r.sizes), r.conforming(), r.deviating(), checked,
-      r.mismatching(), fresh, baseline,
+      "{} launch shapes ({}) of the case {}: {} launches had their results checked; {} shape(s) "
+      "failed in a way that is the kernel's; {} shape(s) got a driver answer the specification "
+      "does not allow (the driver section lists them){}{}{}",
+      r.shapes.size(), families, formatSizes(r.sizes), checked, kernel_failures, driver_failures,
       r.specExpected()
           ? fmt::format("; {} failed as the spec expects of its kernel", r.specExpected())
           : "",
@@ -261,26 +269,27 @@ UnitResult launchUnit(const AppConfig& config, const FamilyRun& run,
                         run.fresh_starts)
           : "");
   for (const auto& note : r.notes) u.message += "; " + note;
-  if (fresh == 0) {
+  if (kernel_failures == 0) {
     u.status = Status::pass;
     return u;
   }
-  // One finding per failure that the baseline does not know, on its first shape.
+  // One finding per kind of kernel failure, on its first shape.
   CaseOutcome c;
   c.sizes = r.sizes;
-  for (const auto& g : launch::groupFailures(r, known)) {
-    if (g.known) continue;
+  const launch::KnownDeviations none;
+  for (const auto& g : launch::groupFailures(r, none)) {
     const ShapeCheck& s = *g.shapes.front();
+    if (drivers::chargedToDriver(s)) continue;
     const std::string where =
         fmt::format("{} shape(s) like #{} {}", g.shapes.size(), s.index, s.text);
     if (g.key.results.empty()) {
       Finding f;
-      f.kind = FindingKind::launch_error;
+      f.kind = s.died.empty()        ? FindingKind::launch_error
+               : s.died == "timeout" ? FindingKind::timeout
+                                     : FindingKind::crash;
       f.device = u.device;
       f.kernel = run.spec->launches.at(0).kernel;
-      f.summary = fmt::format("{}: the specification allows {}; got {}", where,
-                              s.prediction.allowedToString(), s.gotText());
-      for (const auto& rule : s.prediction.rules) f.raw += rule.id + ": " + rule.reason + "\n";
+      f.summary = fmt::format("{}: a launch that must run got {}", where, s.gotText());
       c.findings.push_back(std::move(f));
     } else {
       for (const auto& rf : s.result_findings) {

@@ -55,11 +55,14 @@ bool unexpectedFailure(const FamilyRun& run);
 /// The command that replays one shape (`clharness launch SPEC --device ^NAME$ --seed S --shape I`).
 std::string launchReplay(const std::string& tool, const FamilyRun& run, int shape);
 
-/// The family as a unit of `clharness check` (family "launch"): pass when every shape conforms or
-/// is covered by `known`; fail with one finding per shape that is not (the first such shape is the
-/// failing case, with its replay command); skipped when the case could not be set up (the unit
-/// of cases reports why); tool_error when the child processes could not run the family.
-UnitResult launchUnit(const AppConfig& config, const FamilyRun& run,
-                      const launch::KnownDeviations& known, uint64_t seed);
+/// The family as a unit of `clharness check` (family "launch"), the kernel's verdict: pass when
+/// no launch that must run failed in a way that is the kernel's (drivers::chargedToDriver); fail
+/// with one finding per kind of such failure (the first shape is the failing case, with its replay
+/// command); skipped when the case could not be set up (the unit of cases reports why);
+/// tool_error, naming the driver, when the child processes could not run the family.
+UnitResult launchUnit(const AppConfig& config, const FamilyRun& run, uint64_t seed);
+
+/// "Platform: Device (driver V)": how a driver is named where it failed.
+std::string driverName(const DeviceInfo& device);
 
 }  // namespace clh

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <iostream>
 #include <regex>
+#include <thread>
 
 #include "app/app.hpp"
 #include "cl/devices.hpp"
@@ -105,6 +106,12 @@ int main(int argc, char** argv) {
   checkCmd->add_option("--junit", check.junit_path, "write JUnit XML to FILE");
   checkCmd->add_option("--timeout", check.timeout_s,
                        "seconds one spec may run on one device (default 600)");
+  check.jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  checkCmd
+      ->add_option("--jobs,-j", check.jobs,
+                   "units run at once, each in its own processes (default: the number of cores); "
+                   "a GPU takes one unit at a time, and CPU timings are taken under that load")
+      ->check(CLI::Range(1, 256));
   checkCmd->add_flag("--no-isolate", noIsolate,
                      "run in this process (a crashing kernel ends the run)");
   checkCmd->add_flag("--no-shrink", noShrink, "report the first failing case without shrinking it");
@@ -121,9 +128,22 @@ int main(int argc, char** argv) {
                    "generated launch shapes per spec and device, checked against the OpenCL "
                    "specification's rules (a unit '[launch]' each; default 100, 0: none)")
       ->check(CLI::Range(0, 100000));
-  checkCmd->add_option("--launch-baselines", check.launch_baselines,
-                       "folder of known driver deviations, <device-slug>.json (default: "
-                       "baselines/launch)");
+  bool noDriverChecks = false;
+  checkCmd->add_flag("--no-driver-checks", noDriverChecks,
+                     "leave out the driver checks (clharness semantics, once per device) of the "
+                     "driver section");
+  auto* baselineOpt =
+      checkCmd
+          ->add_option("--baseline", check.baseline_dir,
+                       "regression mode: driver findings that are new or differ from the device's "
+                       "baseline in DIR (default: baselines/) fail the run (exit 1); one that "
+                       "changes on a rerun is reported flaky")
+          ->expected(0, 1);
+  checkCmd->add_option("--write-baseline", check.write_baseline,
+                       "record each device's driver section as a baseline file in DIR");
+  checkCmd->add_flag("--per-model", check.per_model,
+                     "with --write-baseline: a baseline for this device model only (an override "
+                     "of the driver's)");
 
   auto* refs = app.add_subcommand("references", "list the registered reference functions");
 
@@ -182,6 +202,8 @@ int main(int argc, char** argv) {
       }
       check.isolate = !noIsolate;
       check.shrink = !noShrink;
+      check.driver_checks = !noDriverChecks;
+      check.regression = baselineOpt->count() > 0;
       return clh::runCheck(config, check);
     }
     if (*refs) {

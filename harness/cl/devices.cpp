@@ -117,17 +117,6 @@ std::string DeviceInfo::slug() const {
   return out;
 }
 
-std::string baselineFile(const std::string& dir, const DeviceInfo& device) {
-  const fs::path own = fs::path(dir) / (device.slug() + ".json");
-  if (fs::exists(own)) return own.string();
-  std::string word;
-  for (char ch : device.platform.substr(0, device.platform.find(' ')))
-    if (std::isalnum(static_cast<unsigned char>(ch)))
-      word += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  const fs::path shared = fs::path(dir) / ("platform-" + word + ".json");
-  return !word.empty() && fs::exists(shared) ? shared.string() : std::string();
-}
-
 std::vector<DeviceInfo> enumerateDevices() {
   std::vector<DeviceInfo> out;
   std::vector<cl::Platform> platforms;

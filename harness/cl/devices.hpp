@@ -65,12 +65,6 @@ struct DeviceInfo {
   std::string slug() const;
 };
 
-/// The baseline file of a device in `dir`: <slug>.json, or where there is none the driver's
-/// platform-<word>.json (<word>: the platform name's first word in lower case, "portable" for
-/// PoCL, whose slugs name the CPU model: its behaviour is the driver's, not the CPU's). Empty when
-/// neither exists.
-std::string baselineFile(const std::string& dir, const DeviceInfo& device);
-
 /// Every device of every platform, in ICD order. A platform that fails to answer is skipped.
 std::vector<DeviceInfo> enumerateDevices();
 

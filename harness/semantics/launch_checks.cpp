@@ -327,10 +327,17 @@ ChildResult runChild(const std::vector<std::string>& argv, int timeout_seconds) 
 
 }  // namespace
 
+std::vector<std::string> launchFamilies() {
+  std::vector<std::string> out;
+  for (const auto& r : rows()) out.push_back(r.kind);
+  return out;
+}
+
 std::vector<CheckResult> runIsolatedLaunchRows(const std::vector<std::string>& child_argv,
-                                               int timeout_seconds) {
+                                               int timeout_seconds,
+                                               const std::vector<std::string>& families) {
   std::vector<CheckResult> out;
-  for (const auto& family : crashProneFamilies()) {
+  for (const auto& family : families) {
     std::vector<std::string> argv = child_argv;
     for (auto& a : argv)
       for (size_t at; (at = a.find("{family}")) != std::string::npos;) a.replace(at, 8, family);

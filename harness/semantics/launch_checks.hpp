@@ -39,8 +39,12 @@ std::vector<CheckResult> runLaunchChecks(const clh::DeviceInfo& device,
 /// that runs runLaunchChecks(device, {families = {family}}) and prints toJson(rows) (see
 /// launchRowsJson) on stdout, with "{family}" in it replaced by the family. A child killed by a
 /// signal or exiting non-zero makes its row deviate ("got the process killed by SIGABRT").
-std::vector<CheckResult> runIsolatedLaunchRows(const std::vector<std::string>& child_argv,
-                                               int timeout_seconds = 300);
+std::vector<CheckResult> runIsolatedLaunchRows(
+    const std::vector<std::string>& child_argv, int timeout_seconds = 300,
+    const std::vector<std::string>& families = crashProneFamilies());
+
+/// Every launch family of the rows, in row order.
+std::vector<std::string> launchFamilies();
 
 /// A --device regex that matches exactly this device's displayName() (for a child's command line).
 std::string exactDeviceRegex(const clh::DeviceInfo& device);

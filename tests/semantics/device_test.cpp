@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "cl/devices.hpp"
+#include "drivers/baseline.hpp"
 #include "semantics/driver_checks.hpp"
 #include "semantics/launch_checks.hpp"
 #include "semantics/launch_shapes.hpp"
@@ -51,9 +52,9 @@ std::string readFile(const fs::path& path) {
 }
 
 std::optional<DeviceColumn> baselineFor(const clh::DeviceInfo& d) {
-  const std::string file = clh::baselineFile(CLH_SEMANTICS_BASELINES, d);
-  if (file.empty()) return std::nullopt;
-  return columnFromJson(nlohmann::json::parse(readFile(file)));
+  auto b = clh::drivers::findBaseline(CLH_SEMANTICS_BASELINES, d);
+  if (!b) return std::nullopt;
+  return DeviceColumn{d.slug(), d.displayName(), "", b->match.driver_version, b->checks};
 }
 
 const CheckResult* row(const DeviceColumn& col, const std::string& id) {
