@@ -1,0 +1,95 @@
+// End-to-end tests of the driver section on a driver the project controls: a fake driver (PoCL
+// under the name "Crashy Test Driver", tests/support/crashy_icd.cpp) that crashes on launches the
+// specification forbids. Its crashes are the driver's, named as such; the kernel's verdict stays
+// pass; regression mode fails on what no baseline records, and passes against a recorded one.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct ToolResult {
+  int code = -1;
+  std::string out;
+};
+
+// The tool with OCL_ICD_VENDORS naming a folder that holds only the fake driver (the tool adds
+// Oclgrind by itself; --device keeps to the fake one).
+ToolResult runWithCrashy(const std::string& args) {
+  static const fs::path vendors = [] {
+    const fs::path dir = fs::path(::testing::TempDir()) / "crashy-vendors";
+    fs::create_directories(dir);
+    std::ofstream(dir / "crashy.icd") << CLH_CRASHY_ICD << "\n";
+    return dir;
+  }();
+  const std::string cmd =
+      "OCL_ICD_VENDORS=" + vendors.string() + " " + CLHARNESS_TOOL + " " + args + " 2>&1";
+  ToolResult r;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return r;
+  std::array<char, 4096> buf;
+  for (size_t n; (n = fread(buf.data(), 1, buf.size(), p)) > 0;) r.out.append(buf.data(), n);
+  const int status = pclose(p);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+bool haveCrashy() {
+  return runWithCrashy("devices --device '^Crashy Test Driver'").code == 0;
+}
+
+const std::string kArgs = std::string(" ") + CLH_E2E_DIR +
+                          "/specs/vadd_ok.yaml --device '^Crashy Test Driver' --cases 3 "
+                          "--launch-shapes 20";
+
+nlohmann::json readJson(const fs::path& p) {
+  std::ifstream in(p);
+  return nlohmann::json::parse(in);
+}
+
+}  // namespace
+
+TEST(DriverSectionE2E, ACrashingDriverIsNamedAndTheKernelPasses) {
+  if (!haveCrashy()) GTEST_SKIP() << "the fake driver needs PoCL (libpocl.so.2)";
+  const fs::path json = fs::path(::testing::TempDir()) / "crashy.json";
+  const fs::path empty = fs::path(::testing::TempDir()) / "crashy-no-baselines";
+  fs::create_directories(empty);
+  ToolResult r = runWithCrashy("check" + kArgs + " --json " + json.string());
+  EXPECT_EQ(r.code, 0) << r.out;
+  const auto j = readJson(json);
+  ASSERT_EQ(j["units"].size(), 2u) << r.out;
+  for (const auto& u : j["units"]) EXPECT_EQ(u["status"], "pass") << u.dump(1);
+  ASSERT_EQ(j["drivers"].size(), 1u);
+  const auto& d = j["drivers"][0];
+  EXPECT_EQ(d["platform"], "Crashy Test Driver");
+  int crashed = 0;
+  for (const auto& f : d["findings"]) crashed += f["verdict"] == "crashed";
+  EXPECT_GT(crashed, 0) << d.dump(1);
+  // The console names the driver beside its crashes, and no kernel failed.
+  EXPECT_NE(r.out.find("Crashy Test Driver: "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(" crashed "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("0 failed"), std::string::npos) << r.out;
+
+  // Regression mode against a folder with no baseline for it: every crash is new, and fails.
+  r = runWithCrashy("check" + kArgs + " --baseline " + empty.string());
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("NEW crashed"), std::string::npos) << r.out;
+
+  // Recorded, then compared: the same crashes are known, and the run passes.
+  const fs::path recorded = fs::path(::testing::TempDir()) / "crashy-baselines";
+  fs::remove_all(recorded);
+  r = runWithCrashy("check" + kArgs + " --write-baseline " + recorded.string());
+  EXPECT_EQ(r.code, 0) << r.out;
+  ASSERT_TRUE(fs::exists(recorded / "crashy-cpu.json")) << r.out;
+  r = runWithCrashy("check" + kArgs + " --baseline " + recorded.string());
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("known crashed"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("NEW "), std::string::npos) << r.out;
+}
