@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The launch family's measured runs as Markdown tables for docs/semantics.md.
 
-  python3 docs/tools/launch_table.py baselines/launch/measured/*.json
+  python3 docs/tools/launch_table.py docs/results/launch-measured/*.json
 
 Each file is the --json summary of one `clharness launch specs --device D` run. Prints, per
 device, the totals (one column each) and then every distinct failure (family, rules, got, result
