@@ -6,7 +6,9 @@
 # launch step writes each device's known deviations (baselines/launch/ takes them); `check` runs
 # the launch family too, against the committed ones.
 #   ci/gpu-run.sh [STEP...]   steps: devices check semantics launch audit bench (default: all);
-#                             launch-nvidia, launch-pocl: the launch step for one driver
+#                             launch-nvidia, launch-pocl: the launch step for one driver;
+#                             check-nvidia: the catalog on NVIDIA alone, its driver section recorded
+#                             as a baseline in $OUT/baselines
 set -u
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -26,7 +28,9 @@ steps=("$@")
 run_if() { local name=$1; shift; if [ ${#steps[@]} -eq 0 ] || [[ " ${steps[*]} " == *" $name "* ]]; then step "$name" "$@"; fi; }
 run_if devices "$tool" devices
 run_if check "$tool" check specs --json "$out/check.json" --junit "$out/check.xml"
-run_if semantics "$tool" semantics --json "$out/semantics.json" --write-baselines "$out/baselines"
+run_if check-nvidia "$tool" check specs --device nvidia --json "$out/check-nvidia.json" \
+  --junit "$out/check-nvidia.xml" --write-baseline "$out/baselines"
+run_if semantics "$tool" semantics --json "$out/semantics.json"
 run_if launch "$tool" launch specs --json "$out/launch.json" --write-baselines "$out/launch-baselines"
 # The same, one driver at a time (each fits one call of the device tool).
 run_if launch-nvidia "$tool" launch specs --device 'NVIDIA|CUDA' --json "$out/launch-nvidia.json" \
