@@ -100,9 +100,7 @@ UnitResult runIsolated(const AppConfig& config, const Spec& spec, const DeviceIn
   fs::remove(out);
   std::vector<std::string> argv = {config.exe,       "__unit",
                                    "--spec",         spec.file,
-                                   "--platform",     std::to_string(dev.platform_index),
-                                   "--device-index", std::to_string(dev.device_index),
-                                   "--device-name",  dev.displayName(),
+                                   "--device-id",    dev.identity(),
                                    "--seed",         std::to_string(o.seed),
                                    "--cases",        std::to_string(o.cases),
                                    "--out",          out.string()};
@@ -329,7 +327,7 @@ int runUnitChild(const AppConfig& config, const UnitChildOptions& o) {
   redirectStderr(o.out + ".stderr");
   try {
     Spec spec = loadSpec(o.spec_file, config.repo_root);
-    const DeviceInfo found = findDeviceAgain(config, o.device_name, o.platform, o.device);
+    const DeviceInfo found = findDeviceAgain(config, o.device_id);
     const DeviceInfo* dev = &found;
     std::unique_ptr<OclgrindSession> sim = simulatorSession(*dev, o.out + ".oclgrind.jsonl");
     DeviceSession session(*dev, sim.get());
