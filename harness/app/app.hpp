@@ -25,13 +25,13 @@ struct AppConfig {
   std::string tool_name = "clharness";  ///< how replay commands name the tool
 };
 
-/// Registers the ICDs (once) and returns the devices matching `regex`.
-std::vector<DeviceInfo> findDevices(const AppConfig& config, const std::string& regex);
+/// Registers the ICDs (once) and returns the devices `--device WHAT` selects (selectDevices).
+/// When WHAT selects none of the devices found, says so on stderr with the numbered list of them.
+std::vector<DeviceInfo> findDevices(const AppConfig& config, const std::string& what);
 
-/// The device a parent process named (display name, platform and device index), found again in a
-/// child process. Throws std::runtime_error listing the devices found when it is not among them.
-DeviceInfo findDeviceAgain(const AppConfig& config, const std::string& name, int platform,
-                           int device);
+/// The device a parent process named by its DeviceInfo::identity(), found again in a child
+/// process. Throws std::runtime_error listing the devices found when it is not among them.
+DeviceInfo findDeviceAgain(const AppConfig& config, const std::string& identity);
 
 /// The end of a command's CLI11 callback: runs `body`; an exception becomes "clharness NAME: ..."
 /// on stderr (a bad --device regular expression said as such) and exit code 2; the code then goes
@@ -85,8 +85,7 @@ int runDevices(const AppConfig& config, const std::string& regex, bool json);
 /// The child side of an isolated unit: runs one spec on one device, writing JSON lines to `out`.
 struct UnitChildOptions {
   std::string spec_file;
-  int platform = 0, device = 0;
-  std::string device_name;
+  std::string device_id;  ///< DeviceInfo::identity() of the parent's device
   uint64_t seed = 1;
   int cases = 0;
   std::optional<std::string> sizes;

@@ -105,14 +105,12 @@ UnitResult runIsolatedOnce(const AppConfig& config, const Spec& spec, const Devi
                            const CheckOptions& o, const fs::path& scratch, bool* transient) {
   fs::path out = scratch / fmt::format("unit-{}-{}.jsonl", dev.slug(), spec.name);
   fs::remove(out);
-  std::vector<std::string> argv = {config.exe,       "__unit",
-                                   "--spec",         spec.file,
-                                   "--platform",     std::to_string(dev.platform_index),
-                                   "--device-index", std::to_string(dev.device_index),
-                                   "--device-name",  dev.displayName(),
-                                   "--seed",         std::to_string(o.seed),
-                                   "--cases",        std::to_string(o.cases),
-                                   "--out",          out.string()};
+  std::vector<std::string> argv = {config.exe,    "__unit",
+                                   "--spec",      spec.file,
+                                   "--device-id", dev.identity(),
+                                   "--seed",      std::to_string(o.seed),
+                                   "--cases",     std::to_string(o.cases),
+                                   "--out",       out.string()};
   if (o.sizes) argv.insert(argv.end(), {"--sizes", *o.sizes});
   argv.insert(argv.end(), {"--buffer-mode", o.buffer_mode, "--read-mode", o.read_mode});
   if (!o.shrink) argv.push_back("--no-shrink");
@@ -200,7 +198,7 @@ DriverRows runDriverRowsOnce(const AppConfig& config, const DeviceInfo& dev,
   if (in) {
     try {
       for (const auto& col : semantics::matrixFromJson(nlohmann::json::parse(in)))
-        if (col.name == dev.displayName()) r.rows = col.results;
+        r.rows = col.results;  // the one device its identity names
     } catch (const std::exception& e) {
       r.notes.push_back(std::string("the driver checks' output could not be read: ") + e.what());
     }
@@ -601,7 +599,7 @@ int runUnitChild(const AppConfig& config, const UnitChildOptions& o) {
   redirectStderr(o.out + ".stderr");
   try {
     Spec spec = loadSpec(o.spec_file, config.repo_root);
-    const DeviceInfo found = findDeviceAgain(config, o.device_name, o.platform, o.device);
+    const DeviceInfo found = findDeviceAgain(config, o.device_id);
     const DeviceInfo* dev = &found;
     std::unique_ptr<OclgrindSession> sim = simulatorSession(*dev, o.out + ".oclgrind.jsonl");
     DeviceSession session(*dev, sim.get());

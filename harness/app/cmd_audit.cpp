@@ -43,8 +43,8 @@ struct AuditArgs {
 
 // The hidden child: one spec (or a mutant of it) on one device, as JSON lines in `out`.
 struct AuditUnitArgs {
-  std::string spec_file, source, device_name, out, sizes, stderr_file;
-  int platform = 0, device = 0, cases = 0;
+  std::string spec_file, source, device_id, out, sizes, stderr_file;
+  int cases = 0;
   std::string seed = "1";
   bool no_shrink = false;
   bool paired = false;  // the mutant only where the unmodified kernel passes
@@ -67,7 +67,7 @@ int runAuditUnit(const clh::AppConfig& config, const AuditUnitArgs& a) {
   try {
     const clh::Spec unmodified = clh::loadSpec(a.spec_file, config.repo_root);
     clh::Spec spec = a.source.empty() ? unmodified : clh::audit::mutantSpec(unmodified, a.source);
-    const clh::DeviceInfo found = clh::findDeviceAgain(config, a.device_name, a.platform, a.device);
+    const clh::DeviceInfo found = clh::findDeviceAgain(config, a.device_id);
     const clh::DeviceInfo* dev = &found;
     auto sim = clh::simulatorSession(*dev, a.out + ".oclgrind.jsonl");
     {
@@ -117,9 +117,7 @@ clh::UnitResult runIsolated(const clh::AppConfig& config, const clh::Spec& spec,
   std::vector<std::string> argv = {config.exe,       "__audit_unit",
                                    "--spec",         spec.file,
                                    "--source",       spec.source_path,
-                                   "--platform",     std::to_string(dev.platform_index),
-                                   "--device-index", std::to_string(dev.device_index),
-                                   "--device-name",  dev.displayName(),
+                                   "--device-id",    dev.identity(),
                                    "--seed",         std::to_string(uo.seed),
                                    "--cases",        std::to_string(uo.cases),
                                    "--out",          out.string(),
@@ -317,8 +315,7 @@ void addAuditCommand(CLI::App& app, const std::function<clh::AppConfig()>& confi
       "every mutant on the simulator and the real devices, and report each call necessary (with "
       "the race or wrong result that follows its removal) or redundant");
   cmd->add_option("paths", args->paths, "spec files or directories (default: specs/)");
-  cmd->add_option("--device", args->device_regex,
-                  "only devices whose 'Platform: Device' name matches REGEX");
+  cmd->add_option("--device", args->device_regex, clh::kDeviceOptionHelp);
   cmd->add_option("--call", args->calls,
                   "audit only the N-th synchronisation call (1-based; repeatable)")
       ->check(CLI::PositiveNumber);
@@ -348,9 +345,7 @@ void addAuditCommand(CLI::App& app, const std::function<clh::AppConfig()>& confi
   child->group("");
   child->add_option("--spec", unit->spec_file)->required();
   child->add_option("--source", unit->source);
-  child->add_option("--platform", unit->platform)->required();
-  child->add_option("--device-index", unit->device)->required();
-  child->add_option("--device-name", unit->device_name)->required();
+  child->add_option("--device-id", unit->device_id)->required();
   child->add_option("--seed", unit->seed);
   child->add_option("--cases", unit->cases);
   child->add_option("--sizes", unit->sizes);

@@ -49,8 +49,7 @@ struct LaunchArgs {
 
 struct ChildArgs {
   std::string spec;
-  int platform = 0, device = 0;
-  std::string device_name;
+  std::string device_id;  ///< DeviceInfo::identity() of the parent's device
   int shapes = 100, first = 0;
   std::string seed_text = "1";
   std::string out;
@@ -75,7 +74,7 @@ int runChildFamily(const clh::AppConfig& config, const ChildArgs& a) {
     uint64_t seed = 1;
     if (!clh::parseSeed(a.seed_text, seed)) throw std::runtime_error("bad --seed " + a.seed_text);
     const clh::Spec spec = clh::loadSpec(a.spec, config.repo_root);
-    const clh::DeviceInfo found = clh::findDeviceAgain(config, a.device_name, a.platform, a.device);
+    const clh::DeviceInfo found = clh::findDeviceAgain(config, a.device_id);
     const clh::DeviceInfo* dev = &found;
     // On request, Oclgrind's race and memory checks join the result checks, as in `clharness
     // check` (they make it several times slower, and the check family runs them anyway).
@@ -343,8 +342,7 @@ void addLaunchCommand(CLI::App& app, const std::function<clh::AppConfig()>& conf
       "reference. Exit 1 on a deviation not in the device's baseline (baselines/) or a result "
       "mismatch");
   cmd->add_option("paths", args->paths, "spec files or directories (default: specs/)");
-  cmd->add_option("--device", args->device_regex,
-                  "only devices whose 'Platform: Device' name matches REGEX");
+  cmd->add_option("--device", args->device_regex, clh::kDeviceOptionHelp);
   cmd->add_option("--shapes", args->run.shapes, "launch shapes per spec and device (default 100)")
       ->check(CLI::Range(1, 100000));
   cmd->add_option("--seed", args->run.seed_text,
@@ -382,9 +380,7 @@ void addLaunchCommand(CLI::App& app, const std::function<clh::AppConfig()>& conf
       app.add_subcommand("__launch", "(internal) run one spec's launch family on one device");
   sub->group("");
   sub->add_option("--spec", child->spec)->required();
-  sub->add_option("--platform", child->platform)->required();
-  sub->add_option("--device-index", child->device)->required();
-  sub->add_option("--device-name", child->device_name)->required();
+  sub->add_option("--device-id", child->device_id)->required();
   sub->add_option("--shapes", child->shapes);
   sub->add_option("--first", child->first);
   sub->add_option("--seed", child->seed_text);

@@ -154,7 +154,7 @@ int runScanCommand(const clh::AppConfig& config, const ScanArgs& a) {
     std::vector<std::string> argv = {
         config.exe,   "scan",           a.file,
         "--kernel",   a.kernel,         "--global",
-        a.global,     "--device",       clh::exactDeviceRegex(dev.displayName()),
+        a.global,     "--device",       dev.identity(),
         "--seed",     a.seed,           "--child-out",
         out.string(), "--child-stderr", out.string() + ".stderr"};
     if (!a.local.empty()) argv.insert(argv.end(), {"--local", a.local});
@@ -260,7 +260,7 @@ void addScanCommand(CLI::App& app, const std::function<clh::AppConfig()>& config
                   "KIND: drop findings of this kind, e.g. a simulator's known false positive "
                   "(repeatable; the listing counts what was dropped)");
   cmd->add_option("--device", a->device_regex,
-                  "devices whose 'Platform: Device' name matches (default: Oclgrind)");
+                  std::string(clh::kDeviceOptionHelp) + "; default: oclgrind");
   cmd->add_option("--seed", a->seed, "seed of the random inputs");
   cmd->add_option("--json", a->json_path, "write the diagnostics as JSON to FILE");
   cmd->add_option("--timeout", a->timeout_s,

@@ -76,7 +76,7 @@ int runSemantics(const SemanticsArgs& args, const std::vector<std::string>& comm
     std::vector<std::string> child = {"/proc/self/exe"};
     child.insert(child.end(), command_path.begin(), command_path.end());
     child.insert(child.end(),
-                 {"--device", sem::exactDeviceRegex(d), "--launch-family", "{family}"});
+                 {"--device", d.identity(), "--launch-family", "{family}"});
     auto isolated = sem::runIsolatedLaunchRows(
         child, 300, args.isolate_launch ? sem::launchFamilies() : sem::crashProneFamilies());
     results.insert(results.end(), isolated.begin(), isolated.end());
@@ -146,7 +146,7 @@ void addSemanticsCommand(
       "semantics",
       "Check host-side driver semantics (read modes, events, buffer flags, clCreateBuffer and "
       "launch error codes) on each device against the OpenCL specification and a baseline");
-  cmd->add_option("--device", args->device_regex, "Devices whose 'Platform: Device' name matches");
+  cmd->add_option("--device", args->device_regex, clh::kDeviceOptionHelp);
   cmd->add_option("--json", args->json_path, "Write the matrix as JSON to FILE");
   cmd->add_option("--baseline", args->baseline_path,
                   "Compare with a baseline: a folder of driver baselines (default layout: "

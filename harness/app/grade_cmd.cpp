@@ -53,8 +53,8 @@ struct GradeArgs {
 };
 
 struct ChildArgs {
-  std::string spec, submission, device_name, seed = "1", out, log;
-  int platform = 0, device_index = 0, cases = 0, speed_repeats = 0, memory_mb = 0;
+  std::string spec, submission, device_id, seed = "1", out, log;
+  int cases = 0, speed_repeats = 0, memory_mb = 0;
   double cpu_seconds = 0;
   std::optional<std::string> sizes, speed_sizes;
   long parent_pid = 0;
@@ -174,9 +174,7 @@ gr::DeviceRun runOnDevice(const Batch& b, const gr::Submission& s, const clh::De
       b.config.exe,     "__grade-one",
       "--spec",         b.assignment.spec_file,
       "--submission",   fs::absolute(s.path).lexically_normal().string(),
-      "--platform",     std::to_string(dev.platform_index),
-      "--device-index", std::to_string(dev.device_index),
-      "--device-name",  dev.displayName(),
+      "--device-id",    dev.identity(),
       "--seed",         std::to_string(b.ctx.seed),
       "--cases",        std::to_string(dev.simulator ? b.simulator_cases : b.cases),
       "--out",          events,
@@ -437,7 +435,7 @@ int runGradeChild(const clh::AppConfig& config, const ChildArgs& a) {
       job.speed = rule;
     }
     const clh::DeviceInfo found =
-        clh::findDeviceAgain(config, a.device_name, a.platform, a.device_index);
+        clh::findDeviceAgain(config, a.device_id);
     const clh::DeviceInfo* dev = &found;
     gr::runDeviceJob(*dev, job, config.repo_root, a.out + ".oclgrind.jsonl", emit);
   } catch (const std::exception& e) {
@@ -469,8 +467,7 @@ void addGradeCommand(CLI::App& app, const std::function<clh::AppConfig()>& confi
   cmd->add_option("--timeout", args->timeout_s,
                   "seconds one submission may run on one device (default 30)")
       ->check(CLI::PositiveNumber);
-  cmd->add_option("--device", args->device_regex,
-                  "only devices whose 'Platform: Device' name matches REGEX");
+  cmd->add_option("--device", args->device_regex, clh::kDeviceOptionHelp);
   cmd->add_option("--format", args->format,
                   "markdown (default), or gradescope: also Gradescope's results.json")
       ->check(CLI::IsMember({"markdown", "gradescope"}));
@@ -496,9 +493,7 @@ void addGradeCommand(CLI::App& app, const std::function<clh::AppConfig()>& confi
   one->group("");
   one->add_option("--spec", child->spec)->required();
   one->add_option("--submission", child->submission)->required();
-  one->add_option("--platform", child->platform)->required();
-  one->add_option("--device-index", child->device_index)->required();
-  one->add_option("--device-name", child->device_name)->required();
+  one->add_option("--device-id", child->device_id)->required();
   one->add_option("--seed", child->seed);
   one->add_option("--cases", child->cases);
   one->add_option("--sizes", child->sizes);

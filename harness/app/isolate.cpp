@@ -14,6 +14,8 @@
 #include <fstream>
 #include <thread>
 
+#include "core/exit_cleanup.hpp"
+
 extern char** environ;
 
 namespace clh {
@@ -45,6 +47,13 @@ ChildOutcome runChild(const std::vector<std::string>& argv, double timeout_s,
     return out;
   }
   out.started = true;
+  // The child's group is its own, so a Ctrl-C or a `timeout` reaches only this process: if one
+  // ends it, the group goes with it.
+  killOnSignal(pid);
+  struct Forget {
+    pid_t pid;
+    ~Forget() { forgetChildGroup(pid); }
+  } forget{pid};
   auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
   auto pause = std::chrono::milliseconds(1);
   int status = 0;

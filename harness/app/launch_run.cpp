@@ -40,9 +40,7 @@ FamilyRun runLaunchIsolated(const AppConfig& config, const LaunchRunOptions& arg
   while (first < end) {
     std::vector<std::string> argv = {config.exe,       "__launch",
                                      "--spec",         spec.file,
-                                     "--platform",     std::to_string(dev.platform_index),
-                                     "--device-index", std::to_string(dev.device_index),
-                                     "--device-name",  dev.displayName(),
+                                     "--device-id",    dev.identity(),
                                      "--shapes",       std::to_string(end),
                                      "--first",        std::to_string(first),
                                      "--seed",         args.seed_text,

@@ -1,8 +1,6 @@
 // clharness: the command-line tool. The only place that reads argv and the environment; every
 // command gets an AppConfig value. Exit codes: 0 all as expected, 1 a check failed, 2 bad usage or
 // spec, 3 no usable device (docs/cli.md).
-#include <unistd.h>
-
 #include <CLI/CLI.hpp>
 #include <cstdlib>
 #include <filesystem>
@@ -32,17 +30,19 @@ clh::AppConfig resolveConfig(const std::string& rootFlag) {
     root = CLHARNESS_SOURCE_ROOT;
   if (root.empty()) root = fs::current_path(ec).string();
   c.repo_root = root;
-  // A user's own OCL_ICD_VENDORS is kept as the base list; ours is private to this user.
-  std::string userVendors = envOr("OCL_ICD_VENDORS", "");
-  std::string tmp = envOr("TMPDIR", "/tmp");
-  if (!userVendors.empty() && userVendors.find("clharness-icd-") == std::string::npos)
-    c.icd.system_vendors = userVendors;
-  // A child of the tool inherits the folder its parent wrote: rewriting it could change the order
-  // in which the loader lists platforms, and the child finds its device by that place.
-  if (!userVendors.empty() && userVendors.find("clharness-icd-") != std::string::npos)
+  // A child of the tool uses the vendors folder its parent made, as it is; a top-level run makes
+  // a private one (removed when it exits) unless CLHARNESS_ICD_DIR names one. A user's own
+  // OCL_ICD_VENDORS is the list of drivers to start from.
+  const std::string inherited = envOr(clh::kIcdFolderVariable, "");
+  const std::string userVendors = envOr("OCL_ICD_VENDORS", "");
+  if (!inherited.empty() && fs::is_directory(inherited, ec)) {
+    c.icd.folder = inherited;
     c.icd.reuse = true;
-  c.icd.folder = envOr("CLHARNESS_ICD_DIR",
-                       (fs::path(tmp) / ("clharness-icd-" + std::to_string(getuid()))).string());
+  } else {
+    c.icd.folder = envOr("CLHARNESS_ICD_DIR", "");
+    if (!userVendors.empty() && userVendors != inherited && userVendors != c.icd.folder)
+      c.icd.system_vendors = userVendors;
+  }
   return c;
 }
 
@@ -84,8 +84,7 @@ int main(int argc, char** argv) {
   bool json = false;
   auto* devices =
       app.add_subcommand("devices", "list every OpenCL device found (drivers and simulators)");
-  devices->add_option("--device", deviceRegex,
-                      "only devices whose 'Platform: Device' name matches REGEX");
+  devices->add_option("--device", deviceRegex, clh::kDeviceOptionHelp);
   devices->add_flag("--json", json, "print JSON instead of a table");
 
   clh::CheckOptions check;
@@ -94,8 +93,7 @@ int main(int argc, char** argv) {
   auto* checkCmd =
       app.add_subcommand("check", "run specs on devices and compare with their references");
   checkCmd->add_option("paths", check.paths, "spec files or directories (default: specs/)");
-  checkCmd->add_option("--device", check.device_regex,
-                       "only devices whose 'Platform: Device' name matches REGEX");
+  checkCmd->add_option("--device", check.device_regex, clh::kDeviceOptionHelp);
   checkCmd
       ->add_option("--cases", check.cases, "random cases per spec and device (default: the spec's)")
       ->check(CLI::Range(1, 1000000));
@@ -154,9 +152,7 @@ int main(int argc, char** argv) {
       app.add_subcommand("__unit", "(internal) run one spec on one device in this process");
   unitCmd->group("");
   unitCmd->add_option("--spec", unit.spec_file)->required();
-  unitCmd->add_option("--platform", unit.platform)->required();
-  unitCmd->add_option("--device-index", unit.device)->required();
-  unitCmd->add_option("--device-name", unit.device_name)->required();
+  unitCmd->add_option("--device-id", unit.device_id)->required();
   unitCmd->add_option("--seed", unitSeed);
   unitCmd->add_option("--cases", unit.cases);
   unitCmd->add_option("--sizes", unit.sizes);

@@ -5,13 +5,20 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
+#include <optional>
 #include <regex>
 #include <set>
 #include <sstream>
+#include <stdexcept>
+
+#include "core/exit_cleanup.hpp"
 
 namespace fs = std::filesystem;
 
@@ -34,16 +41,58 @@ std::string baseName(const std::string& lib) {
 
 }  // namespace
 
-std::string registerIcds(const IcdConfig& config) {
-  fs::path folder = config.folder;
-  if (folder.empty()) {
-    const char* tmp = std::getenv("TMPDIR");
-    folder = fs::path(tmp && *tmp ? tmp : "/tmp") / ("clharness-icd-" + std::to_string(getuid()));
+namespace {
+
+// The private folder this process made: removed when the process exits (not by a child that a
+// fork left with a copy of this object) or when a signal ends it (core/exit_cleanup).
+struct PrivateFolder {
+  fs::path dir;
+  pid_t owner = 0;
+  ~PrivateFolder() {
+    std::error_code ec;
+    if (!dir.empty() && getpid() == owner) fs::remove_all(dir, ec);
   }
+};
+
+PrivateFolder& privateFolder() {
+  static PrivateFolder folder;
+  return folder;
+}
+
+fs::path makePrivateFolder() {
+  const char* tmp = std::getenv("TMPDIR");
   std::error_code ec;
-  if (config.reuse && fs::is_directory(folder, ec)) {
-    setenv("OCL_ICD_VENDORS", folder.c_str(), 1);
-    return folder.string();
+  fs::path base = tmp && *tmp && fs::is_directory(tmp, ec) ? fs::path(tmp) : fs::path("/tmp");
+  std::string pattern = (base / "clharness-icd-XXXXXX").string();
+  if (!mkdtemp(pattern.data()))
+    throw std::runtime_error("cannot create a private ICD folder under " + base.string() + ": " +
+                             std::strerror(errno));
+  return pattern;
+}
+
+void announce(const fs::path& folder) {
+  setenv("OCL_ICD_VENDORS", folder.c_str(), 1);
+  setenv(kIcdFolderVariable, folder.c_str(), 1);
+}
+
+}  // namespace
+
+std::string registerIcds(const IcdConfig& config) {
+  std::error_code ec;
+  if (config.reuse && !config.folder.empty() && fs::is_directory(config.folder, ec)) {
+    announce(config.folder);
+    return config.folder;
+  }
+  PrivateFolder& own = privateFolder();
+  const bool isPrivate = config.folder.empty();
+  if (isPrivate && !own.dir.empty()) {  // the loader read the first one already
+    announce(own.dir);
+    return own.dir.string();
+  }
+  fs::path folder = isPrivate ? makePrivateFolder() : fs::path(config.folder);
+  if (isPrivate) {
+    own.dir = folder;
+    own.owner = getpid();
   }
   fs::create_directories(folder, ec);
 
@@ -67,18 +116,21 @@ std::string registerIcds(const IcdConfig& config) {
         lib;
     known.insert(baseName(lib));
   }
-  // Other processes of the tool (ctest runs several) may be reading the folder: files are
-  // replaced atomically, and only when their content changes; stale ones are removed.
+  // A folder the user named may be read by other processes: files are replaced atomically, and
+  // only when their content changes; stale ones are removed.
   for (const auto& entry : fs::directory_iterator(folder, ec))
     if (entry.path().extension() == ".icd" && !want.count(entry.path().filename().string()))
       fs::remove(entry.path(), ec);
+  std::vector<std::string> written;
   for (const auto& [name, lib] : want) {
+    written.push_back((folder / name).string());
     if (readFirstLine(folder / name) == lib) continue;
     fs::path tmp = folder / (name + ".tmp" + std::to_string(getpid()));
     std::ofstream(tmp) << lib << "\n";
     fs::rename(tmp, folder / name, ec);
   }
-  setenv("OCL_ICD_VENDORS", folder.c_str(), 1);
+  if (isPrivate) removeOnSignal(written, folder.string());
+  announce(folder);
   return folder.string();
 }
 
@@ -117,6 +169,11 @@ std::string DeviceInfo::slug() const {
   return out;
 }
 
+std::string DeviceInfo::identity() const {
+  return displayName() + " [driver " + driver_version + ", " + std::to_string(ordinal + 1) +
+         " of " + std::to_string(same_count) + "]";
+}
+
 std::vector<DeviceInfo> enumerateDevices() {
   std::vector<DeviceInfo> out;
   std::vector<cl::Platform> platforms;
@@ -135,8 +192,6 @@ std::vector<DeviceInfo> enumerateDevices() {
     for (size_t d = 0; d < devices.size(); ++d) {
       DeviceInfo info;
       const cl::Device& dev = devices[d];
-      info.platform_index = static_cast<int>(p);
-      info.device_index = static_cast<int>(d);
       info.platform = platforms[p].getInfo<CL_PLATFORM_NAME>();
       info.platform_handle = platforms[p];
       info.device = dev;
@@ -145,7 +200,8 @@ std::vector<DeviceInfo> enumerateDevices() {
       info.version = dev.getInfo<CL_DEVICE_VERSION>();
       info.driver_version = dev.getInfo<CL_DRIVER_VERSION>();
       info.c_version = dev.getInfo<CL_DEVICE_OPENCL_C_VERSION>();
-      for (std::string* s : {&info.platform, &info.name, &info.version, &info.c_version})
+      for (std::string* s :
+           {&info.platform, &info.name, &info.version, &info.driver_version, &info.c_version})
         s->erase(std::find(s->begin(), s->end(), '\0'), s->end());
       int major = 1, minor = 0;
       if (std::sscanf(info.version.c_str(), "OpenCL %d.%d", &major, &minor) == 2) {
@@ -173,16 +229,94 @@ std::vector<DeviceInfo> enumerateDevices() {
       out.push_back(std::move(info));
     }
   }
+  numberDevices(out);
   return out;
 }
 
-std::vector<DeviceInfo> selectDevices(const std::vector<DeviceInfo>& all,
-                                      const std::string& regex) {
-  if (regex.empty()) return all;
-  std::regex re(regex, std::regex::ECMAScript | std::regex::icase);
-  std::vector<DeviceInfo> out;
+void numberDevices(std::vector<DeviceInfo>& all) {
+  for (size_t i = 0; i < all.size(); ++i) {
+    all[i].number = static_cast<int>(i) + 1;
+    all[i].ordinal = 0;
+    all[i].same_count = 0;
+    for (size_t j = 0; j < all.size(); ++j) {
+      const bool same = all[j].platform == all[i].platform && all[j].name == all[i].name &&
+                        all[j].driver_version == all[i].driver_version;
+      if (!same) continue;
+      ++all[i].same_count;
+      if (j < i) ++all[i].ordinal;
+    }
+  }
+}
+
+const DeviceInfo* findByIdentity(const std::vector<DeviceInfo>& all, const std::string& id) {
   for (const auto& d : all)
-    if (std::regex_search(d.displayName(), re)) out.push_back(d);
+    if (d.identity() == id) return &d;
+  return nullptr;
+}
+
+namespace {
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// The words `--device` knows; a vendor word is looked for in the platform name only.
+std::optional<std::function<bool(const DeviceInfo&)>> wordSelector(const std::string& word) {
+  auto platformHas = [](std::vector<std::string> names) {
+    return std::function<bool(const DeviceInfo&)>([names](const DeviceInfo& d) {
+      const std::string p = lower(d.platform);
+      return std::any_of(names.begin(), names.end(),
+                         [&](const std::string& n) { return p.find(n) != std::string::npos; });
+    });
+  };
+  auto kindIs = [](DeviceKind k) {
+    return std::function<bool(const DeviceInfo&)>([k](const DeviceInfo& d) { return d.kind == k; });
+  };
+  const std::string w = lower(word);
+  if (w == "pocl") return platformHas({"portable computing language", "pocl"});
+  if (w == "oclgrind") return platformHas({"oclgrind"});
+  if (w == "intel") return platformHas({"intel"});
+  if (w == "nvidia") return platformHas({"nvidia"});
+  if (w == "amd") return platformHas({"amd", "advanced micro devices"});
+  if (w == "cpu") return kindIs(DeviceKind::cpu);
+  if (w == "gpu") return kindIs(DeviceKind::gpu);
+  if (w == "accelerator") return kindIs(DeviceKind::accelerator);
+  if (w == "sim" || w == "simulator") return kindIs(DeviceKind::simulator);
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::vector<DeviceInfo> selectDevices(const std::vector<DeviceInfo>& all, const std::string& what) {
+  if (what.empty()) return all;
+  std::vector<DeviceInfo> out;
+  auto keep = [&](const std::function<bool(const DeviceInfo&)>& pick) {
+    for (const auto& d : all)
+      if (pick(d)) out.push_back(d);
+    return out;
+  };
+  if (const DeviceInfo* d = findByIdentity(all, what)) return {*d};
+  if (std::all_of(what.begin(), what.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    const long n = what.size() > 6 ? -1 : std::stol(what);
+    return keep([n](const DeviceInfo& d) { return d.number == n; });
+  }
+  if (auto pick = wordSelector(what)) return keep(*pick);
+  const std::string needle = lower(what);
+  keep([&](const DeviceInfo& d) {
+    return lower(d.displayName()).find(needle) != std::string::npos;
+  });
+  if (!out.empty()) return out;
+  const std::regex re(what, std::regex::ECMAScript | std::regex::icase);
+  return keep([&](const DeviceInfo& d) { return std::regex_search(d.displayName(), re); });
+}
+
+std::string deviceListing(const std::vector<DeviceInfo>& all) {
+  if (all.empty()) return "  (none)\n";
+  std::string out;
+  for (const auto& d : all)
+    out +=
+        "  #" + std::to_string(d.number) + "  " + d.displayName() + " (" + toString(d.kind) + ")\n";
   return out;
 }
 

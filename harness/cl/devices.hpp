@@ -10,16 +10,23 @@
 
 namespace clh {
 
+/// The environment variable through which a process of the tool hands its vendors folder to its
+/// child processes (registerIcds sets it; the tool's main reads it): a child uses its parent's
+/// folder as it is and never removes it.
+inline constexpr const char* kIcdFolderVariable = "CLHARNESS_PARENT_ICD_DIR";
+
 /// Where to look for ICD libraries, resolved once by the tool's main (habit: configuration is a
 /// value, only main reads the environment).
 struct IcdConfig {
-  /// Folder for the private vendors list; created if missing. Empty: a folder under $TMPDIR.
+  /// Folder for the vendors list; created if missing and kept. Empty: a private folder of this
+  /// process (mkdtemp under $TMPDIR), removed when the process exits or SIGINT, SIGTERM or
+  /// SIGHUP ends it, so that runs side by side never share one.
   std::string folder;
   /// The system's vendors folder whose .icd files are kept (an OCL_ICD_VENDORS the user had set
   /// wins over /etc/OpenCL/vendors).
   std::string system_vendors = "/etc/OpenCL/vendors";
-  /// The folder is already written and OCL_ICD_VENDORS names it (a child process of the tool):
-  /// keep it as it is, so the child sees the platforms in its parent's order.
+  /// `folder` is already written by the parent process (a child process of the tool): use it as
+  /// it is, never rewrite or remove it.
   bool reuse = false;
   /// Extra ICD libraries to register when they exist and no .icd file names them yet.
   std::vector<std::string> extra_libraries = {
@@ -30,8 +37,9 @@ struct IcdConfig {
   };
 };
 
-/// Writes the private vendors folder and points OCL_ICD_VENDORS at it. Must run before the first
-/// OpenCL call of the process. Returns the folder. Never writes outside `config.folder`.
+/// Writes the vendors folder, points OCL_ICD_VENDORS at it and names it in kIcdFolderVariable for
+/// child processes. Must run before the first OpenCL call of the process. Returns the folder.
+/// Never writes outside that folder.
 std::string registerIcds(const IcdConfig& config);
 
 enum class DeviceKind { cpu, gpu, accelerator, simulator, other };
@@ -39,8 +47,12 @@ const char* toString(DeviceKind kind);
 
 /// What the harness knows of one device, queried once.
 struct DeviceInfo {
-  int platform_index = 0;
-  int device_index = 0;
+  /// Its row in `clharness devices` (1-based, in the order this process enumerated): for people
+  /// to type (`--device 2`), never for finding a device again in another process.
+  int number = 0;
+  /// Its place (0-based) among the devices of the same platform, name and driver version.
+  int ordinal = 0;
+  int same_count = 1;    ///< how many such identical devices there are
   std::string platform;  ///< CL_PLATFORM_NAME
   std::string name;      ///< CL_DEVICE_NAME
   std::string vendor;
@@ -63,12 +75,41 @@ struct DeviceInfo {
   std::string displayName() const;
   /// A short id usable in test names: lower-case letters, digits and '-'.
   std::string slug() const;
+  /// What names this device in another process of the same machine, whatever the order the ICD
+  /// loader lists platforms in: "Platform: Device [driver D, k of n]". `--device` accepts it.
+  std::string identity() const;
 };
 
 /// Every device of every platform, in ICD order. A platform that fails to answer is skipped.
 std::vector<DeviceInfo> enumerateDevices();
 
-/// The devices whose displayName() matches `regex` (ECMAScript, search); all when empty.
-std::vector<DeviceInfo> selectDevices(const std::vector<DeviceInfo>& all, const std::string& regex);
+/// Sets each device's number (its place in `all`, 1-based), ordinal and same_count.
+void numberDevices(std::vector<DeviceInfo>& all);
+
+/// The device whose identity() is `id`; nullptr when none is.
+const DeviceInfo* findByIdentity(const std::vector<DeviceInfo>& all, const std::string& id);
+
+/// The devices `--device WHAT` selects, in the order of `all` (docs/cli.md):
+///  - empty: all;
+///  - a device's identity(): that one;
+///  - a number: the device of that row of `clharness devices` (DeviceInfo::number);
+///  - a vendor word, matched against the platform name only (PoCL on an AMD CPU is not `amd`):
+///    pocl, oclgrind, intel, nvidia, amd; or a kind: cpu, gpu, accelerator, sim (or simulator).
+///    Case-insensitive; a word that matches no device selects none;
+///  - otherwise the devices whose "Platform: Device" contains WHAT (case-insensitive), and when
+///    none does, those it matches as a regular expression (ECMAScript, search, case-insensitive;
+///    replay commands use `^exact name$`). Throws std::regex_error when WHAT is consulted as a
+///    regular expression and is not one.
+std::vector<DeviceInfo> selectDevices(const std::vector<DeviceInfo>& all, const std::string& what);
+
+/// The `--help` text of every command's `--device`.
+inline constexpr const char* kDeviceOptionHelp =
+    "which devices: pocl, oclgrind, intel, nvidia, amd (the platform's vendor), cpu, gpu, sim, "
+    "accelerator, a row number of `clharness devices`, a case-insensitive part of "
+    "'Platform: Device', or a regular expression (default: all)";
+
+/// The devices as `clharness devices` numbers them, one "  #N  Platform: Device (kind)" line each;
+/// "  (none)" when there is none. For messages that say what `--device` could select.
+std::string deviceListing(const std::vector<DeviceInfo>& all);
 
 }  // namespace clh
