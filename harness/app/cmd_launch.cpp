@@ -308,8 +308,8 @@ int runLaunch(const clh::AppConfig& config, const LaunchArgs& args) {
     std::vector<LaunchFamilyResult> results;
     for (const auto& run : runs) results.push_back(run.result);
     for (const auto& d : devices) {
-      // The launch part of the device's baseline; the driver checks' part of a file already
-      // there is kept.
+      // This run's deviations join the launch part of the device's baseline: entries already
+      // there stay (another spec set, other families), and so does the driver checks' part.
       clh::drivers::Baseline b;
       b.match = clh::drivers::matchFor(d);
       const fs::path file =
@@ -317,7 +317,10 @@ int runLaunch(const clh::AppConfig& config, const LaunchArgs& args) {
       if (fs::exists(file)) b = clh::drivers::loadBaseline(file.string());
       b.match = clh::drivers::matchFor(d, !b.match.device.empty());
       b.recorded_on = d.displayName();
-      b.launch = clh::launch::collectDeviations(results, d, known.at(d.slug())).entries;
+      for (auto& e : clh::launch::collectDeviations(results, d, known.at(d.slug())).entries)
+        if (std::none_of(b.launch.begin(), b.launch.end(),
+                         [&](const clh::launch::KnownDeviation& k) { return k.sameKey(e); }))
+          b.launch.push_back(std::move(e));
       fs::create_directories(file.parent_path());
       std::ofstream f(file);
       f << clh::drivers::toJson(b).dump(2) << "\n";

@@ -48,9 +48,10 @@ namespace {
 struct PrivateFolder {
   fs::path dir;
   pid_t owner = 0;
+  // Without allocating: at exit, a driver may have left the heap in a state a malloc aborts on
+  // (seen after Oclgrind ran a 0 in the local size in-process).
   ~PrivateFolder() {
-    std::error_code ec;
-    if (!dir.empty() && getpid() == owner) fs::remove_all(dir, ec);
+    if (!dir.empty() && getpid() == owner) removeRegisteredPaths();
   }
 };
 

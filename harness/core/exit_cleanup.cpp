@@ -24,14 +24,18 @@ int g_dirs = 0;
 std::atomic<pid_t> g_groups[kMaxGroups];
 std::mutex g_mutex;  // writers only; the handler reads published slots
 
+void removePaths() {
+  const int n = g_path_count.load();
+  for (int i = 0; i < n; ++i)
+    if (unlink(g_paths[i]) != 0) rmdir(g_paths[i]);
+}
+
 void onSignal(int sig) {
   for (auto& g : g_groups) {
     const pid_t pgid = g.load();
     if (pgid > 0) kill(-pgid, SIGKILL);
   }
-  const int n = g_path_count.load();
-  for (int i = 0; i < n; ++i)
-    if (unlink(g_paths[i]) != 0) rmdir(g_paths[i]);
+  removePaths();
   signal(sig, SIG_DFL);
   raise(sig);
 }
@@ -69,6 +73,10 @@ void removeOnSignal(const std::vector<std::string>& files, const std::string& di
   for (const auto& f : files) addPath(f);
   addPath(dir);
   installOnce();
+}
+
+void removeRegisteredPaths() {
+  removePaths();
 }
 
 void killOnSignal(pid_t pgid) {

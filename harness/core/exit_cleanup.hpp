@@ -15,6 +15,10 @@ namespace clh {
 /// the handlers on first use. At most 8 folders and 64 files in all; further ones are ignored.
 void removeOnSignal(const std::vector<std::string>& files, const std::string& dir);
 
+/// Removes what removeOnSignal() registered, now, with unlink and rmdir alone: no allocation, so
+/// it is safe at exit even after a driver has left the heap in a state a malloc would abort on.
+void removeRegisteredPaths();
+
 /// The process group `pgid` of a running child is killed (SIGKILL) if this process is ended by
 /// one of those signals; forgetChildGroup when the child is reaped. Safe from several threads.
 void killOnSignal(pid_t pgid);

@@ -22,6 +22,8 @@
 
 namespace fs = std::filesystem;
 
+extern char** environ;
+
 namespace {
 
 using clh::test::runTool;
@@ -41,7 +43,6 @@ pid_t startTool(const std::vector<std::string>& env, const std::vector<std::stri
   posix_spawn_file_actions_addopen(&fa, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   posix_spawn_file_actions_adddup2(&fa, 1, 2);
   pid_t pid = -1;
-  extern char** environ;
   if (posix_spawn(&pid, cargv[0], &fa, nullptr, cargv.data(), environ) != 0) pid = -1;
   posix_spawn_file_actions_destroy(&fa);
   return pid;
@@ -71,7 +72,7 @@ std::vector<std::string> icdFoldersIn(const fs::path& dir) {
 std::string poclIcd() {
   const char* user = std::getenv("OCL_ICD_VENDORS");
   std::error_code ec;
-  for (const fs::path dir :
+  for (const fs::path& dir :
        {fs::path(user && *user ? user : "/etc/OpenCL/vendors"), fs::path("/etc/OpenCL/vendors")})
     for (const auto& e : fs::directory_iterator(dir, ec))
       if (e.path().extension() == ".icd" && slurp(e.path()).find("pocl") != std::string::npos)
