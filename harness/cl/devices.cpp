@@ -44,20 +44,28 @@ std::string baseName(const std::string& lib) {
 namespace {
 
 // The private folder this process made: removed when the process exits (not by a child that a
-// fork left with a copy of this object) or when a signal ends it (core/exit_cleanup).
+// fork left with a copy of it) or when a signal ends it (core/exit_cleanup). Never destroyed, and
+// removed without allocating: at exit a driver may have left the heap in a state that a free()
+// aborts on (seen after PoCL ran __local arguments over its own limit in-process).
 struct PrivateFolder {
   fs::path dir;
   pid_t owner = 0;
-  // Without allocating: at exit, a driver may have left the heap in a state a malloc aborts on
-  // (seen after Oclgrind ran a 0 in the local size in-process).
-  ~PrivateFolder() {
-    if (!dir.empty() && getpid() == owner) removeRegisteredPaths();
-  }
 };
 
+PrivateFolder& privateFolder();
+
+void removeAtExit() {
+  const PrivateFolder& f = privateFolder();
+  if (!f.dir.empty() && getpid() == f.owner) removeRegisteredPaths();
+}
+
 PrivateFolder& privateFolder() {
-  static PrivateFolder folder;
-  return folder;
+  static PrivateFolder* folder = [] {
+    auto* f = new PrivateFolder;
+    std::atexit(removeAtExit);
+    return f;
+  }();
+  return *folder;
 }
 
 fs::path makePrivateFolder() {
