@@ -1,8 +1,13 @@
 // `clharness scan FILE.cl --kernel NAME --global X[,Y[,Z]]`: checks a kernel that has no spec on
-// the simulator with every check on, in a child process (this command again, with --child-out).
-// Exit codes: 0 no diagnostic, 1 any diagnostic, 2 bad usage, 3 no usable device.
+// the simulator with every check on, in a child process (this command again, with --child-out);
+// a child the simulator crashed in runs again without the check that crashed it. Shows progress
+// on long runs. Exit codes: 0 no diagnostic, 1 any diagnostic, 2 bad usage, 3 no usable device.
 #include <fmt/format.h>
 #include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
 
 #include <CLI/CLI.hpp>
 #include <cstdlib>
@@ -20,6 +25,7 @@
 #include "app/isolate.hpp"
 #include "audit/scan.hpp"
 #include "core/shell.hpp"
+#include "sim/check_fallback.hpp"
 #include "sim/oclgrind_session.hpp"
 
 namespace fs = std::filesystem;
@@ -34,6 +40,7 @@ struct ScanArgs {
   std::string seed = "1";
   std::string json_path;
   double timeout_s = 300;
+  int tries = 12;
   bool no_isolate = false;
   std::string child_out;     // hidden: the child's JSON result
   std::string child_stderr;  // hidden: where the child's stderr (the simulator's text) goes
@@ -77,6 +84,8 @@ clh::audit::ScanOptions toOptions(const ScanArgs& a) {
       throw clh::audit::ScanUsageError("--arg '" + kv + "': expected NAME=VALUE");
     o.args[kv.substr(0, eq)] = kv.substr(eq + 1);
   }
+  if (a.tries < 1) throw clh::audit::ScanUsageError("--tries: at least 1");
+  o.tries = a.tries;
   for (const auto& word : a.suppress) {
     auto kind = clh::findingKindFromString(word);
     if (!kind) throw clh::audit::ScanUsageError("--suppress '" + word + "': not a finding kind");
@@ -101,6 +110,11 @@ int runChildScan(const clh::AppConfig& config, const ScanArgs& a) {
   }
   try {
     clh::audit::ScanOptions o = toOptions(a);
+    // A local size over Oclgrind's largest work-group (1024): raise it, before Oclgrind is loaded
+    // (it reads OCLGRIND_MAX_WGSIZE when asked for the device's limits).
+    size_t groupItems = 1;
+    for (size_t l : o.local) groupItems *= l;
+    if (groupItems > 1024) ::setenv("OCLGRIND_MAX_WGSIZE", std::to_string(groupItems).c_str(), 1);
     auto devices = clh::findDevices(config, a.device_regex);
     if (devices.empty()) throw std::runtime_error("the device is gone");
     const clh::DeviceInfo& dev = devices.front();
@@ -110,6 +124,7 @@ int runChildScan(const clh::AppConfig& config, const ScanArgs& a) {
       if (plugin.empty())
         throw std::runtime_error("the simulator's diagnostics plugin was not found");
       sim = std::make_unique<clh::OclgrindSession>(plugin, a.child_out + ".oclgrind.jsonl");
+      if (groupItems > 1024) sim->setMaxWorkGroupSize(groupItems);
       sim->applyToProcess();
     }
     {
@@ -127,6 +142,62 @@ int runChildScan(const clh::AppConfig& config, const ScanArgs& a) {
   if (!f) code = clh::kExitUsage;
   return code;
 }
+
+// While a child scans: reads the plugin's progress lines from its log and, once the launch has
+// run a few seconds, shows on stderr how far it is and an estimate of what is left.
+class ProgressShower {
+ public:
+  explicit ProgressShower(std::string log) : log_(std::move(log)), thread_([this] { run(); }) {}
+  ~ProgressShower() { stop(); }
+  void stop() {
+    done_ = true;
+    if (thread_.joinable()) thread_.join();
+  }
+
+ private:
+  void run() {
+    const auto start = std::chrono::steady_clock::now();
+    std::streamoff offset = 0;
+    bool shown = false;
+    long launches = 0;
+    auto launchStart = start;
+    while (!done_) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      std::ifstream in(log_);
+      if (!in) continue;
+      in.seekg(offset);
+      std::string line;
+      while (std::getline(in, line) && !in.eof()) {
+        offset += static_cast<std::streamoff>(line.size() + 1);
+        nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
+        if (!j.is_object()) continue;
+        const std::string event = j.value("event", "");
+        if (event == "kernel_begin") {
+          ++launches;
+          launchStart = std::chrono::steady_clock::now();
+        }
+        if (event != "progress") continue;
+        const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                                             launchStart)
+                                   .count();
+        const long doneGroups = j.value("groups_done", 0L), total = j.value("groups_total", 0L);
+        if (elapsed < 3 || total <= 0 || doneGroups <= 0) continue;
+        const double left = elapsed * static_cast<double>(total - doneGroups) /
+                            static_cast<double>(doneGroups);
+        std::cerr << fmt::format(
+            "\rscan: launch {}: {} of {} work-groups ({:.0f}%), about {:.0f} s left   ", launches,
+            doneGroups, total, 100.0 * static_cast<double>(doneGroups) / static_cast<double>(total),
+            left);
+        shown = true;
+      }
+    }
+    if (shown) std::cerr << "\n";
+  }
+
+  std::string log_;
+  std::atomic<bool> done_{false};
+  std::thread thread_;
+};
 
 int runScanCommand(const clh::AppConfig& config, const ScanArgs& a) {
   try {
@@ -161,9 +232,28 @@ int runScanCommand(const clh::AppConfig& config, const ScanArgs& a) {
     if (!a.build_options.empty()) argv.push_back("--build-options=" + a.build_options);
     for (const auto& kv : a.args) argv.push_back("--arg=" + kv);
     for (const auto& kind : a.suppress) argv.push_back("--suppress=" + kind);
-    clh::ChildOutcome child = clh::runChild(argv, a.timeout_s);
+    argv.push_back("--tries=" + std::to_string(a.tries));
+    // On the simulator a crash may be one of its checks': run again without it (check_fallback).
+    clh::ChildOutcome child;
     nlohmann::json j;
-    if (std::ifstream in(out); in) j = nlohmann::json::parse(in, nullptr, false);
+    std::string stderrText;
+    auto attempt = [&](const std::vector<clh::OclgrindCheck>& skip) {
+      std::error_code gone;
+      fs::remove(out, gone);
+      fs::remove(out.string() + ".oclgrind.jsonl", gone);
+      ProgressShower progress(out.string() + ".oclgrind.jsonl");
+      clh::ChildOutcome c = clh::runChild(clh::withSkippedChecks(argv, skip), a.timeout_s);
+      progress.stop();
+      nlohmann::json got;
+      if (std::ifstream in(out); in) got = nlohmann::json::parse(in, nullptr, false);
+      std::ifstream err(out.string() + ".stderr");
+      std::string text((std::istreambuf_iterator<char>(err)), std::istreambuf_iterator<char>());
+      const bool crashed = c.signal != 0 && !c.timed_out;
+      if (skip.empty() || !crashed) child = c, j = got, stderrText = text;
+      return dev.simulator && crashed;
+    };
+    // Every attempt crashed: not a check's crash, and the first attempt's outcome (kept) stands.
+    const clh::CheckFallbackOutcome fallback = clh::runWithCheckFallback(attempt);
     clh::audit::ScanResult r;
     r.device = dev.displayName();
     r.kernel = a.kernel;
@@ -175,6 +265,7 @@ int runScanCommand(const clh::AppConfig& config, const ScanArgs& a) {
     }
     if (j.is_object() && j.contains("result") && !child.timed_out && !child.signal) {
       r = j["result"].get<clh::audit::ScanResult>();
+      if (!fallback.note.empty()) r.notes.push_back(fallback.note);
     } else {
       clh::Finding f;
       f.device = r.device;
@@ -193,8 +284,7 @@ int runScanCommand(const clh::AppConfig& config, const ScanArgs& a) {
                         ? j["error"].get<std::string>()
                         : "the scan's process ended without a result";
       }
-      std::ifstream err(out.string() + ".stderr");
-      std::string text((std::istreambuf_iterator<char>(err)), std::istreambuf_iterator<char>());
+      const std::string& text = stderrText;
       f.raw = text.size() > 4000 ? text.substr(text.size() - 4000) : text;
       r.findings.push_back(f);
     }
@@ -248,14 +338,20 @@ void addScanCommand(CLI::App& app, const std::function<clh::AppConfig()>& config
   cmd->add_option("--kernel", a->kernel, "the kernel's name")->required();
   cmd->add_option("--global", a->global, "global size X[,Y[,Z]]")->required();
   cmd->add_option("--local", a->local,
-                  "local size X[,Y[,Z]] (default: chosen, at most 64 work-items; races between "
-                  "work-items show only inside a work-group)");
+                  "local size X[,Y[,Z]] (default: chosen, at most 64 work-items, then other shapes "
+                  "a driver could pick; races between work-items show only inside a work-group; "
+                  "over 1024 raises the simulator's OCLGRIND_MAX_WGSIZE)");
   cmd->add_option("--build-options", a->build_options,
                   "build options, e.g. --build-options='-DTS=8' (-cl-kernel-arg-info is added)");
   cmd->add_option("--arg", a->args,
-                  "NAME=VALUE: a scalar argument's value, or a buffer's or __local argument's "
-                  "element count (repeatable; default: integers get the global size X, floats 1, "
-                  "buffers 4 elements per work-item and at least 1024)");
+                  "NAME=VALUE: a scalar argument's value (or NAME=LO..HI, a range explored at its "
+                  "edges and a random value), or a buffer's or __local argument's element count "
+                  "(repeatable; default: integers get the global size X first, floats 1, buffers "
+                  "4 elements per work-item and at least 1024)");
+  cmd->add_option("--tries", a->tries,
+                  "the most launches (default 12): the defaults, then other values of scalars not "
+                  "fixed with --arg (0, 1, -1, the last index, a random one; within LO..HI for "
+                  "--arg NAME=LO..HI) and, without --local, other local sizes; 1: the defaults only");
   cmd->add_option("--suppress", a->suppress,
                   "KIND: drop findings of this kind, e.g. a simulator's known false positive "
                   "(repeatable; the listing counts what was dropped)");

@@ -6,11 +6,16 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <functional>
 #include <numeric>
+#include <random>
+#include <regex>
+#include <set>
 
 #include "core/reference.hpp"
 #include "core/result.hpp"
+#include "sim/work_groups.hpp"
 
 namespace clh::audit {
 
@@ -72,7 +77,67 @@ size_t parseCount(const std::string& name, const std::string& text) {
   return static_cast<size_t>(v);
 }
 
+std::string number(double v) {
+  return fmt::format("{:.17g}", v);
+}
+
+bool isSigned(ElemType t) {
+  return t == ElemType::i8 || t == ElemType::i16 || t == ElemType::i32 || t == ElemType::i64;
+}
+
+// The key under which the reports of one problem from several launches merge: kind, space,
+// lines, and the summary without its count of reports.
+std::string mergeKey(const Finding& f) {
+  static const std::regex count(R"( \(\d+ reports\)$)");
+  std::set<std::string> lines;
+  for (const auto& l : f.lines) lines.insert(l.file + ":" + std::to_string(l.line));
+  std::string key = std::string(toString(f.kind)) + "|" + f.address_space + "|";
+  for (const auto& l : lines) key += l + ",";
+  return key + "|" + std::regex_replace(f.summary, count, "");
+}
+
 }  // namespace
+
+std::vector<double> scalarValuesToTry(ElemType type, double first, size_t global_x,
+                                      uint64_t seed) {
+  std::vector<double> candidates;
+  if (isFloat(type)) {
+    candidates = {0.0, -1.0, 0.5};
+  } else {
+    candidates = {0.0, 1.0};
+    if (isSigned(type)) candidates.push_back(-1.0);
+    if (global_x > 1) candidates.push_back(static_cast<double>(global_x - 1));
+    if (global_x > 3) {
+      std::mt19937_64 rng(seed);
+      candidates.push_back(static_cast<double>(
+          std::uniform_int_distribution<size_t>(2, global_x - 1)(rng)));
+    }
+  }
+  std::vector<double> out;
+  for (double v : candidates)
+    if (v != first && std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
+  return out;
+}
+
+std::vector<double> rangeValuesToTry(ElemType type, double lo, double hi, uint64_t seed) {
+  std::vector<double> candidates = {lo, hi};
+  if (!isFloat(type)) {
+    candidates.push_back(lo + 1);
+    candidates.push_back(hi - 1);
+    if (hi - lo > 2) {
+      std::mt19937_64 rng(seed);
+      candidates.push_back(static_cast<double>(std::uniform_int_distribution<long long>(
+          static_cast<long long>(lo) + 1, static_cast<long long>(hi) - 1)(rng)));
+    }
+  } else {
+    std::mt19937_64 rng(seed);
+    candidates.push_back(std::uniform_real_distribution<double>(lo, hi)(rng));
+  }
+  std::vector<double> out;
+  for (double v : candidates)
+    if (v >= lo && v <= hi && std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
+  return out;
+}
 
 std::vector<size_t> defaultLocalSize(const std::vector<size_t>& global, size_t max_items,
                                      const std::vector<size_t>& max_dims) {
@@ -184,6 +249,7 @@ ScanResult runScan(DeviceSession& session, const ScanOptions& options) {
     r.findings.push_back(*built.failure);
     return r;
   }
+  r.build_options = built.options;  // on the simulator: the build its checks ran on
   cl::Kernel kernel = built.kernels.at(options.kernel);
   cl_uint count = kernel.getInfo<CL_KERNEL_NUM_ARGS>();
 
@@ -213,6 +279,12 @@ ScanResult runScan(DeviceSession& session, const ScanOptions& options) {
     int width;
   };
   std::vector<UnsizedLocal> locals;  // __local arguments the user did not size: sized below
+  struct Explored {
+    size_t arg;
+    std::string name;
+    std::vector<double> values;  // besides the default
+  };
+  std::vector<Explored> explore;  // scalars the user did not fix
   for (cl_uint i = 0; i < count; ++i) {
     ScanArgument a;
     a.index = static_cast<int>(i);
@@ -277,12 +349,31 @@ ScanResult runScan(DeviceSession& session, const ScanOptions& options) {
             fmt::format("argument {} '{}' is a vector ({}) passed by value, which "
                         "scan cannot fill",
                         i, a.name, a.type_name));
-      double v = a.from_user ? parseNumber(a.name, given->second)
-                             : (isFloat(type) ? 1.0 : static_cast<double>(r.global[0]));
+      double v = 0;
+      const size_t range = a.from_user ? given->second.find("..") : std::string::npos;
+      if (range != std::string::npos) {  // LO..HI: explored like an unset scalar, within it
+        const double lo = parseNumber(a.name, given->second.substr(0, range));
+        const double hi = parseNumber(a.name, given->second.substr(range + 2));
+        if (lo > hi)
+          throw ScanUsageError(
+              fmt::format("--arg {}={}: the range's low end is above its high end", a.name,
+                          given->second));
+        std::vector<double> values = rangeValuesToTry(type, lo, hi, options.seed + i);
+        v = values.front();
+        values.erase(values.begin());
+        explore.push_back({launch.args.size(), a.name, values});
+        a.given = fmt::format("= {} (of {}..{})", number(v), number(lo), number(hi));
+      } else {
+        v = a.from_user ? parseNumber(a.name, given->second)
+                        : (isFloat(type) ? 1.0 : static_cast<double>(r.global[0]));
+        if (!a.from_user)
+          explore.push_back({launch.args.size(), a.name,
+                             scalarValuesToTry(type, v, r.global[0], options.seed + i)});
+        a.given = fmt::format("= {}", number(v));
+      }
       arg.kind = ArgSpec::Kind::scalar;
       arg.name = a.name;
-      arg.value = {fmt::format("{:.17g}", v), 0};
-      a.given = fmt::format("= {}", fmt::format("{:.17g}", v));
+      arg.value = {number(v), 0};
     }
     launch.args.push_back(arg);
     r.arguments.push_back(a);
@@ -321,8 +412,84 @@ ScanResult runScan(DeviceSession& session, const ScanOptions& options) {
                     bufferDefault));
 
   ReferenceRegistry::instance().add(kNoReference, [](RefCase&) {});
-  CaseOutcome outcome = session.runCase(spec, {}, options.seed);
-  r.findings = std::move(outcome.findings);
+
+  // The launches: the defaults, then one value at a time of each scalar not fixed and, when no
+  // local size was given, other shapes a driver could pick, in rounds, within options.tries.
+  struct Try {
+    std::string label;
+    std::map<size_t, double> values;  // argument position -> value
+    std::vector<size_t> local;
+  };
+  std::vector<std::vector<size_t>> otherLocals;
+  if (r.local_chosen) {
+    size_t kernelMax = dev.max_work_group_size, multiple = 1;
+    try {
+      kernelMax = kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dev.device);
+      multiple = kernel.getWorkGroupInfo<CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE>(dev.device);
+    } catch (const cl::Error&) {
+    }
+    for (auto& shape : driverLikeLocalSizes(r.global, std::min<size_t>(kernelMax, 256), multiple,
+                                            dev.max_work_item_sizes))
+      if (shape != r.local) otherLocals.push_back(std::move(shape));
+  }
+  std::vector<Try> tries = {{"defaults", {}, r.local}};
+  const size_t most = static_cast<size_t>(std::max(options.tries, 1));
+  for (size_t round = 0; tries.size() < most; ++round) {
+    bool any = false;
+    for (const auto& e : explore)
+      if (round < e.values.size() && tries.size() < most) {
+        tries.push_back({fmt::format("{}={}", e.name, number(e.values[round])),
+                         {{e.arg, e.values[round]}},
+                         r.local});
+        any = true;
+      }
+    if (round < otherLocals.size() && tries.size() < most) {
+      tries.push_back({"local " + dims(otherLocals[round]), {}, otherLocals[round]});
+      any = true;
+    }
+    if (!any) break;
+  }
+  if (!explore.empty() || !otherLocals.empty()) {
+    std::string scalars;
+    for (const auto& e : explore) {
+      std::string values;
+      for (double v : e.values) values += ", " + number(v);
+      scalars += fmt::format("{}{}{}", scalars.empty() ? "" : "; ", e.name, values);
+    }
+    std::string locals;
+    for (const auto& l : otherLocals) locals += (locals.empty() ? "" : "; ") + dims(l);
+    r.notes.push_back(fmt::format(
+        "{} launches of at most {} (--tries){}{}; fix a scalar with --arg NAME=VALUE, explore a "
+        "range with --arg NAME=LO..HI",
+        tries.size(), most, scalars.empty() ? "" : "; other scalar values: " + scalars,
+        locals.empty() ? "" : "; other local sizes: " + locals));
+  }
+
+  std::map<std::string, size_t> seen;  // merge key -> index in r.findings
+  for (const auto& t : tries) {
+    Spec one = spec;
+    for (const auto& [arg, value] : t.values) one.launches[0].args[arg].value = {number(value), 0};
+    one.launches[0].local.clear();
+    for (size_t l : t.local) one.launches[0].local.push_back({std::to_string(l), 0});
+    const auto start = std::chrono::steady_clock::now();
+    CaseOutcome outcome = session.runCase(one, {}, options.seed);
+    ScanTry done{t.label, t.local, outcome.findings.size(),
+                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()};
+    r.tries.push_back(done);
+    for (auto& f : outcome.findings) {
+      const std::string key = mergeKey(f);
+      if (seen.count(key)) continue;
+      if (t.label != "defaults") f.summary += " [with " + t.label + "]";
+      seen.emplace(key, r.findings.size());
+      r.findings.push_back(std::move(f));
+    }
+    // A kernel that does not build or launch fails the same way with other values.
+    if (std::any_of(r.findings.begin(), r.findings.end(), [](const Finding& f) {
+          return f.kind == FindingKind::build_error || f.kind == FindingKind::tool_error;
+        }))
+      break;
+  }
+  for (auto& note : session.takeSimulatorNotes()) r.notes.push_back(std::move(note));
   for (FindingKind kind : options.suppress) {
     auto dropped = std::erase_if(r.findings, [&](const Finding& f) { return f.kind == kind; });
     if (dropped)
@@ -340,6 +507,13 @@ std::string renderScan(const ScanResult& r) {
     out += fmt::format("  arg {} {:<12} {:<8} {:<16} {}{}\n", a.index, a.name, a.address_space,
                        a.type_name, a.given, a.from_user ? " (--arg)" : "");
   for (const auto& n : r.notes) out += "  note: " + n + "\n";
+  if (r.tries.size() > 1) {
+    std::string list;
+    for (const auto& t : r.tries)
+      list += fmt::format("{}{} ({}, {:.2f}s)", list.empty() ? "" : "; ", t.values, t.findings,
+                          t.seconds);
+    out += "  launches (diagnostics, time): " + list + "\n";
+  }
   if (r.findings.empty()) return out + "no diagnostics\n";
   out += fmt::format("{} diagnostic{}:\n", r.findings.size(), r.findings.size() == 1 ? "" : "s");
   for (const auto& f : r.findings) {
@@ -370,6 +544,17 @@ void from_json(const nlohmann::json& j, ScanArgument& a) {
   a.from_user = j.value("from_user", false);
 }
 
+void to_json(nlohmann::json& j, const ScanTry& t) {
+  j = {{"values", t.values}, {"local", t.local}, {"findings", t.findings}, {"seconds", t.seconds}};
+}
+
+void from_json(const nlohmann::json& j, ScanTry& t) {
+  t.values = j.value("values", "");
+  t.local = j.value("local", std::vector<size_t>{});
+  t.findings = j.value("findings", size_t{0});
+  t.seconds = j.value("seconds", 0.0);
+}
+
 void to_json(nlohmann::json& j, const ScanResult& r) {
   j = {{"device", r.device},
        {"kernel", r.kernel},
@@ -380,7 +565,8 @@ void to_json(nlohmann::json& j, const ScanResult& r) {
        {"local_chosen", r.local_chosen},
        {"arguments", r.arguments},
        {"findings", r.findings},
-       {"notes", r.notes}};
+       {"notes", r.notes},
+       {"tries", r.tries}};
 }
 
 void from_json(const nlohmann::json& j, ScanResult& r) {
@@ -394,6 +580,7 @@ void from_json(const nlohmann::json& j, ScanResult& r) {
   r.arguments = j.value("arguments", std::vector<ScanArgument>{});
   r.findings = j.value("findings", std::vector<Finding>{});
   r.notes = j.value("notes", std::vector<std::string>{});
+  r.tries = j.value("tries", std::vector<ScanTry>{});
 }
 
 }  // namespace clh::audit

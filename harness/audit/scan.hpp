@@ -1,6 +1,7 @@
 // `clharness scan`: checks a kernel that has no spec. Its arguments come from the kernel's own
-// argument info; buffers get random contents and generous sizes; one launch on a device (the
-// simulator, with every check on) gives the diagnostics.
+// argument info; buffers get random contents and generous sizes; launches on a device (the
+// simulator, with every check on, building the kernel as written) give the diagnostics: one with
+// the defaults, then others that explore what the user did not fix (scalar values, local sizes).
 #pragma once
 
 #include <cstdint>
@@ -38,11 +39,23 @@ struct ScanOptions {
   std::string build_options;  ///< `-cl-kernel-arg-info` is added when missing
   std::vector<size_t> global;
   std::vector<size_t> local;  ///< empty: chosen (defaultLocalSize)
-  /// NAME -> VALUE: a scalar's value, or the element count of a buffer or __local argument.
+  /// NAME -> VALUE: a scalar's value (or LO..HI, a range to explore), or the element count of a
+  /// buffer or __local argument.
   std::map<std::string, std::string> args;
+  /// The most launches: the defaults first, then other values of the scalars not fixed and other
+  /// local sizes when none was given. 1: the defaults only.
+  int tries = 12;
   uint64_t seed = 1;
   /// Findings of these kinds are dropped (a simulator's known false positive); a note counts them.
   std::vector<FindingKind> suppress;
+};
+
+/// One launch of a scan: what differed from the defaults, and what it found.
+struct ScanTry {
+  std::string values;  ///< e.g. "defaults", "n=0", "local 7"
+  std::vector<size_t> local;
+  size_t findings = 0;
+  double seconds = 0;
 };
 
 struct ScanResult {
@@ -55,12 +68,21 @@ struct ScanResult {
   std::vector<ScanArgument> arguments;
   std::vector<Finding> findings;   ///< every diagnostic: the kernel's, or the tool's (tool_error)
   std::vector<std::string> notes;  ///< what the reader should know about how it ran
+  std::vector<ScanTry> tries;      ///< every launch, the defaults first
 };
 
 /// Defaults for what the user did not set.
 inline constexpr size_t kScanMinBufferElements = 1024;  ///< a buffer holds at least this many
 inline constexpr size_t kScanBufferPerItem = 4;         ///< ... or 4 elements per work-item
 inline constexpr size_t kScanMaxLocalItems = 64;        ///< the chosen work-group's size limit
+
+/// The values a scan tries for a scalar argument the user did not fix, after `first` (the
+/// default): 0, 1, -1 (signed types), the last index `global_x - 1`, and a random value in
+/// [2, global_x) from `seed`; for floats 0, -1 and 0.5. Distinct, `first` excluded.
+std::vector<double> scalarValuesToTry(ElemType type, double first, size_t global_x, uint64_t seed);
+
+/// For `--arg NAME=LO..HI`: LO, HI, LO + 1, HI - 1 and a random value between, distinct, in order.
+std::vector<double> rangeValuesToTry(ElemType type, double lo, double hi, uint64_t seed);
 
 /// A work-group size for `global`: in each dimension in turn, the largest divisor of the global
 /// size that keeps the group within `max_items` work-items (and within `max_dims`, when given).
@@ -82,6 +104,8 @@ std::string renderScan(const ScanResult& result);
 
 void to_json(nlohmann::json& j, const ScanArgument& a);
 void from_json(const nlohmann::json& j, ScanArgument& a);
+void to_json(nlohmann::json& j, const ScanTry& t);
+void from_json(const nlohmann::json& j, ScanTry& t);
 void to_json(nlohmann::json& j, const ScanResult& r);
 void from_json(const nlohmann::json& j, ScanResult& r);
 

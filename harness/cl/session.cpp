@@ -3,14 +3,18 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <array>
 #include <fstream>
 #include <regex>
 #include <sstream>
 
 #include "core/reference.hpp"
 #include "core/sizes.hpp"
+#include "sim/check_fallback.hpp"
 #include "sim/oclgrind_session.hpp"
 #include "sim/tool_failure.hpp"
+#include "sim/work_groups.hpp"
 
 namespace clh {
 
@@ -234,6 +238,15 @@ const BuildOutcome& DeviceSession::buildText(const std::string& text, const std:
           return SimulatorFailure{function, error, text, listed};
         });
     sim_->drain();  // a failed attempt's API error belongs to no case
+    if (r.retried && !r.finding)
+      noteSimulator(fmt::format(
+          "the simulator could not run the {} build ({}); its checks ran on the {} build, "
+          "which {}",
+          describeSimulatorBuild(r.first_options), r.first_failure,
+          describeSimulatorBuild(r.options),
+          isUnoptimisedBuild(r.options)
+              ? "checks the kernel as written"
+              : "may hide stores nobody reads, unused reads and static-array overflows"));
     if (r.finding) {
       result.failure = *r.finding;
       result.failure->device = device_.displayName();
@@ -241,6 +254,37 @@ const BuildOutcome& DeviceSession::buildText(const std::string& text, const std:
     }
   }
   return programs_.emplace(key, std::move(result)).first->second;
+}
+
+void DeviceSession::noteSimulator(std::string note) {
+  if (std::find(sim_notes_.begin(), sim_notes_.end(), note) == sim_notes_.end())
+    sim_notes_.push_back(std::move(note));
+}
+
+std::vector<std::string> DeviceSession::takeSimulatorNotes() {
+  if (!sim_) return {};
+  std::vector<std::string> out;
+  if (std::string skipped = skippedChecksNote(sim_->skippedChecks()); !skipped.empty())
+    out.push_back(std::move(skipped));
+  for (auto& n : sim_notes_) out.push_back(std::move(n));
+  for (const auto& [kernel, shapes] : null_local_shapes_) {
+    std::string list;
+    for (const auto& s : shapes) list += (list.empty() ? "" : ", ") + s;
+    out.push_back(fmt::format(
+        "'{}' leaves its local size to the driver: on the simulator it ran in work-groups a "
+        "driver could pick ({}), not Oclgrind's 1x1, so races inside a group can show",
+        kernel, list));
+  }
+  for (const auto& kernel : single_item_kernels_)
+    out.push_back(fmt::format(
+        "'{}' leaves its local size to the driver and no work-group larger than one work-item "
+        "divides some global sizes tried: there the simulator could not look for races between "
+        "the work-items of a group",
+        kernel));
+  sim_notes_.clear();
+  null_local_shapes_.clear();
+  single_item_kernels_.clear();
+  return out;
 }
 
 CaseOutcome DeviceSession::runCase(const Spec& spec, const Sizes& sizes, uint64_t seed,
@@ -306,19 +350,46 @@ CaseOutcome DeviceSession::runCase(const Spec& spec, const Sizes& sizes, uint64_
           launch.kernel));
       return out;
     }
+    // On the simulator a NULL local size would run 1x1 groups: run a shape a driver could pick.
+    std::vector<size_t> local = launch.local;
+    if (sim_ && local.empty()) {
+      size_t kernelMax = device_.max_work_group_size, multiple = 1;
+      std::array<size_t, 3> required{0, 0, 0};
+      try {
+        kernelMax = k.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device_.device);
+        multiple = k.getWorkGroupInfo<CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE>(device_.device);
+        required = k.getWorkGroupInfo<CL_KERNEL_COMPILE_WORK_GROUP_SIZE>(device_.device);
+      } catch (const cl::Error&) {
+      }
+      if (required[0] != 0) {
+        local.assign(required.begin(), required.begin() + launch.global.size());
+      } else {
+        const auto shapes = driverLikeLocalSizes(launch.global, kernelMax, multiple,
+                                                 device_.max_work_item_sizes);
+        local = pickLocalSize(shapes, hash64(formatSizes(sizes), seed));
+        size_t items = 1, groupItems = 1;
+        for (size_t g : launch.global) items *= g;
+        for (size_t l : local) groupItems *= l;
+        if (groupItems > 1)
+          null_local_shapes_[launch.kernel].insert(formatShape(local));
+        else if (items > 1)
+          single_item_kernels_.insert(launch.kernel);
+      }
+    }
     cl::Event ev;
     try {
       queue_.enqueueNDRangeKernel(
           k, launch.offset.empty() ? cl::NullRange : toRange(launch.offset), toRange(launch.global),
-          launch.local.empty() ? cl::NullRange : toRange(launch.local), nullptr, &ev);
+          local.empty() ? cl::NullRange : toRange(local), nullptr, &ev);
     } catch (const cl::Error& e) {
       // Also when the driver only refused the shape: the error may be an earlier launch's failure
       // reported late, and the two cannot be told apart by the code on every driver.
       needs_reset_ = !device_.simulator;
       out.findings.push_back(finding(
           FindingKind::launch_error,
-          fmt::format("enqueue of '{}' with global {} local {} failed: {}", launch.kernel,
-                      dims(launch.global), launch.local.empty() ? "NULL" : dims(launch.local),
+          fmt::format("enqueue of '{}' with global {} local {}{} failed: {}", launch.kernel,
+                      dims(launch.global), local.empty() ? "NULL" : dims(local),
+                      local != launch.local ? " (the simulator's choice for NULL)" : "",
                       clErrorName(e.err())),
           launch.kernel));
       return out;

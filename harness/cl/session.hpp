@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 
@@ -85,6 +86,12 @@ class DeviceSession {
   /// How many times reset() succeeded.
   int resets() const { return resets_; }
 
+  /// What the simulator ran differently from the spec since the last call, once each, for the
+  /// unit's report: a build other than the unoptimised one, checks left off after a crash, the
+  /// work-group shapes given to launches with a NULL local size (or that none larger than one
+  /// work-item fits). Empty on a real device.
+  std::vector<std::string> takeSimulatorNotes();
+
  private:
   /// Drops the findings the spec suppresses on this device.
   void suppress(const Spec& spec, CaseOutcome& out) const;
@@ -103,6 +110,10 @@ class DeviceSession {
   size_t guard_bytes_ = 0;
   bool needs_reset_ = false;
   int resets_ = 0;
+  std::vector<std::string> sim_notes_;          ///< for takeSimulatorNotes, in order, once each
+  std::map<std::string, std::set<std::string>> null_local_shapes_;  ///< kernel -> shapes run
+  std::set<std::string> single_item_kernels_;  ///< NULL local, and no group larger than 1 fits
+  void noteSimulator(std::string note);
   std::string probe_source_ = "kernel void clh_probe(global int* p) { p[get_global_id(0)] = 1; }";
 };
 

@@ -113,6 +113,7 @@ UnitResult runUnit(DeviceSession& session, const Spec& spec, const UnitOptions& 
 
   ExprEnv env(paramNames(spec));
   const int resetsBefore = session.resets();
+  session.takeSimulatorNotes();  // an earlier unit's
   std::optional<CaseOutcome> lastFailure;
   bool toolError = false;
   // A new context could not run even a probe kernel: nothing more can be learnt in this process,
@@ -203,6 +204,11 @@ UnitResult runUnit(DeviceSession& session, const Spec& spec, const UnitOptions& 
         "the session's context and queue were recreated {} time{} after an OpenCL error from a "
         "command (launch_error)",
         n, n == 1 ? "" : "s"));
+  // How the simulator ran (its build, checks left off, work-group shapes for a NULL local size):
+  // said in every report, so that what it did not look at is never silently clean.
+  for (auto& note : session.takeSimulatorNotes())
+    if (std::find(u.observations.begin(), u.observations.end(), note) == u.observations.end())
+      u.observations.push_back(std::move(note));
   if (spoilt)
     u.message +=
         "not shrunk further: after the case below failed, the driver could not run even "

@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -222,6 +223,31 @@ class JsonLinesPlugin : public oclgrind::Plugin {
     record["local_size"] = size3(invocation->getLocalSize());
     record["global_offset"] = size3(invocation->getGlobalOffset());
     record["checks"] = checks_;
+    const oclgrind::Size3 groups = invocation->getNumGroups();
+    groups_total_ = groups.x * groups.y * groups.z;
+    groups_done_ = 0;
+    last_progress_ = std::chrono::steady_clock::now().time_since_epoch().count();
+    writer_.write(record);
+  }
+
+  /// Progress of long launches: a "progress" line ({groups_done, groups_total}) at most once a
+  /// second, so a reader can show how far a large grid is and estimate the rest.
+  void workGroupComplete(const oclgrind::WorkGroup*) override {
+    const long done = ++groups_done_;
+    const long long now = std::chrono::steady_clock::now().time_since_epoch().count();
+    long long last = last_progress_.load();
+    constexpr long long kSecond = std::chrono::steady_clock::period::den;
+    if (now - last < kSecond || !last_progress_.compare_exchange_strong(last, now)) return;
+    long launch = 0;
+    const oclgrind::KernelInvocation* invocation = nullptr;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      launch = launch_;
+      invocation = invocation_;
+    }
+    json record = base("progress", launch, invocation);
+    record["groups_done"] = done;
+    record["groups_total"] = groups_total_.load();
     writer_.write(record);
   }
 
@@ -298,6 +324,8 @@ class JsonLinesPlugin : public oclgrind::Plugin {
   std::mutex mutex_;
   const oclgrind::KernelInvocation* invocation_ = nullptr;
   long launch_ = 0;
+  std::atomic<long> groups_done_{0}, groups_total_{0};
+  std::atomic<long long> last_progress_{0};
 };
 
 /// The plugin of each context. Never destroyed: a context may be released during exit (a

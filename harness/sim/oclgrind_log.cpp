@@ -324,7 +324,9 @@ FindingKind classifyOclgrindMessage(const std::string& text) {
     return FindingKind::api_error;
   }
   if (header.find("data race") != std::string::npos) return FindingKind::race;
-  if (startsWith(header, "invalid read") || startsWith(header, "invalid write")) {
+  // "Index (4) exceeds static array size (4)": a private or __local array indexed past its end.
+  if (startsWith(header, "invalid read") || startsWith(header, "invalid write") ||
+      header.find("exceeds static array size") != std::string::npos) {
     return FindingKind::out_of_bounds;
   }
   if (header.find("uninitiali") != std::string::npos) return FindingKind::uninitialized;

@@ -44,7 +44,8 @@ OclgrindSession::OclgrindSession(std::string plugin_path, std::string log_path,
                                  OclgrindParseOptions options)
     : plugin_path_(std::move(plugin_path)),
       log_path_(std::move(log_path)),
-      options_(std::move(options)) {
+      options_(std::move(options)),
+      skipped_(skippedChecksFromEnvironment()) {
   std::error_code error;
   if (plugin_path_.empty() || !fs::is_regular_file(plugin_path_, error)) {
     throw std::runtime_error("the clharness Oclgrind plugin was not found at '" + plugin_path_ +
@@ -62,11 +63,20 @@ OclgrindSession::OclgrindSession(std::string plugin_path, std::string log_path,
 }
 
 std::vector<std::pair<std::string, std::string>> OclgrindSession::environment() const {
-  return {{"OCLGRIND_PLUGINS", plugin_path_},
-          {"CLHARNESS_OCLGRIND_LOG", log_path_},
-          {"OCLGRIND_DATA_RACES", "1"},
-          {"OCLGRIND_UNINITIALIZED", "1"},
-          {"OCLGRIND_CHECK_API", "1"}};
+  auto on = [&](OclgrindCheck check) {
+    for (OclgrindCheck c : skipped_)
+      if (c == check) return "0";  // Oclgrind switches a check on for exactly "1"
+    return "1";
+  };
+  std::vector<std::pair<std::string, std::string>> env = {
+      {"OCLGRIND_PLUGINS", plugin_path_},
+      {"CLHARNESS_OCLGRIND_LOG", log_path_},
+      {"OCLGRIND_DATA_RACES", on(OclgrindCheck::data_races)},
+      {"OCLGRIND_UNINITIALIZED", on(OclgrindCheck::uninitialized)},
+      {"OCLGRIND_CHECK_API", "1"}};
+  if (max_work_group_size_ > 0)
+    env.emplace_back("OCLGRIND_MAX_WGSIZE", std::to_string(max_work_group_size_));
+  return env;
 }
 
 void OclgrindSession::applyToProcess() const {

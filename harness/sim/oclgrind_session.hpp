@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/finding.hpp"
+#include "sim/check_fallback.hpp"
 #include "sim/oclgrind_log.hpp"
 
 namespace clh {
@@ -39,8 +40,9 @@ class OclgrindSession {
   OclgrindSession(std::string plugin_path, std::string log_path, OclgrindParseOptions options = {});
 
   /// The variables Oclgrind and the plugin read: OCLGRIND_PLUGINS, CLHARNESS_OCLGRIND_LOG,
-  /// OCLGRIND_DATA_RACES=1, OCLGRIND_UNINITIALIZED=1, OCLGRIND_CHECK_API=1. For a child process's
-  /// environment, or for applyToProcess().
+  /// OCLGRIND_DATA_RACES=1, OCLGRIND_UNINITIALIZED=1, OCLGRIND_CHECK_API=1 (a check this process
+  /// was told to leave off, skippedChecks(), gets 0), and OCLGRIND_MAX_WGSIZE when set. For a
+  /// child process's environment, or for applyToProcess().
   std::vector<std::pair<std::string, std::string>> environment() const;
 
   /// setenv()s environment() in this process. Oclgrind reads them when a cl_context is created on
@@ -69,6 +71,15 @@ class OclgrindSession {
   static void contextNotify(const char* errinfo, const void* private_info, size_t cb,
                             void* user_data);
 
+  /// The checks left off in this process: kSkipChecksVariable of its environment at construction
+  /// (a parent's rerun after Oclgrind crashed with them on, see check_fallback.hpp).
+  const std::vector<OclgrindCheck>& skippedChecks() const { return skipped_; }
+  void setSkippedChecks(std::vector<OclgrindCheck> checks) { skipped_ = std::move(checks); }
+
+  /// Raises Oclgrind's largest work-group (OCLGRIND_MAX_WGSIZE, default 1024) to `items`; 0
+  /// leaves Oclgrind's default. Before applyToProcess().
+  void setMaxWorkGroupSize(size_t items) { max_work_group_size_ = items; }
+
   const std::string& pluginPath() const { return plugin_path_; }
   const std::string& logPath() const { return log_path_; }
 
@@ -79,6 +90,8 @@ class OclgrindSession {
   std::mutex mutex_;
   std::streamoff offset_ = 0;             ///< where the next drain starts reading
   std::optional<OclgrindChecks> checks_;  ///< the latest checks seen, for drains that see none
+  std::vector<OclgrindCheck> skipped_;
+  size_t max_work_group_size_ = 0;
 };
 
 }  // namespace clh

@@ -1,8 +1,9 @@
-// The simulator-failure rule: which texts and error codes are the tool's, and the single retry with
-// -cl-opt-disable.
+// The simulator's builds (unoptimised first), the simulator-failure rule: which texts and error
+// codes are the tool's, and the single retry with the other build.
 #include "sim/tool_failure.hpp"
 
 #include <array>
+#include <cstdlib>
 
 namespace clh {
 namespace {
@@ -19,6 +20,32 @@ bool hasOption(const std::string& options, std::string_view option) {
     at = end;
   }
   return false;
+}
+
+bool hasOptLevel(const std::string& options) {
+  size_t at = 0;
+  while ((at = options.find("-O", at)) != std::string::npos) {
+    if (at == 0 || options[at - 1] == ' ') return true;
+    at += 2;
+  }
+  return false;
+}
+
+std::string withoutOption(const std::string& options, std::string_view option) {
+  std::string out;
+  size_t begin = 0;
+  while (begin <= options.size()) {
+    size_t end = options.find(' ', begin);
+    if (end == std::string::npos) end = options.size();
+    const std::string word = options.substr(begin, end - begin);
+    if (!word.empty() && word != option) out += (out.empty() ? "" : " ") + word;
+    begin = end + 1;
+  }
+  return out;
+}
+
+std::string withOption(const std::string& options, std::string_view option) {
+  return options.empty() ? std::string(option) : options + " " + std::string(option);
 }
 
 std::string firstLineOf(const std::string& text) {
@@ -48,25 +75,53 @@ bool isSimulatorToolFailure(const SimulatorFailure& failure) {
          failure.kernel_listed;
 }
 
+std::string preferredSimulatorOptions(const std::string& build_options) {
+  if (hasOption(build_options, kSimulatorRetryOption) || hasOptLevel(build_options))
+    return build_options;
+  // For measuring what the unoptimised build costs and finds (docs/performance.md).
+  if (const char* build = std::getenv(kSimulatorBuildVariable);
+      build != nullptr && std::string_view(build) == "optimised")
+    return build_options;
+  return withOption(build_options, kSimulatorRetryOption);
+}
+
+std::string otherSimulatorOptions(const std::string& options) {
+  if (hasOption(options, kSimulatorRetryOption)) return withoutOption(options, kSimulatorRetryOption);
+  return withOption(options, kSimulatorRetryOption);
+}
+
+bool isUnoptimisedBuild(const std::string& options) {
+  return hasOption(options, kSimulatorRetryOption) || hasOption(options, "-O0");
+}
+
+std::string describeSimulatorBuild(const std::string& options) {
+  if (isUnoptimisedBuild(options)) return "unoptimised (-cl-opt-disable)";
+  size_t at = 0;
+  while ((at = options.find("-O", at)) != std::string::npos) {
+    if (at == 0 || options[at - 1] == ' ')
+      return "optimised (" + options.substr(at, options.find(' ', at) - at) + ")";
+    at += 2;
+  }
+  return "optimised (Oclgrind's -Oz)";
+}
+
 std::optional<std::string> simulatorRetryOptions(const SimulatorFailure& failure,
                                                  const std::string& build_options) {
   if (!isSimulatorToolFailure(failure)) return std::nullopt;
-  if (hasOption(build_options, kSimulatorRetryOption)) return std::nullopt;
-  std::string options = build_options;
-  if (!options.empty()) options += ' ';
-  options += kSimulatorRetryOption;
-  return options;
+  return otherSimulatorOptions(build_options);
 }
 
 SimulatorBuildResult prepareOnSimulator(
     const std::string& build_options,
     const std::function<std::optional<SimulatorFailure>(const std::string& options)>& attempt) {
   SimulatorBuildResult result;
-  result.options = build_options;
+  result.options = preferredSimulatorOptions(build_options);
   result.failure = attempt(result.options);
   if (result.failure) {
-    if (std::optional<std::string> retry = simulatorRetryOptions(*result.failure, build_options)) {
+    if (std::optional<std::string> retry = simulatorRetryOptions(*result.failure, result.options)) {
       result.retried = true;
+      result.first_options = result.options;
+      result.first_failure = firstLineOf(result.failure->text);
       result.options = *retry;
       result.failure = attempt(result.options);
     }
@@ -82,7 +137,7 @@ SimulatorBuildResult prepareOnSimulator(
     finding.kind = FindingKind::tool_error;
     finding.summary = "the simulator failed in " + what + " (error " +
                       std::to_string(failure.error_code) + ")" +
-                      (result.retried ? " even with " + std::string(kSimulatorRetryOption) : "");
+                      (result.retried ? " on both builds (unoptimised and optimised)" : "");
   } else {
     finding.kind = FindingKind::build_error;
     finding.summary = what + " failed (error " + std::to_string(failure.error_code) + ")";

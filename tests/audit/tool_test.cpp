@@ -216,6 +216,155 @@ TEST(ScanTool, UsageErrorsExitTwo) {
   EXPECT_EQ(local.code, 2) << local.out;
 }
 
+// ---- issue 20: the kernel as written, driver-like work-groups, exploration ------------------
+
+// The scan's first result, and the finding of `kind` in it (null when none).
+struct ScanOut {
+  ToolRun run;
+  nlohmann::json result;
+  const nlohmann::json* find(const std::string& kind) const {
+    for (const auto& f : result["findings"])
+      if (f["kind"] == kind) return &f;
+    return nullptr;
+  }
+};
+
+ScanOut scanJson(const std::string& args, const std::string& name) {
+  const std::string json = temp(name + ".json");
+  std::remove(json.c_str());
+  ScanOut out;
+  out.run = run("scan " + args + " --json " + json);
+  auto j = readJson(json);
+  if (j.is_object() && j["results"].size() == 1) out.result = j["results"][0];
+  return out;
+}
+
+TEST(ScanAsWritten, AWriteWriteRaceOnALocalNobodyReads) {
+  REQUIRE_DEVICE();
+  auto s = scanJson(fixture("kernels/unread_local_race.cl") + " --kernel last_id --global 8 --local 8",
+                    "unread_local_race");
+  EXPECT_EQ(s.run.code, 1) << s.run.out;
+  const auto* race = s.find("race");
+  ASSERT_NE(race, nullptr) << s.run.out;
+  EXPECT_EQ((*race)["address_space"], "local");
+  EXPECT_EQ((*race)["summary"].get<std::string>().rfind("Write-write data race", 0), 0u);
+  EXPECT_EQ(lineSet(*race), (std::set<int>{6}));
+  // The checks ran on the unoptimised build, and the listing says so.
+  EXPECT_NE(s.result["build_options"].get<std::string>().find("-cl-opt-disable"),
+            std::string::npos);
+}
+
+TEST(ScanAsWritten, AReadBeforeItsBoundsCheck) {
+  REQUIRE_DEVICE();
+  auto s = scanJson(fixture("kernels/read_before_check.cl") +
+                        " --kernel copy_guarded --global 8 --local 8 --arg a=4 --arg c=4 --arg n=4",
+                    "read_before_check");
+  EXPECT_EQ(s.run.code, 1) << s.run.out;
+  const auto* oob = s.find("out_of_bounds");
+  ASSERT_NE(oob, nullptr) << s.run.out;
+  EXPECT_EQ((*oob)["summary"].get<std::string>().rfind("Invalid read", 0), 0u) << oob->dump(2);
+  EXPECT_EQ(lineSet(*oob), (std::set<int>{5}));
+}
+
+TEST(ScanAsWritten, AStaticLocalArrayOverflow) {
+  REQUIRE_DEVICE();
+  auto s = scanJson(fixture("kernels/static_local_overflow.cl") +
+                        " --kernel fill_tile --global 8 --local 8",
+                    "static_local_overflow");
+  EXPECT_EQ(s.run.code, 1) << s.run.out;
+  const auto* oob = s.find("out_of_bounds");
+  ASSERT_NE(oob, nullptr) << s.run.out;
+  EXPECT_EQ(lineSet(*oob), (std::set<int>{7})) << oob->dump(2);
+  EXPECT_NE(s.run.out.find("exceeds static array size (4)"), std::string::npos) << s.run.out;
+}
+
+TEST(ScanAsWritten, AStaticPrivateArrayOverflow) {
+  REQUIRE_DEVICE();
+  auto s = scanJson(fixture("kernels/static_private_overflow.cl") +
+                        " --kernel private_table --global 8 --local 8",
+                    "static_private_overflow");
+  EXPECT_EQ(s.run.code, 1) << s.run.out;
+  const auto* oob = s.find("out_of_bounds");
+  ASSERT_NE(oob, nullptr) << s.run.out;
+  EXPECT_EQ(lineSet(*oob), (std::set<int>{5})) << oob->dump(2);
+}
+
+TEST(ScanExplores, ANullDereferenceThatNeedsAScalarOfZero) {
+  REQUIRE_DEVICE();
+  const std::string args =
+      fixture("kernels/null_unless_flag.cl") + " --kernel pick --global 16 --local 8";
+  auto s = scanJson(args, "null_unless_flag");
+  EXPECT_EQ(s.run.code, 1) << s.run.out;
+  const auto* oob = s.find("out_of_bounds");
+  ASSERT_NE(oob, nullptr) << s.run.out;
+  EXPECT_NE((*oob)["summary"].get<std::string>().find("[with use_input=0]"), std::string::npos)
+      << oob->dump(2);
+  // With the defaults only, it is not seen: the exploration found it.
+  auto once = scanJson(args + " --tries 1", "null_unless_flag_once");
+  EXPECT_EQ(once.run.code, 0) << once.run.out;
+}
+
+TEST(ScanExplores, AnIndexCollisionThatNeedsOneScalarValue) {
+  REQUIRE_DEVICE();
+  const std::string args =
+      fixture("kernels/collide_on_index.cl") + " --kernel mark --global 16 --local 16";
+  auto s = scanJson(args, "collide_on_index");
+  EXPECT_EQ(s.run.code, 1) << s.run.out;
+  const auto* race = s.find("race");
+  ASSERT_NE(race, nullptr) << s.run.out;
+  EXPECT_NE((*race)["summary"].get<std::string>().find("[with k="), std::string::npos)
+      << race->dump(2);
+  EXPECT_GT(s.result["tries"].size(), 1u);
+  auto once = scanJson(args + " --tries 1", "collide_on_index_once");
+  EXPECT_EQ(once.run.code, 0) << once.run.out;
+  // A range given with --arg is explored at its edges: k = 3 collides.
+  auto range = scanJson(args + " --arg k=3..40", "collide_on_index_range");
+  EXPECT_EQ(range.run.code, 1) << range.run.out;
+}
+
+TEST(ScanExplores, ALocalSizeOverTheSimulatorsDefaultLimit) {
+  REQUIRE_DEVICE();
+  auto s = scanJson(fixture("kernels/clean_sum.cl") +
+                        " --kernel neighbour_sum --global 2048 --local 2048 --arg n=2048 "
+                        "--arg tile=2048 --tries 1",
+                    "local_2048");
+  EXPECT_EQ(s.run.code, 0) << s.run.out;
+  EXPECT_EQ(s.result["local"], (nlohmann::json{2048})) << s.run.out;
+  EXPECT_TRUE(s.result["findings"].empty()) << s.run.out;
+}
+
+TEST(ScanFallback, ACheckThatCrashesTheSimulatorIsLeftOffAndSaid) {
+  REQUIRE_DEVICE();
+  // Oclgrind 21.10's uninitialized-value check dies (SIGSEGV) on this float4 kernel when it is
+  // optimised: the scan runs again without that check, the other checks run, and a note says so.
+  auto s = scanJson(root("kernels/handson/pi_vec.cl") +
+                        " --kernel pi --global 4 --local 4 --arg niters=16 --build-options=-O2 "
+                        "--tries 1",
+                    "pi_vec_fallback");
+  const std::string notes = s.result["notes"].dump();
+  if (notes.find("could not run") == std::string::npos)
+    GTEST_SKIP() << "this Oclgrind did not crash with its uninitialized-value check: " << s.run.out;
+  EXPECT_EQ(s.run.code, 0) << s.run.out;  // nothing charged to the kernel
+  EXPECT_NE(notes.find("uninitialized-value check"), std::string::npos) << notes;
+  EXPECT_EQ(notes.find("data-race check"), std::string::npos) << notes;
+}
+
+TEST(CheckOnSimulator, AnIntraGroupRaceInASpecWithNoLocalSize) {
+  REQUIRE_DEVICE();
+  std::string json = temp("null_local_race.json");
+  ToolRun r = run("check " + fixture("specs/null_local_race.yaml") + " --device Oclgrind " +
+                  "--launch-shapes 0 --json " + json);
+  EXPECT_EQ(r.code, 1) << r.out;
+  auto j = readJson(json);
+  const auto& u = j["units"][0];
+  ASSERT_TRUE(u.contains("failing_case")) << j.dump(2);
+  bool race = false;
+  for (const auto& f : u["failing_case"]["findings"]) race = race || f["kind"] == "race";
+  EXPECT_TRUE(race) << u.dump(2);
+  // The report says the simulator chose the work-groups.
+  EXPECT_NE(u["observations"].dump().find("not Oclgrind's 1x1"), std::string::npos) << u.dump(2);
+}
+
 #else  // the device build: PoCL
 
 TEST(OutOfBounds, GuardZonesNameTheBuffer) {

@@ -62,6 +62,20 @@ TEST_F(SessionTest, EnvironmentLoadsPluginAndSwitchesChecksOn) {
   EXPECT_TRUE(fs::exists(log_));  // created up front, so a bad path fails early
 }
 
+TEST_F(SessionTest, ASkippedCheckIsSwitchedOffAndTheLargestGroupRaised) {
+  ::setenv(clh::kSkipChecksVariable, "uninitialized", 1);
+  clh::OclgrindSession session(plugin_, log_);
+  ::unsetenv(clh::kSkipChecksVariable);
+  ASSERT_EQ(session.skippedChecks(),
+            (std::vector<clh::OclgrindCheck>{clh::OclgrindCheck::uninitialized}));
+  session.setMaxWorkGroupSize(2048);
+  std::map<std::string, std::string> env;
+  for (const auto& [name, value] : session.environment()) env[name] = value;
+  EXPECT_EQ(env["OCLGRIND_UNINITIALIZED"], "0");
+  EXPECT_EQ(env["OCLGRIND_DATA_RACES"], "1");
+  EXPECT_EQ(env["OCLGRIND_MAX_WGSIZE"], "2048");
+}
+
 TEST_F(SessionTest, ApplyToProcessSetsTheVariables) {
   const clh::OclgrindSession session(plugin_, log_);
   session.applyToProcess();

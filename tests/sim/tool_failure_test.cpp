@@ -1,5 +1,5 @@
-// The simulator-failure rule without a simulator: which failures are the tool's, and the single
-// retry with -cl-opt-disable that prepareOnSimulator makes.
+// The simulator-failure rule without a simulator: which build comes first (unoptimised), which
+// failures are the tool's, and the single retry with the other build that prepareOnSimulator makes.
 #include "sim/tool_failure.hpp"
 
 #include <gtest/gtest.h>
@@ -51,28 +51,58 @@ TEST(ToolFailure, UnknownKernelThatTheProgramListsIsTheTools) {
   EXPECT_FALSE(clh::isSimulatorToolFailure(compileError()));
 }
 
-TEST(ToolFailure, RetryAddsOptDisableOnce) {
-  EXPECT_EQ(clh::simulatorRetryOptions(ctpopFailure(), "-DTS=4"), "-DTS=4 -cl-opt-disable");
-  EXPECT_EQ(clh::simulatorRetryOptions(ctpopFailure(), ""), "-cl-opt-disable");
-  EXPECT_EQ(clh::simulatorRetryOptions(ctpopFailure(), "-cl-opt-disable -DTS=4"), std::nullopt);
-  EXPECT_EQ(clh::simulatorRetryOptions(compileError(), "-DTS=4"), std::nullopt);
+TEST(ToolFailure, TheUnoptimisedBuildComesFirstUnlessTheUserChoseALevel) {
+  EXPECT_EQ(clh::preferredSimulatorOptions(""), "-cl-opt-disable");
+  EXPECT_EQ(clh::preferredSimulatorOptions("-DTS=4"), "-DTS=4 -cl-opt-disable");
+  EXPECT_EQ(clh::preferredSimulatorOptions("-cl-opt-disable -DTS=4"), "-cl-opt-disable -DTS=4");
+  EXPECT_EQ(clh::preferredSimulatorOptions("-DTS=4 -O2"), "-DTS=4 -O2");
   // An option that merely contains the text is not the option.
-  EXPECT_EQ(clh::simulatorRetryOptions(ctpopFailure(), "-DX=-cl-opt-disabled"),
+  EXPECT_EQ(clh::preferredSimulatorOptions("-DX=-cl-opt-disabled"),
             "-DX=-cl-opt-disabled -cl-opt-disable");
+  EXPECT_TRUE(clh::isUnoptimisedBuild("-DTS=4 -cl-opt-disable"));
+  EXPECT_FALSE(clh::isUnoptimisedBuild("-DTS=4"));
+  EXPECT_EQ(clh::describeSimulatorBuild("-DTS=4"), "optimised (Oclgrind's -Oz)");
+  EXPECT_EQ(clh::describeSimulatorBuild("-O2 -DTS=4"), "optimised (-O2)");
+  EXPECT_EQ(clh::describeSimulatorBuild("-cl-opt-disable"), "unoptimised (-cl-opt-disable)");
 }
 
-TEST(ToolFailure, RetrySucceedsWithoutOptimisation) {
+TEST(ToolFailure, TheRetryIsTheOtherBuild) {
+  EXPECT_EQ(clh::simulatorRetryOptions(ctpopFailure(), "-DTS=4"), "-DTS=4 -cl-opt-disable");
+  EXPECT_EQ(clh::simulatorRetryOptions(ctpopFailure(), ""), "-cl-opt-disable");
+  EXPECT_EQ(clh::simulatorRetryOptions(ctpopFailure(), "-cl-opt-disable -DTS=4"), "-DTS=4");
+  EXPECT_EQ(clh::simulatorRetryOptions(ctpopFailure(), "-cl-opt-disable"), "");
+  EXPECT_EQ(clh::simulatorRetryOptions(compileError(), "-DTS=4"), std::nullopt);
+}
+
+TEST(ToolFailure, AnUnoptimisedBuildTheSimulatorCannotRunFallsBackToTheOptimisedOne) {
   std::vector<std::string> tried;
   const clh::SimulatorBuildResult result =
       clh::prepareOnSimulator("-DN=3", [&](const std::string& options) {
         tried.push_back(options);
-        return options.find("-cl-opt-disable") == std::string::npos
+        return clh::isUnoptimisedBuild(options)
                    ? std::optional<SimulatorFailure>(ctpopFailure())
                    : std::nullopt;
       });
-  EXPECT_EQ(tried, (std::vector<std::string>{"-DN=3", "-DN=3 -cl-opt-disable"}));
+  EXPECT_EQ(tried, (std::vector<std::string>{"-DN=3 -cl-opt-disable", "-DN=3"}));
   EXPECT_TRUE(result.retried);
-  EXPECT_EQ(result.options, "-DN=3 -cl-opt-disable");
+  EXPECT_EQ(result.options, "-DN=3");
+  EXPECT_EQ(result.first_options, "-DN=3 -cl-opt-disable");
+  EXPECT_EQ(result.first_failure, "Oclgrind - OpenCL runtime error detected");
+  EXPECT_FALSE(result.finding.has_value());
+}
+
+TEST(ToolFailure, AnOptimisedBuildTheSimulatorCannotRunFallsBackToTheUnoptimisedOne) {
+  std::vector<std::string> tried;
+  const clh::SimulatorBuildResult result =
+      clh::prepareOnSimulator("-O2", [&](const std::string& options) {
+        tried.push_back(options);
+        return clh::isUnoptimisedBuild(options)
+                   ? std::nullopt
+                   : std::optional<SimulatorFailure>(ctpopFailure());
+      });
+  EXPECT_EQ(tried, (std::vector<std::string>{"-O2", "-O2 -cl-opt-disable"}));
+  EXPECT_TRUE(result.retried);
+  EXPECT_EQ(result.options, "-O2 -cl-opt-disable");
   EXPECT_FALSE(result.failure.has_value());
   EXPECT_FALSE(result.finding.has_value());
 }
@@ -87,10 +117,9 @@ TEST(ToolFailure, StillFailingAfterTheRetryIsAToolErrorNeverTheKernels) {
   EXPECT_TRUE(result.retried);
   ASSERT_TRUE(result.finding.has_value());
   EXPECT_EQ(result.finding->kind, clh::FindingKind::tool_error);
-  EXPECT_EQ(
-      result.finding->summary,
-      "the simulator failed in clCreateKernel (error -46) even with -cl-opt-disable: Oclgrind "
-      "- OpenCL runtime error detected");
+  EXPECT_EQ(result.finding->summary,
+            "the simulator failed in clCreateKernel (error -46) on both builds (unoptimised and "
+            "optimised): Oclgrind - OpenCL runtime error detected");
   EXPECT_EQ(result.finding->raw, ctpopFailure().text);
 }
 
@@ -119,7 +148,7 @@ TEST(ToolFailure, SuccessAtOnceMakesNoRetry) {
       });
   EXPECT_EQ(calls, 1);
   EXPECT_FALSE(result.retried);
-  EXPECT_EQ(result.options, "-DTS=4");
+  EXPECT_EQ(result.options, "-DTS=4 -cl-opt-disable");
   EXPECT_FALSE(result.finding.has_value());
 }
 
