@@ -177,5 +177,29 @@ TEST(Rubric, AMissingRubricIsNamed) {
   }
 }
 
+TEST(Rubric, AUsesItemNamesKnownTechniques) {
+  std::string path = writeTemp("uses.rubric", std::string(kGood) + R"(  - id: tiles
+    points: 10
+    check: uses
+    uses: [local_memory, barrier]
+)");
+  Rubric r = loadRubric(path);
+  ASSERT_EQ(r.items.size(), 3u);
+  EXPECT_EQ(r.items[2].check, ItemCheck::uses);
+  EXPECT_EQ(r.items[2].uses, (std::vector<std::string>{"local_memory", "barrier"}));
+  EXPECT_TRUE(r.items[2].kinds.empty());
+
+  EXPECT_NE(rubricError(std::string(kGood) + "  - {id: t, points: 1, check: uses}\n")
+                .find("uses: item 't' names the techniques it requires"),
+            std::string::npos);
+  EXPECT_NE(rubricError(std::string(kGood) + "  - {id: t, points: 1, check: uses, uses: [tiles]}\n")
+                .find("unknown technique 'tiles'"),
+            std::string::npos);
+  EXPECT_NE(rubricError(std::string(kGood) +
+                        "  - {id: t, points: 1, check: results, uses: [barrier], kinds: [race]}\n")
+                .find("only a 'check: uses' item takes 'uses'"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace clh::grade
