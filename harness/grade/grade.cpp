@@ -269,7 +269,10 @@ Grade gradeSubmission(const Assignment& a, const Submission& s, const std::vecto
       }
     if (r.lost)
       for (auto& f : r.lost->findings) rewrite(f, s);
-    if (r.unit) r.unit->replay.clear();  // it would run the reference solution; evidence has ours
+    if (r.unit) {
+      r.unit->replay.clear();  // it would run the reference solution; evidence has ours
+      r.unit->spec_file = fs::path(r.unit->spec_file).filename().string();  // no grader paths
+    }
   }
   const std::vector<DeviceRun>& runs = g.runs;
 

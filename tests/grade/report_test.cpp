@@ -188,9 +188,9 @@ TEST(Gradescope, ResultsJsonFollowsTheirFormat) {
 
 TEST(Gradebook, CsvHasAColumnPerItemAndQuotes) {
   Rubric r;
-  r.items = {{"builds", "", 0, 10, ItemCheck::build, {}, {}},
-             {"correct", "", 0, 60, ItemCheck::results, {}, {}},
-             {"clean", "", 0, 30, ItemCheck::simulator, {}, {}}};
+  r.items = {{"builds", "", 0, 10, ItemCheck::build, {}, {}, {}},
+             {"correct", "", 0, 60, ItemCheck::results, {}, {}, {}},
+             {"clean", "", 0, 30, ItemCheck::simulator, {}, {}, {}}};
   Grade a = sampleGrade();
   Grade b = sampleGrade();
   b.submission = "carol";
@@ -205,9 +205,9 @@ TEST(Gradebook, CsvHasAColumnPerItemAndQuotes) {
 
 TEST(Gradebook, SummaryTableNamesWhatWentWrong) {
   Rubric r;
-  r.items = {{"builds", "", 0, 10, ItemCheck::build, {}, {}},
-             {"correct", "", 0, 60, ItemCheck::results, {}, {}},
-             {"clean", "", 0, 30, ItemCheck::simulator, {}, {}}};
+  r.items = {{"builds", "", 0, 10, ItemCheck::build, {}, {}, {}},
+             {"correct", "", 0, 60, ItemCheck::results, {}, {}, {}},
+             {"clean", "", 0, 30, ItemCheck::simulator, {}, {}, {}}};
   Grade g = sampleGrade();
   g.review = true;
   std::ostringstream os;

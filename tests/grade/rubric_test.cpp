@@ -115,7 +115,7 @@ TEST(Rubric, MistakesAreRefusedWithLineAndField) {
   EXPECT_EQ(rubricError(std::string(kGood) + "colour: red\n"),
             "9: rubric: unknown field 'colour' (expected: title, cases, simulator_cases, items)");
   EXPECT_EQ(rubricError("items:\n  - {id: a, points: 1, check: smell}\n"),
-            "2: check: unknown check 'smell' (expected: build, results, simulator, speed)");
+            "2: check: unknown check 'smell' (expected: build, results, simulator, speed, uses)");
   EXPECT_EQ(rubricError("items:\n  - {id: a, points: -1, check: build}\n"),
             "2: points: must be at least 0.000000");
   EXPECT_EQ(

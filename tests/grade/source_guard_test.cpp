@@ -22,7 +22,7 @@ TEST(SourceGuard, RefusesEveryWayOfIncludingAFile) {
            "#inc\\\nlude \"/etc/passwd\"\n",             // a line splice inside the word
            "#/* a comment */include \"/etc/passwd\"\n",  // a comment between # and the word
            "%:include \"/etc/passwd\"\n",                // the digraph of #
-           "??=include \"/etc/passwd\"\n",               // the trigraph of #
+           "?\?=include \"/etc/passwd\"\n",               // the trigraph of #
            "#define F \"/etc/passwd\"\n#include F\n",    // through a macro
            "#include_next <x.h>\n",
            "#import \"x.cl\"\n",
@@ -75,7 +75,7 @@ TEST(SourceGuard, BuildLogsKeepOnlyTheStudentsFile) {
   EXPECT_NE(kept.find("1 error generated."), std::string::npos) << kept;
   for (const char* host : {"opencl-c.h", "root:x", "secret", "/usr/lib"})
     EXPECT_EQ(kept.find(host), std::string::npos) << host << " in\n" << kept;
-  EXPECT_NE(kept.find("(6 lines of the compiler's output not about alice.cl left out)"),
+  EXPECT_NE(kept.find("(5 lines of the compiler's output not about alice.cl left out)"),
             std::string::npos)
       << kept;
   // clharness's own messages stay.
