@@ -22,7 +22,7 @@ TEST(SourceGuard, RefusesEveryWayOfIncludingAFile) {
            "#inc\\\nlude \"/etc/passwd\"\n",             // a line splice inside the word
            "#/* a comment */include \"/etc/passwd\"\n",  // a comment between # and the word
            "%:include \"/etc/passwd\"\n",                // the digraph of #
-           "?\?=include \"/etc/passwd\"\n",               // the trigraph of #
+           "?\?=include \"/etc/passwd\"\n",              // the trigraph of #
            "#define F \"/etc/passwd\"\n#include F\n",    // through a macro
            "#include_next <x.h>\n",
            "#import \"x.cl\"\n",
