@@ -30,6 +30,10 @@
 #include "grade/batch.hpp"
 #include "grade/device_job.hpp"
 #include "grade/report.hpp"
+#include "grade/sandbox.hpp"
+#include "grade/source_guard.hpp"
+
+extern char** environ;
 
 namespace fs = std::filesystem;
 namespace gr = clh::grade;
@@ -50,6 +54,7 @@ struct GradeArgs {
   std::optional<std::string> sizes;
   int memory_mb = 2048;
   bool regrade = false;
+  bool allow_unassessed = false;
 };
 
 struct ChildArgs {
@@ -167,7 +172,12 @@ struct Batch {
 gr::DeviceRun runOnDevice(const Batch& b, const gr::Submission& s, const clh::DeviceInfo& dev,
                           double limit_s) {
   gr::RunDevice meta{dev.displayName(), clh::toString(dev.kind), dev.simulator};
-  fs::path base = b.scratch / (s.safe_id() + "." + dev.slug());
+  // The child works in a scratch folder of its own (its home, temporary and cache folder too),
+  // with only the environment OpenCL needs.
+  fs::path jobDir = b.scratch / (s.safe_id() + "." + dev.slug());
+  std::error_code mk;
+  fs::create_directories(jobDir, mk);
+  fs::path base = jobDir / "run";
   std::string events = base.string() + ".events.jsonl", log = base.string() + ".log";
   unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   std::vector<std::string> argv = {
@@ -182,11 +192,14 @@ gr::DeviceRun runOnDevice(const Batch& b, const gr::Submission& s, const clh::De
       "--cpu-seconds",  fmt::format("{:.0f}", std::ceil(limit_s * cores) + 1),
       "--memory-mb",    std::to_string(b.args.memory_mb),
       "--parent-pid",   std::to_string(getpid())};
+  // The child runs elsewhere: it is told where the repository is (its spec path is absolute).
+  argv.insert(argv.begin() + 1, {"--root", b.config.repo_root});
   if (b.args.sizes) argv.insert(argv.end(), {"--sizes", *b.args.sizes});
   if (b.speed && !dev.simulator && !b.args.sizes)
     argv.insert(argv.end(), {"--speed-sizes", b.speed->speed->sizes, "--speed-repeats",
                              std::to_string(b.speed->speed->repeats)});
-  clh::ChildOutcome child = clh::runChild(argv, limit_s);
+  gr::SandboxEnd child = gr::runSandboxed(argv, gr::childEnvironment(environ, jobDir.string()),
+                                          jobDir.string(), limit_s);
   gr::ChildEnd end;
   end.started = child.started;
   end.timed_out = child.timed_out;
@@ -198,12 +211,20 @@ gr::DeviceRun runOnDevice(const Batch& b, const gr::Submission& s, const clh::De
   std::ifstream in(events);
   gr::DeviceRun run = gr::collectDeviceRun(in, end, meta);
   std::error_code ec;
-  for (const auto& f : {events, log, events + ".oclgrind.jsonl"}) fs::remove(f, ec);
+  fs::remove_all(jobDir, ec);
   return run;
 }
 
 gr::Grade gradeOne(const Batch& b, const gr::Submission& s, const std::string& fingerprint) {
   auto t0 = Clock::now();
+  // A submission is built from its own text only: one that would read another file of this
+  // machine is refused before any device sees it.
+  if (auto why = gr::refusedSource(s.text)) {
+    gr::Grade g = gr::refusedGrade(b.assignment, s, *why, b.ctx);
+    g.fingerprint = fingerprint;
+    g.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+    return g;
+  }
   std::vector<gr::DeviceRun> runs;
   // A kernel that hung on every real device will almost surely hang on the (slower) simulator
   // too: it gets a quarter of the limit there, enough for what a short run can still show.
@@ -247,7 +268,9 @@ int runGrade(const clh::AppConfig& config, const GradeArgs& args) {
   std::vector<gr::Submission> subs;
   try {
     b.assignment = gr::loadAssignment(args.assignment, config.repo_root);
+    b.assignment.spec_file = fs::absolute(b.assignment.spec_file).lexically_normal().string();
     subs = gr::findSubmissions(args.paths);
+    for (auto& s : subs) s.text = readFile(s.path);
     if (args.sizes) clh::parseSizes(*args.sizes);
   } catch (const clh::SpecError& e) {
     std::cerr << "clharness grade: " << e.what() << "\n";
@@ -266,7 +289,46 @@ int runGrade(const clh::AppConfig& config, const GradeArgs& args) {
   // Real devices first: a kernel that kills or hangs them is known before the slow simulator runs.
   std::stable_partition(b.devices.begin(), b.devices.end(),
                         [](const clh::DeviceInfo& d) { return !d.simulator; });
-  b.ctx = {config.tool_name, args.assignment, seed};
+  // Rubric items no selected device can judge would score 0 for every submission: refused,
+  // unless the instructor says so (then every feedback and the gradebook say it).
+  if (!args.sizes) {
+    bool simulator = false, real = false;
+    for (const auto& d : b.devices) (d.simulator ? simulator : real) = true;
+    std::string missing;
+    for (const auto& item : b.assignment.rubric.items) {
+      if (item.check == gr::ItemCheck::simulator && !simulator)
+        missing += fmt::format(
+            "  item '{}' ({} points, check: simulator): no simulator among the devices; install "
+            "Oclgrind (Debian: apt-get install oclgrind) and let --device select it\n",
+            item.id, gr::formatPoints(item.points));
+      if (item.check == gr::ItemCheck::speed && !real)
+        missing += fmt::format(
+            "  item '{}' ({} points, check: speed): no real device among the devices; install a "
+            "driver (a GPU's, or PoCL: apt-get install pocl-opencl-icd) and let --device select "
+            "it\n",
+            item.id, gr::formatPoints(item.points));
+    }
+    if (!missing.empty() && !args.allow_unassessed) {
+      std::cerr << "clharness grade: the devices selected cannot assess every item of the "
+                   "rubric, so every submission would lose these points:\n"
+                << missing
+                << "Grade where they can be assessed, or pass --allow-unassessed to grade without "
+                   "them (they score 0, and every feedback and the gradebook say so).\n";
+      return clh::kExitNoDevice;
+    }
+  }
+  std::vector<std::string> batchDevices;
+  for (const auto& d : b.devices) batchDevices.push_back(d.displayName());
+  // Replay lines name the assignment as a student can: by its name when that finds it.
+  std::string assignmentWord = b.assignment.name;
+  {
+    std::error_code same;
+    fs::path byName =
+        fs::path(config.repo_root) / "specs" / "assignments" / (b.assignment.name + ".yaml");
+    if (!fs::equivalent(byName, b.assignment.spec_file, same))
+      assignmentWord = fs::path(b.assignment.spec_file).filename().string();
+  }
+  b.ctx = {config.tool_name, assignmentWord, seed, batchDevices};
   b.cases = args.cases ? args.cases : b.assignment.rubric.cases;
   b.simulator_cases = args.cases ? args.cases : b.assignment.rubric.simulator_cases;
   b.speed = b.assignment.rubric.firstOf(gr::ItemCheck::speed);
@@ -281,7 +343,7 @@ int runGrade(const clh::AppConfig& config, const GradeArgs& args) {
       return clh::kExitUsage;
     }
     removeStale(out);
-    b.scratch = out / (".work-" + std::to_string(getpid()));
+    b.scratch = fs::absolute(out) / (".work-" + std::to_string(getpid()));
   } else {
     b.scratch = fs::temp_directory_path() / ("clharness-grade-" + std::to_string(getpid()));
   }
@@ -483,6 +545,10 @@ void addGradeCommand(CLI::App& app, const std::function<clh::AppConfig()>& confi
       ->check(CLI::Range(64, 1 << 20));
   cmd->add_flag("--regrade", args->regrade,
                 "grade every submission again, even those already graded");
+  cmd->add_flag("--allow-unassessed", args->allow_unassessed,
+                "grade even when a rubric item cannot be assessed on the devices selected (no "
+                "simulator, no real device): it scores 0, marked in every feedback and the "
+                "gradebook (without it: exit code 3)");
   auto cfg = config;  // the caller's function may not outlive this call
   cmd->callback(
       [args, cfg] { clh::finishCommand("grade", [&] { return runGrade(cfg(), *args); }); });

@@ -5,12 +5,24 @@
 
 #include <algorithm>
 #include <cstring>
+#include <random>
 
 namespace clh {
 
 namespace {
 
-constexpr uint8_t kGuardByte = 0xC3;
+// The guard pattern: random bytes drawn afresh for every case from a generator seeded
+// unpredictably, so that no kernel can write what the guard holds and go unseen, and a written
+// byte equal to the pattern by chance (1 in 256) stays rare and does not repeat.
+std::vector<uint8_t> freshPattern(size_t bytes) {
+  static std::mt19937_64 gen{std::random_device{}()};
+  std::vector<uint8_t> out(bytes);
+  for (size_t i = 0; i < bytes; i += 8) {
+    const uint64_t r = gen();
+    for (size_t k = 0; k < 8 && i + k < bytes; ++k) out[i + k] = static_cast<uint8_t>(r >> (8 * k));
+  }
+  return out;
+}
 
 }  // namespace
 
@@ -22,7 +34,7 @@ size_t guardBytesFor(const cl::Device& device) {
 }
 
 CaseBuffers::CaseBuffers(cl::Context& context, cl::CommandQueue& queue, size_t guard)
-    : context_(context), queue_(queue), guard_(guard) {}
+    : context_(context), queue_(queue), guard_(guard), pattern_(freshPattern(guard)) {}
 
 size_t CaseBuffers::add(const std::string& name, const HostBuffer& hb, BufferMode mode_) {
   Entry e;
@@ -32,12 +44,17 @@ size_t CaseBuffers::add(const std::string& name, const HostBuffer& hb, BufferMod
   // Size 0 is illegal for clCreateBuffer: a buffer of no elements still gets one element.
   const size_t body = std::max<size_t>(e.bytes, sizeOf(hb.type()));
   e.body = body;
+  e.element = sizeOf(hb.type());
   const size_t total = body + 2 * guard_;
   // The initial image: guard pattern, contents, guard pattern.
   std::vector<uint8_t> image;
   const bool needImage = guard_ > 0 || mode_ != BufferMode::write;
   if (needImage) {
-    image.assign(total, kGuardByte);
+    image.assign(total, 0);
+    if (guard_ > 0) {
+      std::memcpy(image.data(), pattern_.data(), guard_);
+      std::memcpy(image.data() + guard_ + body, pattern_.data(), guard_);
+    }
     std::memcpy(image.data() + guard_, hb.data(), e.bytes);
   }
   cl_mem_flags flags = CL_MEM_READ_WRITE;
@@ -139,21 +156,32 @@ std::vector<Finding> CaseBuffers::checkGuards() {
   for (size_t i = 0; i < entries_.size(); ++i) {
     const std::vector<uint8_t>& before = befores[i];
     const std::vector<uint8_t>& after = afters[i];
-    auto firstBad = [](const std::vector<uint8_t>& g, bool fromEnd) -> std::optional<size_t> {
+    auto firstBad = [this](const std::vector<uint8_t>& g, bool fromEnd) -> std::optional<size_t> {
       for (size_t k = 0; k < g.size(); ++k) {
         size_t at = fromEnd ? g.size() - 1 - k : k;
-        if (g[at] != kGuardByte) return at;
+        if (g[at] != pattern_[at]) return at;
       }
       return std::nullopt;
     };
     auto lo = firstBad(before, true);  // the changed byte nearest the buffer's start
     auto hi = firstBad(after, false);  // the changed byte nearest the buffer's end
     if (!lo && !hi) continue;
+    // Kernels write whole elements: a changed byte is reported as the first byte of its element
+    // (a written byte that happened to equal the pattern does not move the report).
+    const size_t el = std::max<size_t>(entries_[i].element, 1);
+    const size_t pad = entries_[i].body - entries_[i].bytes;  // a buffer of no elements has one
     Finding f;
     f.kind = FindingKind::out_of_bounds;
     std::string where;
-    if (lo) where = fmt::format("{} bytes before its start", guard_ - *lo);
-    if (hi) where += fmt::format("{}byte {} past its end", where.empty() ? "" : " and ", *hi);
+    if (lo) {
+      const size_t back = (guard_ - *lo + el - 1) / el * el;
+      where = fmt::format("{} bytes before its start (element -{})", back, back / el);
+    }
+    if (hi) {
+      const size_t past = (*hi + pad) / el * el;
+      where += fmt::format("{}byte {} past its end (element {})", where.empty() ? "" : " and ",
+                           past, entries_[i].bytes / el + past / el);
+    }
     f.summary = fmt::format("buffer '{}' was written outside its {} bytes: {} (guard zone)",
                             entries_[i].name, entries_[i].bytes, where);
     out.push_back(std::move(f));

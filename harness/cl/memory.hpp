@@ -18,7 +18,8 @@ namespace clh {
 /// One case's device buffers.
 class CaseBuffers {
  public:
-  /// `guard_bytes`: bytes of known pattern before and after each buffer (0: none).
+  /// `guard_bytes`: bytes of a random pattern, drawn for this case, before and after each buffer
+  /// (0: none).
   CaseBuffers(cl::Context& context, cl::CommandQueue& queue, size_t guard_bytes);
   /// The same with a default mode for add(name, host).
   CaseBuffers(cl::Context& context, cl::CommandQueue& queue, BufferMode mode, size_t guard_bytes)
@@ -46,11 +47,13 @@ class CaseBuffers {
     BufferMode mode = BufferMode::write;
     size_t bytes = 0;           ///< the contents
     size_t body = 0;            ///< what was allocated between the guards (never 0)
+    size_t element = 1;         ///< bytes of one element
     std::vector<uint8_t> host;  ///< USE_HOST_PTR storage (with guards), kept alive for the case
   };
   cl::Context& context_;
   cl::CommandQueue& queue_;
   size_t guard_;
+  std::vector<uint8_t> pattern_;  ///< this case's guard pattern (random: see memory.cpp)
   BufferMode default_mode_ = BufferMode::write;
   std::vector<Entry> entries_;
   std::vector<cl::Buffer> whole_;  ///< with guards

@@ -33,7 +33,7 @@ std::vector<Submission> findSubmissions(const std::vector<std::string>& paths) {
   for (const auto& p : paths) {
     std::error_code ec;
     if (fs::is_regular_file(p, ec)) {
-      out.push_back({fs::path(p).stem().string(), p});
+      out.push_back({fs::path(p).stem().string(), p, {}});
     } else if (fs::is_directory(p, ec)) {
       for (auto it = fs::recursive_directory_iterator(
                p, fs::directory_options::skip_permission_denied, ec);
@@ -46,7 +46,7 @@ std::vector<Submission> findSubmissions(const std::vector<std::string>& paths) {
         }
         if (!it->is_regular_file() || it->path().extension() != ".cl") continue;
         std::string id = (rel.parent_path() / rel.stem()).generic_string();
-        out.push_back({id, it->path().string()});
+        out.push_back({id, it->path().string(), {}});
       }
     } else {
       throw std::invalid_argument("no such file or folder: " + p);

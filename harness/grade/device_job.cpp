@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <limits>
 #include <memory>
+#include <set>
 #include <system_error>
 
 #include "cl/session.hpp"
@@ -134,6 +135,7 @@ DeviceRun collectDeviceRun(std::istream& events, const ChildEnd& end, const RunD
   run.device_kind = device.kind;
   run.simulator = device.simulator;
   std::optional<Sizes> lastSizes;
+  std::set<Sizes> distinct;
   std::string error;
   std::string line;
   while (std::getline(events, line)) {
@@ -144,6 +146,7 @@ DeviceRun collectDeviceRun(std::istream& events, const ChildEnd& end, const RunD
       if (ev == "case_start") {
         lastSizes = j.at("sizes").get<Sizes>();
         ++run.cases_started;
+        if (!j.contains("phase")) distinct.insert(*lastSizes);
       } else if (ev == "unit") {
         run.unit = j.at("unit").get<UnitResult>();
       } else if (ev == "speed") {
@@ -156,6 +159,7 @@ DeviceRun collectDeviceRun(std::istream& events, const ChildEnd& end, const RunD
     }
   }
   if (run.unit) run.seconds = run.unit->seconds;
+  run.distinct_cases = static_cast<int>(distinct.size());
 
   Finding f;
   f.device = device.name;

@@ -14,6 +14,7 @@
 
 #include "core/shell.hpp"
 #include "core/sizes.hpp"
+#include "grade/source_guard.hpp"
 
 namespace fs = std::filesystem;
 using json = nlohmann::json;
@@ -30,6 +31,7 @@ bool judges(const RubricItem& item, const DeviceRun& r) {
   switch (item.check) {
     case ItemCheck::build:
     case ItemCheck::results:
+    case ItemCheck::uses:
       return true;
     case ItemCheck::simulator:
       return r.simulator;
@@ -44,6 +46,20 @@ std::vector<const CaseOutcome*> casesOf(const DeviceRun& r) {
   if (r.unit && r.unit->failing) out.push_back(&*r.unit->failing);
   if (r.lost) out.push_back(&*r.lost);
   return out;
+}
+
+bool isStrayRead(const Finding& f) {
+  std::string head = f.summary.substr(0, 12);
+  std::transform(head.begin(), head.end(), head.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return head.rfind("invalid read", 0) == 0;
+}
+
+bool hasLaunchError(const DeviceRun& r) {
+  for (const CaseOutcome* c : casesOf(r))
+    for (const auto& f : c->findings)
+      if (f.kind == FindingKind::launch_error) return true;
+  return false;
 }
 
 bool hasToolError(const DeviceRun& r) {
@@ -62,10 +78,47 @@ std::string nowUtc() {
   return buf;
 }
 
+// What the student sees of a finding: their own file's name, and no text of the grading machine
+// (a build log keeps only the lines about the student's file; other tool output loses its paths).
 void rewrite(Finding& f, const Submission& s) {
-  f.summary = studentPaths(f.summary, s);
+  f.summary = withoutHostPaths(studentPaths(f.summary, s));
   f.raw = studentPaths(f.raw, s);
-  for (auto& l : f.lines) l.file = studentPaths(l.file, s);
+  f.raw = f.kind == FindingKind::build_error ? studentBuildLog(f.raw, s.file_name())
+                                             : withoutHostPaths(f.raw);
+  for (auto& l : f.lines) l.file = withoutHostPaths(studentPaths(l.file, s));
+}
+
+std::string techniqueWords(const std::string& t) {
+  if (t == "local_memory") return "local memory (__local)";
+  if (t == "barrier") return "a barrier";
+  if (t == "atomics") return "atomic operations";
+  return t;
+}
+
+// Renames what the harness calls a buffer (the spec's name) to the student's parameter at the
+// same place; the simulator already says the kernel's own names.
+void studentNames(Finding& f, const std::map<std::string, std::string>& names) {
+  if (names.empty()) return;
+  for (auto& m : f.mismatches)
+    if (auto it = names.find(m.buffer); it != names.end()) m.buffer = it->second;
+  if (f.kind == FindingKind::out_of_bounds && f.summary.find("(guard zone)") != std::string::npos) {
+    for (const auto& [from, to] : names)
+      if (f.summary.rfind("buffer '" + from + "'", 0) == 0) {
+        f.summary.replace(0, from.size() + 9, "buffer '" + to + "'");
+        break;
+      }
+  } else if (f.kind == FindingKind::wrong_result || f.kind == FindingKind::unwritten) {
+    for (const auto& [from, to] : names)
+      if (f.summary.rfind(from + ":", 0) == 0) {
+        f.summary.replace(0, from.size(), to);
+        break;
+      }
+  }
+}
+
+std::string regexWord(const std::string& text) {
+  std::string word = text.substr(0, text.find(' '));
+  return regexEscape(word);
 }
 
 std::string formatNs(double ns) {
@@ -114,11 +167,35 @@ const ItemGrade* Grade::item(const std::string& id) const {
   return nullptr;
 }
 
+std::string shortDeviceRegex(const std::string& device, const std::vector<std::string>& devices) {
+  const std::vector<std::string> all = devices.empty() ? std::vector<std::string>{device} : devices;
+  const size_t colon = device.find(": ");
+  std::vector<std::string> candidates;
+  if (colon != std::string::npos) {
+    const std::string platform = device.substr(0, colon), name = device.substr(colon + 2);
+    candidates.push_back(regexWord(platform));
+    candidates.push_back(regexWord(platform) + ".*" + regexWord(name));
+  }
+  for (const auto& c : candidates) {
+    if (c.empty()) continue;
+    std::regex re(c, std::regex::ECMAScript | std::regex::icase);
+    int matches = 0;
+    bool self = false;
+    for (const auto& d : all) {
+      const bool hit = std::regex_search(d, re);
+      matches += hit ? 1 : 0;
+      self = self || (hit && d == device);
+    }
+    if (self && matches == 1) return c;
+  }
+  return exactDeviceRegex(device);
+}
+
 std::string gradeReplayCommand(const GradeContext& ctx, const Submission& s,
                                const std::string& device, const Sizes& sizes) {
   return fmt::format("{} grade --assignment {} {} --device {} --seed {} --sizes {}", ctx.tool,
                      shellQuote(ctx.assignment_argument), shellQuote(s.file_name()),
-                     shellQuote(exactDeviceRegex(device)), ctx.seed,
+                     shellQuote(shortDeviceRegex(device, ctx.devices)), ctx.seed,
                      shellQuote(formatSizes(sizes)));
 }
 
@@ -164,12 +241,38 @@ Grade gradeSubmission(const Assignment& a, const Submission& s, const std::vecto
   g.seed = ctx.seed;
   g.graded_at = nowUtc();
   g.runs = input;
+  // The student's kernel against the assignment's interface: differences come first in the
+  // feedback, and the harness's buffer names become the student's parameter names.
+  std::map<std::string, std::string> names;
+  const std::set<std::string> techniques = techniquesUsed(s.text);
+  if (!s.text.empty() && !a.spec.launches.empty()) {
+    const LaunchSpec& launch = a.spec.launches.front();
+    auto want = kernelParameters(a.reference_text, launch.kernel);
+    auto got = kernelParameters(s.text, launch.kernel);
+    if (want && got) {
+      g.interface_differences = interfaceDifferences(*want, *got);
+      for (size_t i = 0; i < launch.args.size() && i < got->size(); ++i)
+        if (launch.args[i].kind == ArgSpec::Kind::buffer && !(*got)[i].name.empty() &&
+            (*got)[i].name != launch.args[i].buffer)
+          names.emplace(launch.args[i].buffer, (*got)[i].name);
+    } else if (want && !got) {
+      g.interface_differences.push_back("no kernel named '" + launch.kernel +
+                                        "' was found in your file: the assignment launches '" +
+                                        launch.kernel + "'");
+    }
+  }
   for (auto& r : g.runs) {
     if (r.unit && r.unit->failing)
-      for (auto& f : r.unit->failing->findings) rewrite(f, s);
+      for (auto& f : r.unit->failing->findings) {
+        rewrite(f, s);
+        studentNames(f, names);
+      }
     if (r.lost)
       for (auto& f : r.lost->findings) rewrite(f, s);
-    if (r.unit) r.unit->replay.clear();  // it would run the reference solution; evidence has ours
+    if (r.unit) {
+      r.unit->replay.clear();  // it would run the reference solution; evidence has ours
+      r.unit->spec_file = fs::path(r.unit->spec_file).filename().string();  // no grader paths
+    }
   }
   const std::vector<DeviceRun>& runs = g.runs;
 
@@ -205,11 +308,20 @@ Grade gradeSubmission(const Assignment& a, const Submission& s, const std::vecto
           if (const RubricItem* it = rubric.itemFor(f.kind);
               it && it->check == ItemCheck::simulator && !simItem)
             simItem = it;
+      // A stray read returns a value nobody wrote: the uninitialized value that follows is its
+      // consequence, reported under the out-of-bounds read, not as a cause of its own.
+      const RubricItem* strayReadItem = nullptr;
+      for (const auto& f : c->findings)
+        if (f.kind == FindingKind::out_of_bounds && isStrayRead(f))
+          strayReadItem = rubric.itemFor(FindingKind::out_of_bounds);
       std::map<size_t, Evidence> byItem;
       Evidence other;
       for (const auto& f : c->findings) {
         const RubricItem* item = rubric.itemFor(f.kind);
-        if (item && simItem && item->check == ItemCheck::results && isResultsSymptom(f.kind)) {
+        if (strayReadItem && f.kind == FindingKind::uninitialized) {
+          byItem[indexOf(strayReadItem)].symptoms.push_back(f);
+        } else if (item && simItem && item->check == ItemCheck::results &&
+                   isResultsSymptom(f.kind)) {
           byItem[indexOf(simItem)].symptoms.push_back(f);
         } else if (item) {
           byItem[indexOf(item)].findings.push_back(f);
@@ -246,6 +358,14 @@ Grade gradeSubmission(const Assignment& a, const Submission& s, const std::vecto
       for (const auto& f : e.findings)
         if (f.kind == FindingKind::build_error) buildFailed = true;
   bool resultsFailed = resultsItem && !evidence[indexOf(resultsItem)].empty();
+  // A kernel that never launched on a device was not checked there: an item judged only by such
+  // runs earns nothing (as after a failed build).
+  auto launchBlocks = [&](const std::vector<size_t>& judging) {
+    if (judging.empty()) return false;
+    for (size_t i : judging)
+      if (!hasLaunchError(runs[i])) return false;
+    return true;
+  };
 
   for (size_t k = 0; k < rubric.items.size(); ++k) {
     const RubricItem& item = rubric.items[k];
@@ -274,14 +394,37 @@ Grade gradeSubmission(const Assignment& a, const Submission& s, const std::vecto
 
     if (!ig.evidence.empty()) {
       ig.passed = false;
+      if (std::count(ig.kinds.begin(), ig.kinds.end(), FindingKind::launch_error) &&
+          !g.interface_differences.empty())
+        ig.note = "the kernel could not be launched: " + g.interface_differences.front();
     } else if (buildFailed && item.check != ItemCheck::build) {
       ig.blocked_by = buildItem ? buildItem->id : "build";
       ig.note = "not assessed: the kernel does not build";
+    } else if (item.check == ItemCheck::uses) {
+      std::vector<std::string> missing;
+      for (const auto& t : item.uses)
+        if (!techniques.count(t)) missing.push_back(t);
+      ig.passed = missing.empty();
+      ig.points = ig.passed ? item.points : 0;
+      if (!ig.passed) {
+        Evidence e;
+        std::string list;
+        for (const auto& m : missing) list += (list.empty() ? "" : ", ") + techniqueWords(m);
+        e.note = "the kernel does not use " + list;
+        ig.evidence.push_back(std::move(e));
+        ig.note = "the assignment asks for " + list;
+      }
+    } else if (item.check == ItemCheck::simulator && launchBlocks(judging)) {
+      ig.blocked_by = resultsItem ? resultsItem->id : "results";
+      ig.note =
+          "not assessed: the kernel could not be launched on the simulator, so nothing "
+          "checked it there";
     } else if (item.check == ItemCheck::speed && resultsFailed) {
       ig.blocked_by = resultsItem->id;
       ig.note = "not assessed: a kernel with wrong results earns no speed points";
     } else if (judging.empty()) {
       ig.assessed = false;
+      g.unassessed.push_back(item.id);
       ig.note = item.check == ItemCheck::simulator
                     ? "not assessed: no simulator device was selected"
                     : "not assessed: no real device was selected";
@@ -384,6 +527,41 @@ Grade gradeSubmission(const Assignment& a, const Submission& s, const std::vecto
   return g;
 }
 
+Grade refusedGrade(const Assignment& a, const Submission& s, const std::string& why,
+                   const GradeContext& ctx) {
+  Grade g;
+  g.assignment = a.name;
+  g.assignment_title = a.rubric.title;
+  g.submission = s.id;
+  g.file = s.file_name();
+  g.seed = ctx.seed;
+  g.graded_at = nowUtc();
+  const RubricItem* buildItem = a.rubric.firstOf(ItemCheck::build);
+  for (const auto& item : a.rubric.items) {
+    ItemGrade ig;
+    ig.id = item.id;
+    ig.title = item.title;
+    ig.check = item.check;
+    ig.max_points = item.points;
+    if (&item == buildItem || (!buildItem && &item == &a.rubric.items.front())) {
+      Finding f;
+      f.kind = FindingKind::build_error;
+      f.summary = "refused before any device built it: " + why;
+      Evidence e;
+      e.findings.push_back(std::move(f));
+      ig.evidence.push_back(std::move(e));
+      ig.kinds = {FindingKind::build_error};
+      ig.note = "the submission was not built";
+    } else {
+      ig.blocked_by = buildItem ? buildItem->id : a.rubric.items.front().id;
+      ig.note = "not assessed: the kernel was not built";
+    }
+    g.max_points += ig.max_points;
+    g.items.push_back(std::move(ig));
+  }
+  return g;
+}
+
 // ---- JSON ----
 
 void to_json(json& j, const SpeedSample& s) {
@@ -401,6 +579,7 @@ void from_json(const json& j, SpeedSample& s) {
 void to_json(json& j, const DeviceRun& r) {
   j = {{"device", r.device},     {"device_kind", r.device_kind},     {"simulator", r.simulator},
        {"end", toString(r.end)}, {"cases_started", r.cases_started}, {"seconds", r.seconds}};
+  if (r.distinct_cases > 0) j["distinct_cases"] = r.distinct_cases;
   if (r.unit) j["unit"] = *r.unit;
   if (r.lost) j["lost"] = *r.lost;
   if (r.speed) j["speed"] = *r.speed;
@@ -413,6 +592,7 @@ void from_json(const json& j, DeviceRun& r) {
   for (RunEnd e : {RunEnd::completed, RunEnd::timeout, RunEnd::crashed, RunEnd::tool_error})
     if (end == toString(e)) r.end = e;
   r.cases_started = j.value("cases_started", 0);
+  r.distinct_cases = j.value("distinct_cases", 0);
   r.seconds = j.value("seconds", 0.0);
   if (j.contains("unit")) r.unit = j["unit"].get<UnitResult>();
   if (j.contains("lost")) r.lost = j["lost"].get<CaseOutcome>();
@@ -488,6 +668,8 @@ void to_json(json& j, const Grade& g) {
        {"devices", g.runs},
        {"seconds", g.seconds},
        {"graded_at", g.graded_at}};
+  if (!g.interface_differences.empty()) j["interface_differences"] = g.interface_differences;
+  if (!g.unassessed.empty()) j["unassessed"] = g.unassessed;
 }
 void from_json(const json& j, Grade& g) {
   if (j.value("schema", "") != kGradeSchema)
@@ -506,6 +688,8 @@ void from_json(const json& j, Grade& g) {
   g.runs = j.value("devices", std::vector<DeviceRun>{});
   g.seconds = j.value("seconds", 0.0);
   g.graded_at = j.value("graded_at", "");
+  g.interface_differences = j.value("interface_differences", std::vector<std::string>{});
+  g.unassessed = j.value("unassessed", std::vector<std::string>{});
 }
 
 }  // namespace clh::grade

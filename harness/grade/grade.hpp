@@ -18,6 +18,7 @@ namespace clh::grade {
 struct Submission {
   std::string id;    ///< unique in the batch: the path below the folder given, without ".cl"
   std::string path;  ///< the file as found
+  std::string text;  ///< its bytes, when read (interface and `uses` checks; empty: unknown)
   std::string file_name() const;  ///< the file's own name, as the student knows it
   std::string safe_id() const;    ///< id usable as a file name ("alice/vadd" -> "alice__vadd")
 };
@@ -52,6 +53,7 @@ struct DeviceRun {
       lost;  ///< timeout / crash / tool_error finding, with the sizes running then
   std::optional<SpeedSample> speed;  ///< for a rubric with a speed item, on a real device
   int cases_started = 0;
+  int distinct_cases = 0;  ///< distinct sizes among the random cases (the generator may repeat)
   double seconds = 0;
 };
 
@@ -93,6 +95,10 @@ struct Grade {
   bool review = false;  ///< some item could not be judged: an instructor should look
   double seconds = 0;
   std::string graded_at;  ///< ISO 8601 UTC
+  /// How the kernel's parameter list differs from the assignment's (shown first: that is the bug).
+  std::vector<std::string> interface_differences;
+  /// Items no selected device could judge (graded anyway with --allow-unassessed): they score 0.
+  std::vector<std::string> unassessed;
 
   const ItemGrade* item(const std::string& id) const;
 };
@@ -100,9 +106,19 @@ struct Grade {
 /// How to name things in a grade: the replay command's tool and assignment argument.
 struct GradeContext {
   std::string tool = "clharness";
-  std::string assignment_argument;  ///< --assignment as the user gave it
+  std::string assignment_argument;  ///< how replay commands name the assignment
   uint64_t seed = 1;
+  std::vector<std::string> devices;  ///< the batch's devices: replay lines name theirs briefly
 };
+
+/// The shortest `--device` value that selects `device` alone among `devices` (its platform's
+/// first word, "Oclgrind"; then that and its name's first word), else the exact name.
+std::string shortDeviceRegex(const std::string& device, const std::vector<std::string>& devices);
+
+/// The grade of a submission refused before any device saw it (an #include, docs/grading.md):
+/// the build item fails with `why`, the others are blocked by it.
+Grade refusedGrade(const Assignment& assignment, const Submission& submission,
+                   const std::string& why, const GradeContext& ctx);
 
 /// The command that replays one case of a submission on one device.
 std::string gradeReplayCommand(const GradeContext& ctx, const Submission& s,

@@ -126,10 +126,16 @@ std::string itemMarkdown(const ItemGrade& item) {
       if (!e.replay.empty()) os << "Replay: " << code(e.replay) << "\n\n";
       continue;
     }
-    os << fmt::format("On {}", code(e.device));
-    if (e.sizes && e.sizes->empty())
+    // A build error happens before any case: there is no failing case to show or replay.
+    bool buildOnly = !e.findings.empty();
+    for (const auto& f : e.findings) buildOnly = buildOnly && f.kind == FindingKind::build_error;
+    if (e.device.empty())
+      os << "Before any device";
+    else
+      os << fmt::format("On {}", code(e.device));
+    if (!buildOnly && e.sizes && e.sizes->empty())
       os << ", the only case";
-    else if (e.sizes)
+    else if (!buildOnly && e.sizes)
       os << (e.shrunk ? ", smallest failing case " : ", during the case ")
          << code(formatSizes(*e.sizes));
     os << ":\n\n";
@@ -139,7 +145,7 @@ std::string itemMarkdown(const ItemGrade& item) {
       os << "\nIn the same case, as a consequence:\n\n";
       for (const auto& f : e.symptoms) writeFinding(os, f);
     }
-    if (!e.replay.empty()) os << "\nReplay: " << code(e.replay) << "\n";
+    if (!e.replay.empty() && !buildOnly) os << "\nReplay: " << code(e.replay) << "\n";
     os << "\n";
   }
   return os.str();
@@ -154,6 +160,25 @@ void writeFeedbackMarkdown(std::ostream& os, const Grade& g) {
     os << fmt::format("| {} | {} | {} / {} |\n", i.title, verdict(i), formatPoints(i.points),
                       formatPoints(i.max_points));
   os << "\n";
+  if (!g.unassessed.empty()) {
+    std::string list;
+    for (const auto& id : g.unassessed)
+      if (const ItemGrade* i = g.item(id))
+        list += (list.empty() ? "" : ", ") +
+                fmt::format("'{}' ({} points)", i->title, formatPoints(i->max_points));
+    os << "> **Not assessed on the grading machine:** " << list << ". No device there could check "
+       << (g.unassessed.size() == 1 ? "it" : "them") << ", so "
+       << (g.unassessed.size() == 1 ? "it scores" : "they score")
+       << " 0 here; this says nothing about your kernel. Your instructor chose to grade without "
+       << (g.unassessed.size() == 1 ? "it" : "them") << ".\n\n";
+  }
+  if (!g.interface_differences.empty()) {
+    os << "## Your kernel's parameters differ from the assignment's\n\n"
+       << "The assignment launches the kernel with its own argument list; fix this first, the "
+          "findings below may follow from it.\n\n";
+    for (const auto& d : g.interface_differences) os << "- " << d << "\n";
+    os << "\n";
+  }
   for (const auto& i : g.items) {
     if (i.passed && i.evidence.empty() && i.note.empty()) continue;
     os << "## " << i.title << "\n\n" << itemMarkdown(i);
@@ -169,7 +194,11 @@ void writeFeedbackMarkdown(std::ostream& os, const Grade& g) {
   os << "## Devices\n\n";
   for (const auto& r : g.runs) {
     os << fmt::format("- {}: {}", code(r.device), toString(r.end));
-    if (r.unit) os << fmt::format(", {} cases", r.unit->cases_run);
+    // A size the generator drew twice runs once: count what ran, each case once.
+    if (r.unit) {
+      const int n = r.distinct_cases > 0 ? r.distinct_cases : r.unit->cases_run;
+      os << fmt::format(", {} distinct case{}", n, n == 1 ? "" : "s");
+    }
     os << "\n";
   }
   os << fmt::format("\nSeed {}. Graded {} by clharness.\n", g.seed, g.graded_at);
@@ -214,16 +243,25 @@ void writeGradebookCsv(std::ostream& os, const Rubric& rubric, const std::vector
     for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
     return out + "\"";
   };
+  // Items graded without a device that could check them are named in a last column.
+  bool unassessed = false;
+  for (const auto& g : grades) unassessed = unassessed || !g.unassessed.empty();
   os << "submission";
   for (const auto& item : rubric.items) os << "," << cell(item.id);
-  os << ",total\n";
+  os << ",total" << (unassessed ? ",notes" : "") << "\n";
   for (const auto& g : grades) {
     os << cell(g.submission);
     for (const auto& item : rubric.items) {
       const ItemGrade* ig = g.item(item.id);
       os << "," << (ig ? formatPoints(ig->points) : "");
     }
-    os << "," << formatPoints(g.points) << "\n";
+    os << "," << formatPoints(g.points);
+    if (unassessed) {
+      std::string ids;
+      for (const auto& id : g.unassessed) ids += (ids.empty() ? "" : " ") + id;
+      os << "," << cell(ids.empty() ? "" : "not assessed: " + ids);
+    }
+    os << "\n";
   }
 }
 
@@ -270,6 +308,8 @@ void writeSummaryTable(std::ostream& os, const Rubric& rubric, const std::vector
       if (!note.empty()) notes += (notes.empty() ? "" : "; ") + note;
     }
     if (g.review) notes += std::string(notes.empty() ? "" : "; ") + "REVIEW";
+    if (!g.interface_differences.empty())
+      notes += std::string(notes.empty() ? "" : "; ") + "interface differs";
     os << fmt::format("  {:>{}}  {}\n", formatPoints(g.points) + "/" + formatPoints(g.max_points),
                       totalWidth, notes);
     sum += g.points;

@@ -3,6 +3,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -11,6 +12,7 @@
 #include <sstream>
 
 #include "core/sizes.hpp"
+#include "grade/source_guard.hpp"
 
 namespace fs = std::filesystem;
 
@@ -19,10 +21,9 @@ namespace clh::grade {
 namespace {
 
 constexpr std::pair<ItemCheck, const char*> kChecks[] = {
-    {ItemCheck::build, "build"},
-    {ItemCheck::results, "results"},
-    {ItemCheck::simulator, "simulator"},
-    {ItemCheck::speed, "speed"},
+    {ItemCheck::build, "build"},         {ItemCheck::results, "results"},
+    {ItemCheck::simulator, "simulator"}, {ItemCheck::speed, "speed"},
+    {ItemCheck::uses, "uses"},
 };
 
 int lineOf(const YAML::Node& n) {
@@ -134,7 +135,7 @@ class RubricLoader {
       fail(node, "items", "each item is a mapping (id, title, points, check, ...)");
     checkKeys(node,
               {"id", "title", "points", "check", "kinds", "sizes", "full_within", "none_beyond",
-               "repeats"},
+               "repeats", "uses"},
               "items");
     RubricItem item;
     item.line = lineOf(node);
@@ -147,18 +148,37 @@ class RubricLoader {
     item.points = number(node["points"], "points", 0);
     if (!node["check"])
       fail(node, "check",
-           "item '" + item.id + "' needs a check (build, results, simulator, speed)");
+           "item '" + item.id + "' needs a check (build, results, simulator, speed, uses)");
     auto check = itemCheckFromString(scalar(node["check"], "check"));
     if (!check)
       fail(node["check"], "check",
            "unknown check '" + node["check"].as<std::string>() +
-               "' (expected: build, results, simulator, speed)");
+               "' (expected: build, results, simulator, speed, uses)");
     item.check = *check;
 
     const bool speed = item.check == ItemCheck::speed;
     for (const char* key : {"sizes", "full_within", "none_beyond", "repeats"})
       if (node[key] && !speed)
         fail(node[key], key, "only a speed item takes '" + std::string(key) + "'");
+    const bool uses = item.check == ItemCheck::uses;
+    if (node["uses"] && !uses) fail(node["uses"], "uses", "only a 'check: uses' item takes 'uses'");
+    if (uses) {
+      if (node["kinds"]) fail(node["kinds"], "kinds", "a uses item is scored by the kernel's code");
+      const YAML::Node list = node["uses"];
+      if (!list || !list.IsSequence() || list.size() == 0)
+        fail(list ? list : node, "uses",
+             "item '" + item.id +
+                 "' names the techniques it requires, e.g. [local_memory, barrier]");
+      for (const auto& t : list) {
+        std::string word = scalar(t, "uses");
+        const auto& known = knownTechniques();
+        if (std::find(known.begin(), known.end(), word) == known.end())
+          fail(t, "uses",
+               "unknown technique '" + word + "' (expected: local_memory, barrier, atomics)");
+        item.uses.push_back(word);
+      }
+      return item;
+    }
     if (node["kinds"]) {
       if (speed) fail(node["kinds"], "kinds", "a speed item is scored by time, not by findings");
       const YAML::Node kinds = node["kinds"];
@@ -229,6 +249,7 @@ std::vector<FindingKind> defaultKinds(ItemCheck check) {
       return {FindingKind::race, FindingKind::out_of_bounds, FindingKind::uninitialized,
               FindingKind::divergence};
     case ItemCheck::speed:
+    case ItemCheck::uses:
       return {};
   }
   return {};

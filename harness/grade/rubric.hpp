@@ -18,6 +18,7 @@ enum class ItemCheck {
   results,    ///< right results on random sizes on every device; no hang, crash or launch error
   simulator,  ///< no race, out-of-bounds access, uninitialized read or divergence
   speed,      ///< kernel time relative to the reference solution on the same real device
+  uses,       ///< the kernel's code uses the techniques named (local memory, barriers, atomics)
 };
 std::string_view toString(ItemCheck check);
 std::optional<ItemCheck> itemCheckFromString(std::string_view word);
@@ -43,6 +44,7 @@ struct RubricItem {
   ItemCheck check = ItemCheck::results;
   std::vector<FindingKind> kinds;  ///< findings of these kinds lose the item (empty for speed)
   std::optional<SpeedRule> speed;  ///< for check: speed
+  std::vector<std::string> uses;   ///< for check: uses (knownTechniques())
 };
 
 struct Rubric {

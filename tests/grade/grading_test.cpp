@@ -67,7 +67,7 @@ DeviceRun lostRun(const std::string& device, bool simulator, RunEnd end, Finding
   return r;
 }
 
-const Submission kSub{"alice", "/home/ta/batch/alice.cl"};
+const Submission kSub{"alice", "/home/ta/batch/alice.cl", {}};
 
 Grade grade(const Assignment& a, std::vector<DeviceRun> runs) {
   GradeContext ctx;
@@ -233,9 +233,139 @@ TEST(Grading, EvidenceCarriesTheSmallestCaseAndItsReplay) {
   EXPECT_EQ(*e.sizes, (Sizes{{"G", 4}, {"L", 4}, {"N", 3}}));
   EXPECT_TRUE(e.shrunk);
   EXPECT_EQ(e.replay,
-            "clharness grade --assignment vadd alice.cl --device '^Portable Computing Language: "
-            "pthread-x$' "
-            "--seed 7 --sizes G=4,L=4,N=3");
+            "clharness grade --assignment vadd alice.cl --device Portable --seed 7 "
+            "--sizes G=4,L=4,N=3");
+}
+
+DeviceRun timed(double student_ns, double reference_ns, const std::string& problem = "");
+
+TEST(Grading, ReplayLinesNameTheDeviceBriefly) {
+  const std::vector<std::string> devices = {kPocl, kSim, "Portable Computing Language: cpu-y",
+                                            "NVIDIA CUDA: NVIDIA H200"};
+  EXPECT_EQ(shortDeviceRegex(kSim, devices), "Oclgrind");
+  EXPECT_EQ(shortDeviceRegex("NVIDIA CUDA: NVIDIA H200", devices), "NVIDIA");
+  // Two PoCL devices: the platform's word is not enough, its device's first word is.
+  EXPECT_EQ(shortDeviceRegex(kPocl, devices), "Portable.*pthread-x");
+  EXPECT_EQ(shortDeviceRegex("Intel(R) OpenCL: a b", {"Intel(R) OpenCL: a b"}), "Intel\\(R\\)");
+}
+
+TEST(Grading, ALaunchErrorBlocksTheSimulatorItemAsABuildErrorDoes) {
+  // The kernel never ran on the simulator: `clean` cannot be earned by a kernel nobody checked.
+  Grade g = grade(vadd(), {run(kPocl, false, {finding(FindingKind::launch_error)}),
+                           run(kSim, true, {finding(FindingKind::launch_error)})});
+  EXPECT_EQ(verdicts(g), "builds=pass correct=fail clean=blocked");
+  EXPECT_EQ(g.item("clean")->blocked_by, "correct");
+  EXPECT_EQ(g.item("clean")->points, 0);
+  EXPECT_EQ(g.points, 10);
+  // A launch error on a real device only, with the simulator's run clean: it was checked there.
+  Grade real =
+      grade(vadd(), {run(kPocl, false, {finding(FindingKind::launch_error)}), run(kSim, true)});
+  EXPECT_EQ(verdicts(real), "builds=pass correct=fail clean=pass");
+}
+
+TEST(Grading, AnUninitializedValueAfterAStrayReadIsItsConsequence) {
+  Finding stray = finding(FindingKind::out_of_bounds,
+                          "Invalid read of size 4 at global memory, past the end of buffer "
+                          "argument 'a' (64 bytes)");
+  Grade g = grade(
+      vadd(), {run(kPocl, false), run(kSim, true, {stray, finding(FindingKind::uninitialized)})});
+  const ItemGrade* clean = g.item("clean");
+  EXPECT_EQ(clean->kinds, std::vector<FindingKind>{FindingKind::out_of_bounds});
+  ASSERT_EQ(clean->evidence.size(), 1u);
+  ASSERT_EQ(clean->evidence[0].findings.size(), 1u) << "the cause, once";
+  ASSERT_EQ(clean->evidence[0].symptoms.size(), 1u);
+  EXPECT_EQ(clean->evidence[0].symptoms[0].kind, FindingKind::uninitialized);
+  // A stray write does not produce the value: an uninitialized read beside it is its own finding.
+  Finding write = finding(FindingKind::out_of_bounds, "Invalid write of size 4 at global memory");
+  Grade w = grade(
+      vadd(), {run(kPocl, false), run(kSim, true, {write, finding(FindingKind::uninitialized)})});
+  EXPECT_EQ(w.item("clean")->kinds,
+            (std::vector<FindingKind>{FindingKind::out_of_bounds, FindingKind::uninitialized}));
+}
+
+TEST(Grading, TheStudentsParameterNamesAndTheInterfaceComeFirst) {
+  Submission swapped{"bob", "/home/ta/batch/bob.cl",
+                     "__kernel void vadd(__global float* c, __global const float* a, __global "
+                     "const float* b, const unsigned int count) { }"};
+  Finding guard = finding(FindingKind::out_of_bounds,
+                          "buffer 'a' was written outside its 12 bytes: byte 0 past its end "
+                          "(element 3) (guard zone)");
+  Finding unwritten = finding(FindingKind::unwritten, "c: 3 of 3 elements differ");
+  unwritten.mismatches.push_back({"c", {0}, "0", "1", true});
+  GradeContext ctx;
+  ctx.assignment_argument = "vadd";
+  Grade g = gradeSubmission(vadd(), swapped,
+                            {run(kPocl, false, {guard, unwritten}), run(kSim, true)}, ctx);
+  ASSERT_EQ(g.interface_differences.size(), 1u);
+  EXPECT_NE(g.interface_differences[0].find("another order"), std::string::npos);
+  const Finding& f = g.item("clean")->evidence.at(0).findings.at(0);
+  EXPECT_EQ(f.summary.rfind("buffer 'c' was written outside", 0), 0u) << f.summary;
+  const Finding& u = g.item("correct")->evidence.at(0).findings.at(0);
+  EXPECT_EQ(u.summary, "b: 3 of 3 elements differ");  // the assignment's c is this kernel's b
+  EXPECT_EQ(u.mismatches.at(0).buffer, "b");
+
+  Submission three{"carol", "carol.cl",
+                   "__kernel void vadd(__global float* a, __global float* b, __global float* c) "
+                   "{}"};
+  Grade t = gradeSubmission(vadd(), three,
+                            {run(kPocl, false, {finding(FindingKind::launch_error)}),
+                             run(kSim, true, {finding(FindingKind::launch_error)})},
+                            ctx);
+  EXPECT_NE(t.item("correct")->note.find("takes 3 parameters"), std::string::npos)
+      << t.item("correct")->note;
+}
+
+TEST(Grading, ARefusedSubmissionLosesEveryItem) {
+  GradeContext ctx;
+  ctx.assignment_argument = "vadd";
+  Grade g = refusedGrade(vadd(), kSub, "line 1: '#include' is not allowed", ctx);
+  EXPECT_EQ(verdicts(g), "builds=fail correct=blocked clean=blocked");
+  EXPECT_EQ(g.points, 0);
+  EXPECT_EQ(g.max_points, 100);
+  const ItemGrade* builds = g.item("builds");
+  EXPECT_EQ(builds->kinds, std::vector<FindingKind>{FindingKind::build_error});
+  EXPECT_NE(builds->evidence.at(0).findings.at(0).summary.find("#include' is not allowed"),
+            std::string::npos);
+  EXPECT_TRUE(g.runs.empty()) << "no device saw it";
+}
+
+TEST(Grading, AUsesItemLooksAtTheKernelsCode) {
+  Assignment a = tiled();
+  RubricItem tiles;
+  tiles.id = "tiles";
+  tiles.title = "Uses local-memory tiles";
+  tiles.points = 10;
+  tiles.check = ItemCheck::uses;
+  tiles.uses = {"local_memory", "barrier"};
+  a.rubric.items.push_back(tiles);
+  GradeContext ctx;
+  ctx.assignment_argument = "mmul_tiled";
+  Submission plain{"dave", "dave.cl",
+                   "__kernel void mmul(const int N, __global float* A, __global float* B, "
+                   "__global float* C) { /* no __local here, no barrier( */ }"};
+  Grade g = gradeSubmission(a, plain, {timed(1e6, 1e6), run(kSim, true)}, ctx);
+  const ItemGrade* item = g.item("tiles");
+  ASSERT_NE(item, nullptr);
+  EXPECT_FALSE(item->passed);
+  EXPECT_EQ(item->points, 0);
+  EXPECT_NE(item->note.find("local memory (__local), a barrier"), std::string::npos) << item->note;
+  Submission tiled{"erin", "erin.cl",
+                   "__kernel void mmul(const int N, __global float* A, __global float* B, "
+                   "__global float* C) { __local float t[16]; barrier(CLK_LOCAL_MEM_FENCE); }"};
+  EXPECT_TRUE(
+      gradeSubmission(a, tiled, {timed(1e6, 1e6), run(kSim, true)}, ctx).item("tiles")->passed);
+  // A kernel that does not build earns nothing for its technique either.
+  Grade broken = gradeSubmission(
+      a, tiled, {run(kPocl, false, {finding(FindingKind::build_error)}), run(kSim, true)}, ctx);
+  EXPECT_EQ(broken.item("tiles")->blocked_by, "builds");
+}
+
+TEST(Grading, ItemsNoDeviceCouldJudgeAreListed) {
+  Grade g = grade(vadd(), {run(kPocl, false)});
+  EXPECT_EQ(g.unassessed, std::vector<std::string>{"clean"});
+  nlohmann::json j = g;
+  EXPECT_EQ(j["unassessed"], nlohmann::json::array({"clean"}));
+  EXPECT_EQ(j.get<Grade>().unassessed, g.unassessed);
 }
 
 TEST(Grading, StudentPathsReplaceWhatTheToolsCallTheFile) {
@@ -265,7 +395,7 @@ TEST(Grading, FindingsNoItemClaimsCostNothing) {
   EXPECT_EQ(g.other_findings[0].findings.at(0).kind, FindingKind::api_error);
 }
 
-DeviceRun timed(double student_ns, double reference_ns, const std::string& problem = "") {
+DeviceRun timed(double student_ns, double reference_ns, const std::string& problem) {
   DeviceRun r = run(kPocl, false, {}, {});
   SpeedSample s;
   s.sizes = {{"N", 128}, {"TS", 16}};
@@ -353,7 +483,19 @@ TEST(ChildEvents, ACompletedChildGivesItsUnit) {
   ASSERT_TRUE(r.unit);
   EXPECT_EQ(r.unit->cases_run, 2);
   EXPECT_EQ(r.cases_started, 2);
+  EXPECT_EQ(r.distinct_cases, 2);
   EXPECT_FALSE(r.lost);
+}
+
+TEST(ChildEvents, DistinctCasesLeaveOutTheTimedCase) {
+  std::istringstream ev(R"({"event":"case_start","sizes":{"N":1}}
+{"event":"case_start","sizes":{"N":2}}
+{"event":"unit","unit":{"device":"x","status":"pass","cases_run":2,"seconds":0.5}}
+{"event":"case_start","sizes":{"N":128},"phase":"speed"}
+)");
+  DeviceRun r = collectDeviceRun(ev, ChildEnd{}, pocl());
+  EXPECT_EQ(r.cases_started, 3);
+  EXPECT_EQ(r.distinct_cases, 2);
 }
 
 TEST(ChildEvents, ATimeoutKeepsTheCaseThatWasRunning) {

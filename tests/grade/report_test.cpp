@@ -64,6 +64,54 @@ Grade sampleGrade() {
   return g;
 }
 
+TEST(Feedback, ABuildErrorHasNoFailingCaseAndTheInterfaceComesFirst) {
+  Grade g = sampleGrade();
+  Evidence e;
+  e.device = "Portable Computing Language: pthread-x";
+  e.sizes = Sizes{{"N", 1}};
+  e.replay = "clharness grade --assignment vadd bob.cl --device Portable --sizes N=1";
+  Finding f;
+  f.kind = FindingKind::build_error;
+  f.summary = "clBuildProgram failed";
+  e.findings = {f};
+  g.items[0].passed = false;
+  g.items[0].evidence = {e};
+  g.interface_differences = {"your kernel takes 3 parameters (...)"};
+  std::ostringstream os;
+  writeFeedbackMarkdown(os, g);
+  const std::string md = os.str();
+  EXPECT_EQ(md.find("smallest failing case `N=1`"), std::string::npos) << md;
+  EXPECT_EQ(md.find("--sizes N=1"), std::string::npos) << md;
+  const size_t iface = md.find("## Your kernel's parameters differ from the assignment's");
+  ASSERT_NE(iface, std::string::npos) << md;
+  EXPECT_LT(iface, md.find("## Builds")) << "the interface comes before the items";
+  EXPECT_NE(md.find("- your kernel takes 3 parameters"), std::string::npos) << md;
+}
+
+TEST(Feedback, UnassessedItemsAreMarkedInTheFeedbackAndTheGradebook) {
+  Grade g = sampleGrade();
+  g.items[2].assessed = false;
+  g.items[2].evidence.clear();
+  g.unassessed = {"clean"};
+  std::ostringstream os;
+  writeFeedbackMarkdown(os, g);
+  EXPECT_NE(os.str().find("**Not assessed on the grading machine:** 'No race' (30 points)"),
+            std::string::npos)
+      << os.str();
+  Rubric r;
+  r.items = {{"builds", "", 0, 10, ItemCheck::build, {}, {}, {}},
+             {"correct", "", 0, 60, ItemCheck::results, {}, {}, {}},
+             {"clean", "", 0, 30, ItemCheck::simulator, {}, {}, {}}};
+  Grade other = sampleGrade();
+  other.submission = "carol";
+  std::ostringstream csv;
+  writeGradebookCsv(csv, r, {g, other});
+  EXPECT_EQ(csv.str(),
+            "submission,builds,correct,clean,total,notes\n"
+            "\"bob, jr\",10,30,0,40,not assessed: clean\n"
+            "carol,10,30,0,40,\n");
+}
+
 TEST(Feedback, MarkdownShowsPointsEvidenceAndReplay) {
   std::ostringstream os;
   writeFeedbackMarkdown(os, sampleGrade());
@@ -140,9 +188,9 @@ TEST(Gradescope, ResultsJsonFollowsTheirFormat) {
 
 TEST(Gradebook, CsvHasAColumnPerItemAndQuotes) {
   Rubric r;
-  r.items = {{"builds", "", 0, 10, ItemCheck::build, {}, {}},
-             {"correct", "", 0, 60, ItemCheck::results, {}, {}},
-             {"clean", "", 0, 30, ItemCheck::simulator, {}, {}}};
+  r.items = {{"builds", "", 0, 10, ItemCheck::build, {}, {}, {}},
+             {"correct", "", 0, 60, ItemCheck::results, {}, {}, {}},
+             {"clean", "", 0, 30, ItemCheck::simulator, {}, {}, {}}};
   Grade a = sampleGrade();
   Grade b = sampleGrade();
   b.submission = "carol";
@@ -157,9 +205,9 @@ TEST(Gradebook, CsvHasAColumnPerItemAndQuotes) {
 
 TEST(Gradebook, SummaryTableNamesWhatWentWrong) {
   Rubric r;
-  r.items = {{"builds", "", 0, 10, ItemCheck::build, {}, {}},
-             {"correct", "", 0, 60, ItemCheck::results, {}, {}},
-             {"clean", "", 0, 30, ItemCheck::simulator, {}, {}}};
+  r.items = {{"builds", "", 0, 10, ItemCheck::build, {}, {}, {}},
+             {"correct", "", 0, 60, ItemCheck::results, {}, {}, {}},
+             {"clean", "", 0, 30, ItemCheck::simulator, {}, {}, {}}};
   Grade g = sampleGrade();
   g.review = true;
   std::ostringstream os;
@@ -218,7 +266,7 @@ TEST(Batch, AtomicWriteLeavesOnlyTheFinishedFile) {
 
 TEST(Batch, ResultFilesRoundTripAndDamagedOnesReadAsMissing) {
   fs::path d = freshDir("results");
-  Submission s{"alice/kernel", "alice/kernel.cl"};
+  Submission s{"alice/kernel", "alice/kernel.cl", {}};
   ResultFiles files = resultFiles(d.string(), s);
   EXPECT_EQ(files.json, (d / "alice__kernel.json").string());
   Grade g = sampleGrade();

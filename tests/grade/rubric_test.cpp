@@ -115,7 +115,7 @@ TEST(Rubric, MistakesAreRefusedWithLineAndField) {
   EXPECT_EQ(rubricError(std::string(kGood) + "colour: red\n"),
             "9: rubric: unknown field 'colour' (expected: title, cases, simulator_cases, items)");
   EXPECT_EQ(rubricError("items:\n  - {id: a, points: 1, check: smell}\n"),
-            "2: check: unknown check 'smell' (expected: build, results, simulator, speed)");
+            "2: check: unknown check 'smell' (expected: build, results, simulator, speed, uses)");
   EXPECT_EQ(rubricError("items:\n  - {id: a, points: -1, check: build}\n"),
             "2: points: must be at least 0.000000");
   EXPECT_EQ(
@@ -175,6 +175,30 @@ TEST(Rubric, AMissingRubricIsNamed) {
     EXPECT_NE(std::string(e.what()).find("lonely.rubric:0: rubric: missing"), std::string::npos)
         << e.what();
   }
+}
+
+TEST(Rubric, AUsesItemNamesKnownTechniques) {
+  std::string path = writeTemp("uses.rubric", std::string(kGood) + R"(  - id: tiles
+    points: 10
+    check: uses
+    uses: [local_memory, barrier]
+)");
+  Rubric r = loadRubric(path);
+  ASSERT_EQ(r.items.size(), 3u);
+  EXPECT_EQ(r.items[2].check, ItemCheck::uses);
+  EXPECT_EQ(r.items[2].uses, (std::vector<std::string>{"local_memory", "barrier"}));
+  EXPECT_TRUE(r.items[2].kinds.empty());
+
+  EXPECT_NE(rubricError(std::string(kGood) + "  - {id: t, points: 1, check: uses}\n")
+                .find("uses: item 't' names the techniques it requires"),
+            std::string::npos);
+  EXPECT_NE(rubricError(std::string(kGood) + "  - {id: t, points: 1, check: uses, uses: [tiles]}\n")
+                .find("unknown technique 'tiles'"),
+            std::string::npos);
+  EXPECT_NE(rubricError(std::string(kGood) +
+                        "  - {id: t, points: 1, check: results, uses: [barrier], kinds: [race]}\n")
+                .find("only a 'check: uses' item takes 'uses'"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -199,6 +199,86 @@ TEST(GradeTool, VaddFaultsLoseTheRightItemsAndTheBatchSurvives) {
       << md;
 }
 
+// A submission is built from its own text only: including the reference solution (by a relative
+// or an absolute path) or a file of the machine scores 0 with a clear message, and nothing of the
+// included file reaches the feedback.
+TEST(GradeTool, IncludesAreRefusedAndLeakNothing) {
+  REQUIRE_DEVICES();
+  fs::path in = freshDir("include_in"), out = freshDir("include_out");
+  fs::copy_file(kSubmissions + "/vadd/include_reference.cl", in / "relative.cl");
+  fs::copy_file(kSubmissions + "/vadd/file_leak.cl", in / "leak.cl");
+  std::ofstream(in / "absolute.cl") << "#include \"" << kRoot << "/kernels/assignments/vadd.cl\"\n";
+  ToolRun r =
+      tool("grade --assignment vadd " + in.string() + " --out " + out.string() + " --cases 4");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const std::string passwd = readText("/etc/passwd");
+  const std::string firstPasswdLine = passwd.substr(0, passwd.find('\n'));
+  for (const char* name : {"relative", "absolute", "leak"}) {
+    SCOPED_TRACE(name);
+    json g = readJson(out / (std::string(name) + ".json"));
+    EXPECT_EQ(g["points"], 0);
+    EXPECT_EQ(g["items"][0]["id"], "builds");
+    EXPECT_EQ(g["items"][0]["result"], "fail");
+    EXPECT_EQ(g["items"][0]["kinds"], json::array({"build_error"}));
+    const std::string md = readText(out / (std::string(name) + ".md"));
+    EXPECT_NE(md.find("'#include' is not allowed: a submission is built from its own text only"),
+              std::string::npos)
+        << md;
+    for (const std::string& text : {readText(out / (std::string(name) + ".json")), md}) {
+      EXPECT_EQ(text.find(firstPasswdLine), std::string::npos) << "host text in the feedback";
+      EXPECT_EQ(text.find("get_global_id"), std::string::npos) << "the reference's text";
+      EXPECT_EQ(text.find(kRoot), std::string::npos) << "a path of the grading machine";
+    }
+  }
+}
+
+// A kernel whose parameter list is not the assignment's: the feedback says so first, `clean` is
+// not earned by a kernel the simulator never ran, and names are the student's.
+TEST(GradeTool, TheInterfaceComesFirstAndALaunchErrorEarnsNoClean) {
+  REQUIRE_DEVICES();
+  fs::path out = freshDir("interface");
+  ToolRun r = tool("grade --assignment vadd " + kSubmissions + "/vadd/three_params.cl " +
+                   kSubmissions + "/vadd/swapped_params.cl --out " + out.string() + " --cases 6");
+  ASSERT_EQ(r.code, 0) << r.out;
+  json three = readJson(out / "three_params.json");
+  EXPECT_EQ(three["points"], 10) << three.dump(2);
+  EXPECT_EQ(three["items"][2]["blocked_by"], "correct");
+  std::string md = readText(out / "three_params.md");
+  EXPECT_NE(md.find("## Your kernel's parameters differ"), std::string::npos) << md;
+  EXPECT_NE(md.find("takes 3 parameters"), std::string::npos) << md;
+  std::string swapped = readText(out / "swapped_params.md");
+  EXPECT_NE(swapped.find("another order"), std::string::npos) << swapped;
+  // Replay lines name the assignment and the device briefly.
+  EXPECT_NE(swapped.find("Replay: `clharness grade --assignment vadd swapped_params.cl --device "),
+            std::string::npos)
+      << swapped;
+  EXPECT_EQ(swapped.find("--device '^"), std::string::npos) << swapped;
+}
+
+// With no simulator, a rubric with a simulator item is refused unless the instructor says so.
+TEST(GradeTool, UnassessableItemsAreRefusedUnlessAllowed) {
+  REQUIRE_DEVICES();
+  fs::path out = freshDir("unassessed");
+  std::string base = "grade --assignment vadd " + kRoot + "/kernels/assignments/vadd.cl --device " +
+                     "'Portable Computing Language' --cases 3 --out " + out.string();
+  ToolRun refused = tool(base);
+  EXPECT_EQ(refused.code, 3) << refused.out;
+  EXPECT_NE(refused.out.find("item 'clean' (30 points, check: simulator)"), std::string::npos)
+      << refused.out;
+  EXPECT_NE(refused.out.find("apt-get install oclgrind"), std::string::npos) << refused.out;
+  EXPECT_NE(refused.out.find("--allow-unassessed"), std::string::npos) << refused.out;
+  EXPECT_FALSE(fs::exists(out / "vadd.json"));
+
+  ToolRun allowed = tool(base + " --allow-unassessed");
+  ASSERT_EQ(allowed.code, 0) << allowed.out;
+  EXPECT_NE(readText(out / "vadd.md").find("**Not assessed on the grading machine:**"),
+            std::string::npos);
+  EXPECT_EQ(readJson(out / "vadd.json")["unassessed"], json::array({"clean"}));
+  std::string csv = readText(out / "grades.csv");
+  EXPECT_NE(csv.find(",total,notes\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",70,not assessed: clean\n"), std::string::npos) << csv;
+}
+
 TEST(GradeTool, MmulFaultsLoseTheRightItems) {
   REQUIRE_DEVICES();
   gradeAssignment("mmul");
@@ -274,7 +354,7 @@ TEST(GradeTool, ReplayingACaseRunsOnlyThatCase) {
                    "/vadd/off_by_one.cl --device Oclgrind --sizes G=4,L=4,N=1");
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_NE(r.out.find("smallest failing case `G=4,L=4,N=1`"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("1 cases"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("1 distinct case\n"), std::string::npos) << r.out;
 }
 
 // Processes whose command line mentions `text` (the children of a batch name its folder).

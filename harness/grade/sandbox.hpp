@@ -1,0 +1,33 @@
+// What a grading process gets from the grader: a short list of environment variables (those the
+// OpenCL drivers read, nothing else) and a scratch folder as its working and home directory.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace clh::grade {
+
+/// The environment of a grading process, from the grader's `environ`: the variables OpenCL
+/// drivers and the ICD loader read (OCL_ICD_*, OPENCL_*, POCL_*, OCLGRIND_*, CUDA_*, NVIDIA_*,
+/// __GL_*, HSA_*, ROC*, GPU_*, AMD_*, ZE_*, NEO*, LD_LIBRARY_PATH) are passed on; PATH becomes
+/// /usr/local/bin:/usr/bin:/bin, HOME, TMPDIR and XDG_CACHE_HOME the scratch folder, LC_ALL C.
+/// CLHARNESS_ICD_DIR names the ICD folder the parent registered (OCL_ICD_VENDORS), so that the
+/// child finds the same devices. Nothing else (no user variables, tokens or paths) goes through.
+std::vector<std::string> childEnvironment(const char* const* parent_env,
+                                          const std::string& scratch);
+
+/// How a sandboxed child ended.
+struct SandboxEnd {
+  bool started = false;
+  bool timed_out = false;
+  int exit_code = -1;
+  int signal = 0;
+  std::string error;  ///< why it did not start
+};
+
+/// Runs `argv` in a new process group with environment `env` and working directory `cwd`;
+/// kills the group after `timeout_s` seconds (0: no limit).
+SandboxEnd runSandboxed(const std::vector<std::string>& argv, const std::vector<std::string>& env,
+                        const std::string& cwd, double timeout_s);
+
+}  // namespace clh::grade
