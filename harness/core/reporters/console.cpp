@@ -120,8 +120,9 @@ void writeConsoleReport(std::ostream& os, const Report& r) {
     for (const auto& d : r.drivers)
       for (const auto& f : d.findings) {
         m[f.mark]++;
-        deviations += f.verdict == DriverVerdict::deviates || f.verdict == DriverVerdict::crashed ||
-                      f.verdict == DriverVerdict::hung;
+        deviations += f.mark != BaselineMark::missing && f.mark != BaselineMark::fix &&
+                      (f.verdict == DriverVerdict::deviates ||
+                       f.verdict == DriverVerdict::crashed || f.verdict == DriverVerdict::hung);
       }
     os << fmt::format(
         "drivers: {} deviations, crashes or hangs on {} device(s){}\n", deviations,
