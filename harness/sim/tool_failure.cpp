@@ -86,8 +86,19 @@ std::string preferredSimulatorOptions(const std::string& build_options) {
 }
 
 std::string otherSimulatorOptions(const std::string& options) {
-  if (hasOption(options, kSimulatorRetryOption)) return withoutOption(options, kSimulatorRetryOption);
-  return withOption(options, kSimulatorRetryOption);
+  if (hasOption(options, kSimulatorRetryOption))
+    return withoutOption(options, kSimulatorRetryOption);
+  // An optimisation level of the user's stays in force beside -cl-opt-disable: it goes.
+  std::string out;
+  size_t begin = 0;
+  while (begin <= options.size()) {
+    size_t end = options.find(' ', begin);
+    if (end == std::string::npos) end = options.size();
+    const std::string word = options.substr(begin, end - begin);
+    if (!word.empty() && word.rfind("-O", 0) != 0) out += (out.empty() ? "" : " ") + word;
+    begin = end + 1;
+  }
+  return withOption(out, kSimulatorRetryOption);
 }
 
 bool isUnoptimisedBuild(const std::string& options) {

@@ -248,7 +248,7 @@ TEST(DriverSection, LaunchFailuresGroupAcrossSpecsAndMatchTheBaseline) {
   // Recorded, then compared: known; a baseline entry this run did not see is missing.
   Baseline b = recordBaseline(in, nullptr, false);
   ASSERT_EQ(b.launch.size(), 1u);
-  b.launch.push_back({"zero_local", "local.zero", "crash", "", "r", ""});
+  b.launch.push_back({"over_kernel_max", "local.over_kernel_max", "crash", "", "r", ""});
   b = baselineFromJson(toJson(b));
   r = buildDriverReport(in, &b, "");
   ASSERT_EQ(r.findings.size(), 2u);
