@@ -8,7 +8,8 @@
 #   ci/gpu-run.sh [STEP...]   steps: devices check semantics launch audit bench (default: all);
 #                             launch-nvidia, launch-pocl: the launch step for one driver;
 #                             check-nvidia: the catalog on NVIDIA alone, its driver section recorded
-#                             as a baseline in $OUT/baselines
+#                             as a baseline in $OUT/baselines; check-nvidia-regression: the same
+#                             in regression mode against the committed baselines/
 set -u
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -30,6 +31,8 @@ run_if devices "$tool" devices
 run_if check "$tool" check specs --json "$out/check.json" --junit "$out/check.xml"
 run_if check-nvidia "$tool" check specs --device nvidia --json "$out/check-nvidia.json" \
   --junit "$out/check-nvidia.xml" --write-baseline "$out/baselines"
+run_if check-nvidia-regression "$tool" check specs --device nvidia --baseline \
+  --json "$out/check-nvidia-regression.json"
 run_if semantics "$tool" semantics --json "$out/semantics.json"
 run_if launch "$tool" launch specs --json "$out/launch.json" --write-baselines "$out/launch-baselines"
 # The same, one driver at a time (each fits one call of the device tool).
