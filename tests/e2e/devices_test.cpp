@@ -20,6 +20,8 @@
 
 #include "support/tool_run.hpp"
 
+extern char** environ;
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -41,7 +43,6 @@ pid_t startTool(const std::vector<std::string>& env, const std::vector<std::stri
   posix_spawn_file_actions_addopen(&fa, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   posix_spawn_file_actions_adddup2(&fa, 1, 2);
   pid_t pid = -1;
-  extern char** environ;
   if (posix_spawn(&pid, cargv[0], &fa, nullptr, cargv.data(), environ) != 0) pid = -1;
   posix_spawn_file_actions_destroy(&fa);
   return pid;
