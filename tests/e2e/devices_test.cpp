@@ -72,7 +72,7 @@ std::vector<std::string> icdFoldersIn(const fs::path& dir) {
 std::string poclIcd() {
   const char* user = std::getenv("OCL_ICD_VENDORS");
   std::error_code ec;
-  for (const fs::path dir :
+  for (const fs::path& dir :
        {fs::path(user && *user ? user : "/etc/OpenCL/vendors"), fs::path("/etc/OpenCL/vendors")})
     for (const auto& e : fs::directory_iterator(dir, ec))
       if (e.path().extension() == ".icd" && slurp(e.path()).find("pocl") != std::string::npos)
@@ -155,9 +155,15 @@ TEST(Devices, RunsSideBySideWithOtherDriversGiveTheirOwnVerdicts) {
   for (const auto& v : wantB)
     ASSERT_NE(std::get<2>(v), "tool_error") << slurp(s.dir / "b-alone.log");
 
+  EXPECT_TRUE(icdFoldersIn(tmp).empty()) << "left behind: " << icdFoldersIn(tmp).front();
+  for (const auto& f : icdFoldersIn(tmp)) fs::remove_all(f);
+
+  // B starts as soon as A has written its ICD folder: before A has started its child processes.
   const pid_t a2 =
       startTool(envA, args("Portable Computing Language", aBoth), (s.dir / "a-both.log").string());
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (icdFoldersIn(tmp).empty() && std::chrono::steady_clock::now() < until)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
   const pid_t b2 = startTool(envB, args("Oclgrind", bBoth), (s.dir / "b-both.log").string());
   const int a2rc = waitExit(a2), b2rc = waitExit(b2);
 
