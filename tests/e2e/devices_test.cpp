@@ -20,6 +20,8 @@
 
 #include "support/tool_run.hpp"
 
+extern char** environ;
+
 namespace fs = std::filesystem;
 
 extern char** environ;
@@ -155,9 +157,15 @@ TEST(Devices, RunsSideBySideWithOtherDriversGiveTheirOwnVerdicts) {
   for (const auto& v : wantB)
     ASSERT_NE(std::get<2>(v), "tool_error") << slurp(s.dir / "b-alone.log");
 
+  EXPECT_TRUE(icdFoldersIn(tmp).empty()) << "left behind: " << icdFoldersIn(tmp).front();
+  for (const auto& f : icdFoldersIn(tmp)) fs::remove_all(f);
+
+  // B starts as soon as A has written its ICD folder: before A has started its child processes.
   const pid_t a2 =
       startTool(envA, args("Portable Computing Language", aBoth), (s.dir / "a-both.log").string());
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (icdFoldersIn(tmp).empty() && std::chrono::steady_clock::now() < until)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
   const pid_t b2 = startTool(envB, args("Oclgrind", bBoth), (s.dir / "b-both.log").string());
   const int a2rc = waitExit(a2), b2rc = waitExit(b2);
 
