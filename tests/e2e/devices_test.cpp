@@ -24,7 +24,6 @@ extern char** environ;
 
 namespace fs = std::filesystem;
 
-extern char** environ;
 
 namespace {
 
