@@ -24,7 +24,6 @@ extern char** environ;
 
 namespace fs = std::filesystem;
 
-
 namespace {
 
 using clh::test::runTool;
