@@ -64,6 +64,8 @@ struct CheckOptions {
   /// `sizes` replays one case.
   int launch_shapes = 100;
   std::string launch_baselines;  ///< known driver deviations; default <root>/baselines/launch
+  /// Go on from the journal of an interrupted run with the same options (docs/cli.md).
+  bool resume = false;
 };
 
 /// The run modes `--buffer-mode` and `--read-mode` ask for (one entry per combination); throws

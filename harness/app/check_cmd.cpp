@@ -13,6 +13,7 @@
 #include "app/app.hpp"
 #include "app/isolate.hpp"
 #include "app/launch_run.hpp"
+#include "app/run_journal.hpp"
 #include "cl/unit.hpp"
 #include "core/reporters/reporters.hpp"
 #include "core/shell.hpp"
@@ -142,6 +143,24 @@ UnitResult runIsolated(const AppConfig& config, const Spec& spec, const DeviceIn
   return u;
 }
 
+// The journal of a run that writes a report: beside it ("" when it writes none).
+std::string journalPath(const CheckOptions& o) {
+  if (!o.json_path.empty()) return o.json_path + ".journal";
+  if (!o.junit_path.empty()) return o.junit_path + ".journal";
+  return "";
+}
+
+// What a resumed run must share with the run it resumes, for its units to be the same.
+nlohmann::json journalOptions(const CheckOptions& o) {
+  return {{"seed", o.seed},
+          {"cases", o.cases},
+          {"sizes", o.sizes.value_or("")},
+          {"buffer_mode", o.buffer_mode},
+          {"read_mode", o.read_mode},
+          {"launch_shapes", o.launch_shapes},
+          {"shrink", o.shrink}};
+}
+
 }  // namespace
 
 bool parseSeed(const std::string& text, uint64_t& out) {
@@ -238,6 +257,26 @@ int runCheck(const AppConfig& config, const CheckOptions& o) {
   lo.seed_text = std::to_string(o.seed);
   lo.timeout_s = o.timeout_s;
 
+  // Interrupts and the journal (app/run_journal.hpp): finished units are kept, whatever ends the run.
+  installInterruptHandlers();
+  RunJournal journal;
+  if (const std::string jpath = journalPath(o); !jpath.empty()) {
+    const std::string why = journal.open(jpath, journalOptions(o), o.resume);
+    if (!why.empty() && o.resume) {
+      std::cerr << "clharness: --resume: " << why << "\n";
+      return kExitUsage;
+    }
+    if (!why.empty())
+      std::cerr << "clharness: " << why << ": this run keeps no journal (it cannot be resumed)\n";
+    else if (journal.resumed())
+      std::cerr << fmt::format("clharness: resuming: {} finished units in {}\n",
+                               journal.resumed(), jpath);
+  } else if (o.resume) {
+    std::cerr << "clharness: --resume needs --json or --junit (the journal is kept beside the "
+                 "report)\n";
+    return kExitUsage;
+  }
+
   Report report;
   report.tool_version = kVersion;
   report.seed = o.seed;
@@ -248,10 +287,12 @@ int runCheck(const AppConfig& config, const CheckOptions& o) {
   std::vector<std::unique_ptr<OclgrindSession>> sims(devices.size());
   std::vector<std::unique_ptr<DeviceSession>> sessions(devices.size());
   for (const auto& spec : specs) {
-    for (size_t d = 0; d < devices.size(); ++d) {
+    for (size_t d = 0; d < devices.size() && !interruptRequested(); ++d) {
       const auto& dev = devices[d];
       UnitResult u;
-      if (o.isolate) {
+      if (auto earlier = journal.take(unitKey("cases", spec.file, dev.displayName()))) {
+        u = std::move(*earlier);  // finished by the run this one resumes
+      } else if (o.isolate) {
         u = runIsolated(config, spec, dev, o, scratch);
       } else {
         if (!sessions[d]) {
@@ -268,6 +309,8 @@ int runCheck(const AppConfig& config, const CheckOptions& o) {
         if (o.sizes) uo.sizes = parseSizes(*o.sizes);
         u = runUnit(*sessions[d], spec, uo);
       }
+      if (interruptRequested() && o.isolate) break;  // its child was ended: not a result
+      journal.append(u);
       ++done;
       std::cerr << fmt::format("[{}/{}] {} on {}: {} ({} cases, {:.2f}s)\n", done, total, spec.name,
                                dev.displayName(), toString(u.status), u.cases_run, u.seconds);
@@ -282,13 +325,21 @@ int runCheck(const AppConfig& config, const CheckOptions& o) {
         l.status = Status::skipped;
         l.message = "no launch shape ran: the spec's cases ran past the time limit";
         ++done;
+        journal.append(l);
         report.units.push_back(std::move(l));
+        continue;
+      }
+      if (auto earlier = journal.take(unitKey("launch", spec.file, dev.displayName()))) {
+        ++done;
+        report.units.push_back(std::move(*earlier));
         continue;
       }
       // Always in child processes: a shape may kill the driver's process (PoCL on a 0 in the
       // local size), and the next child goes on after it.
       const FamilyRun run = runLaunchIsolated(config, lo, spec, dev, scratch);
+      if (interruptRequested()) break;  // its children were ended: not a result
       UnitResult l = launchUnit(config, run, known.at(dev.slug()), o.seed);
+      journal.append(l);
       ++done;
       std::cerr << fmt::format("[{}/{}] {} on {}: {} ({} shapes, {:.2f}s)\n", done, total,
                                l.title(), dev.displayName(), toString(l.status), l.cases_run,
@@ -302,16 +353,13 @@ int runCheck(const AppConfig& config, const CheckOptions& o) {
   fs::remove_all(scratch, ec);
 
   writeConsoleReport(std::cout, report);
-  if (!o.json_path.empty()) {
-    std::ofstream f(o.json_path);
-    writeJsonReport(f, report);
-    if (!f) std::cerr << "clharness: cannot write " << o.json_path << "\n";
+  if (const int sig = interruptRequested()) {
+    const Incompleteness why{sig, total};
+    std::cout << interruptedLine(report, why, journal.isOpen() ? journal.path() : "");
+    writeReportFiles(report, o.json_path, o.junit_path, why);
+    return interruptExitCode();
   }
-  if (!o.junit_path.empty()) {
-    std::ofstream f(o.junit_path);
-    writeJUnitReport(f, report);
-    if (!f) std::cerr << "clharness: cannot write " << o.junit_path << "\n";
-  }
+  if (writeReportFiles(report, o.json_path, o.junit_path, std::nullopt)) journal.finish();
   for (const auto& u : report.units)
     if (!isSuccess(u.status)) return kExitCheckFailed;
   return kExitOk;

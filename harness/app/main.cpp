@@ -125,6 +125,10 @@ int main(int argc, char** argv) {
                        "folder of known driver deviations, <device-slug>.json (default: "
                        "baselines/launch)");
 
+  checkCmd->add_flag("--resume", check.resume,
+                     "go on from the journal of an interrupted run into the same --json/--junit "
+                     "(FILE.journal), with the same options: each unit runs once");
+
   auto* refs = app.add_subcommand("references", "list the registered reference functions");
 
   clh::UnitChildOptions unit;
