@@ -257,7 +257,8 @@ int runCheck(const AppConfig& config, const CheckOptions& o) {
   lo.seed_text = std::to_string(o.seed);
   lo.timeout_s = o.timeout_s;
 
-  // Interrupts and the journal (app/run_journal.hpp): finished units are kept, whatever ends the run.
+  // Interrupts and the journal (app/run_journal.hpp): finished units are kept, whatever ends the
+  // run.
   installInterruptHandlers();
   RunJournal journal;
   if (const std::string jpath = journalPath(o); !jpath.empty()) {
@@ -269,8 +270,8 @@ int runCheck(const AppConfig& config, const CheckOptions& o) {
     if (!why.empty())
       std::cerr << "clharness: " << why << ": this run keeps no journal (it cannot be resumed)\n";
     else if (journal.resumed())
-      std::cerr << fmt::format("clharness: resuming: {} finished units in {}\n",
-                               journal.resumed(), jpath);
+      std::cerr << fmt::format("clharness: resuming: {} finished units in {}\n", journal.resumed(),
+                               jpath);
   } else if (o.resume) {
     std::cerr << "clharness: --resume needs --json or --junit (the journal is kept beside the "
                  "report)\n";
@@ -290,7 +291,8 @@ int runCheck(const AppConfig& config, const CheckOptions& o) {
     for (size_t d = 0; d < devices.size() && !interruptRequested(); ++d) {
       const auto& dev = devices[d];
       UnitResult u;
-      if (auto earlier = journal.take(unitKey("cases", spec.file, dev.displayName()))) {
+      auto earlier = journal.take(unitKey("cases", spec.file, dev.displayName()));
+      if (earlier) {
         u = std::move(*earlier);  // finished by the run this one resumes
       } else if (o.isolate) {
         u = runIsolated(config, spec, dev, o, scratch);
@@ -309,11 +311,12 @@ int runCheck(const AppConfig& config, const CheckOptions& o) {
         if (o.sizes) uo.sizes = parseSizes(*o.sizes);
         u = runUnit(*sessions[d], spec, uo);
       }
-      if (interruptRequested() && o.isolate) break;  // its child was ended: not a result
-      journal.append(u);
+      if (interruptRequested() && o.isolate && !earlier) break;  // its child was ended
+      if (!earlier) journal.append(u);
       ++done;
-      std::cerr << fmt::format("[{}/{}] {} on {}: {} ({} cases, {:.2f}s)\n", done, total, spec.name,
-                               dev.displayName(), toString(u.status), u.cases_run, u.seconds);
+      std::cerr << fmt::format("[{}/{}] {} on {}: {} ({} cases, {})\n", done, total, spec.name,
+                               dev.displayName(), toString(u.status), u.cases_run,
+                               earlier ? "from the journal" : fmt::format("{:.2f}s", u.seconds));
       // A kernel that never ends would hang under the launch shapes too.
       const bool hung =
           u.failing && std::any_of(u.failing->findings.begin(), u.failing->findings.end(),
@@ -329,9 +332,12 @@ int runCheck(const AppConfig& config, const CheckOptions& o) {
         report.units.push_back(std::move(l));
         continue;
       }
-      if (auto earlier = journal.take(unitKey("launch", spec.file, dev.displayName()))) {
+      if (auto done_before = journal.take(unitKey("launch", spec.file, dev.displayName()))) {
         ++done;
-        report.units.push_back(std::move(*earlier));
+        std::cerr << fmt::format("[{}/{}] {} on {}: {} (from the journal)\n", done, total,
+                                 done_before->title(), dev.displayName(),
+                                 toString(done_before->status));
+        report.units.push_back(std::move(*done_before));
         continue;
       }
       // Always in child processes: a shape may kill the driver's process (PoCL on a 0 in the

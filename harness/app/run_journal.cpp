@@ -94,9 +94,10 @@ std::string RunJournal::open(const std::string& path, const nlohmann::json& opti
   }
   // Rewrite it whole (the header and the readable units), then append.
   std::string text = nlohmann::json{{"event", "start"}, {"options", options}}.dump() + "\n";
-  for (const auto& u : earlier) text += nlohmann::json{{"event", "unit"}, {"unit", u}}.dump() + "\n";
-  if (::ftruncate(fd, 0) != 0 || ::pwrite(fd, text.data(), text.size(), 0) !=
-                                     static_cast<ssize_t>(text.size())) {
+  for (const auto& u : earlier)
+    text += nlohmann::json{{"event", "unit"}, {"unit", u}}.dump() + "\n";
+  if (::ftruncate(fd, 0) != 0 ||
+      ::pwrite(fd, text.data(), text.size(), 0) != static_cast<ssize_t>(text.size())) {
     ::close(fd);
     return "cannot write " + path + ": " + std::strerror(errno);
   }
@@ -167,16 +168,16 @@ bool writeReportFiles(const Report& report, const std::string& json_path,
         text.insert(at + root.size(), "incomplete=\"true\" ");
       const std::string end = "</testsuites>";
       if (auto at = text.rfind(end); at != std::string::npos)
-        text.insert(at, fmt::format(
-                            "  <testsuite name=\"clharness.interrupted\" tests=\"1\" failures=\"0\" "
-                            "errors=\"1\" skipped=\"0\">\n"
-                            "    <testcase classname=\"clharness\" name=\"interrupted\">\n"
-                            "      <error message=\"the run was interrupted by {}: {} of {} units "
-                            "ran\"/>\n"
-                            "    </testcase>\n"
-                            "  </testsuite>\n",
-                            signalName(incomplete->signal), report.units.size(),
-                            incomplete->planned));
+        text.insert(
+            at,
+            fmt::format("  <testsuite name=\"clharness.interrupted\" tests=\"1\" failures=\"0\" "
+                        "errors=\"1\" skipped=\"0\">\n"
+                        "    <testcase classname=\"clharness\" name=\"interrupted\">\n"
+                        "      <error message=\"the run was interrupted by {}: {} of {} units "
+                        "ran\"/>\n"
+                        "    </testcase>\n"
+                        "  </testsuite>\n",
+                        signalName(incomplete->signal), report.units.size(), incomplete->planned));
     }
     try {
       writeWholeFile(junit_path, text);

@@ -70,7 +70,8 @@ struct Incompleteness {
 /// JUnit `incomplete="true"` on <testsuites> and an <error> test case "clharness.interrupted".
 /// False (after printing why) when a file could not be written.
 bool writeReportFiles(const Report& report, const std::string& json_path,
-                      const std::string& junit_path, const std::optional<Incompleteness>& incomplete);
+                      const std::string& junit_path,
+                      const std::optional<Incompleteness>& incomplete);
 
 /// The line printed under the console totals of an interrupted run.
 std::string interruptedLine(const Report& report, const Incompleteness& why,

@@ -203,9 +203,8 @@ UnitResult runUnit(DeviceSession& session, const Spec& spec, const UnitOptions& 
   }
 
   if (tooLarge) {
-    u.message += fmt::format(
-        "{} case{} skipped: {}{}. ", tooLarge, tooLarge == 1 ? "" : "s", tooLargeWhy,
-        tooLarge > 1 ? " (the first; others alike)" : "");
+    u.message += fmt::format("{} case{} skipped: {}{}. ", tooLarge, tooLarge == 1 ? "" : "s",
+                             tooLargeWhy, tooLarge > 1 ? " (the first; others alike)" : "");
   }
   if (int n = session.resets() - resetsBefore)
     u.observations.push_back(fmt::format(

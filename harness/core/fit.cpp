@@ -19,9 +19,9 @@ std::optional<std::string> caseTooLarge(const Spec& spec, const ResolvedCase& rc
     const BufferSpec& b = spec.buffers[i];
     const long double bytes =
         static_cast<long double>(rc.counts[i]) * static_cast<long double>(sizeOf(b.type));
-    const std::string what = fmt::format("buffers.{} (line {}): {} {} elements = {:.0f} bytes",
-                                         b.name, b.line, rc.counts[i], toString(b.type),
-                                         static_cast<double>(bytes));
+    const std::string what =
+        fmt::format("buffers.{} (line {}): {} {} elements = {:.0f} bytes", b.name, b.line,
+                    rc.counts[i], toString(b.type), static_cast<double>(bytes));
     const long double on_device = bytes + 2.0L * static_cast<long double>(limits.guard_bytes);
     if (limits.max_alloc && on_device > static_cast<long double>(limits.max_alloc))
       return fmt::format("{}, over the device's CL_DEVICE_MAX_MEM_ALLOC_SIZE of {} bytes", what,

@@ -15,10 +15,10 @@ namespace clh {
 
 /// The limits a case must fit in; 0 means unknown (not checked).
 struct MemoryLimits {
-  uint64_t max_alloc = 0;   ///< CL_DEVICE_MAX_MEM_ALLOC_SIZE
-  uint64_t global_mem = 0;  ///< CL_DEVICE_GLOBAL_MEM_SIZE
-  uint64_t host_mem = 0;    ///< this machine's physical memory
-  uint64_t guard_bytes = 0; ///< added before and after each buffer on the device
+  uint64_t max_alloc = 0;    ///< CL_DEVICE_MAX_MEM_ALLOC_SIZE
+  uint64_t global_mem = 0;   ///< CL_DEVICE_GLOBAL_MEM_SIZE
+  uint64_t host_mem = 0;     ///< this machine's physical memory
+  uint64_t guard_bytes = 0;  ///< added before and after each buffer on the device
 };
 
 /// This machine's physical memory in bytes (0 when it cannot be read).

@@ -35,9 +35,9 @@ constexpr TypeName kTypes[] = {
     {ElemType::f64, "double", 8},
 };
 
-// A YAML node's 1-based line.
+// A YAML node's 1-based line; 1 for a node with no place (an empty document).
 int lineOf(const YAML::Node& n) {
-  return n.Mark().line >= 0 ? n.Mark().line + 1 : 0;
+  return n.Mark().line >= 0 ? n.Mark().line + 1 : 1;
 }
 
 class Loader {

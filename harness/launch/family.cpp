@@ -287,9 +287,8 @@ LaunchFamilyResult runLaunchFamily(DeviceSession& session, const Spec& spec, con
   // The case's buffers, with guard zones on real devices; a queue of our own. Sizes that cannot
   // exist are refused first (core/fit.hpp): the unit is skipped with the note, not a tool error.
   const size_t guard = device.simulator ? 0 : guardBytesFor(device.device);
-  if (auto why = caseTooLarge(spec, rc,
-                              {device.max_mem_alloc_size, device.global_mem_size,
-                               hostMemoryBytes(), guard}))
+  if (auto why = caseTooLarge(
+          spec, rc, {device.max_mem_alloc_size, device.global_mem_size, hostMemoryBytes(), guard}))
     return fail(FindingKind::other, "the case's buffers cannot exist: " + *why);
   const auto host = makeInitialBuffers(spec, rc, seed);
   cl::CommandQueue queue(session.context(), device.device);

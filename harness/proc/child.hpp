@@ -21,9 +21,9 @@ struct ChildOutcome {
 };
 
 struct ChildOptions {
-  double timeout_s = 0;      ///< kill the group after this many seconds (0: no limit)
-  std::string progress;      ///< a file the child appends to as it works ("": no watchdog)
-  double idle_s = 0;         ///< kill the group when `progress` has not grown for this long
+  double timeout_s = 0;         ///< kill the group after this many seconds (0: no limit)
+  std::string progress;         ///< a file the child appends to as it works ("": no watchdog)
+  double idle_s = 0;            ///< kill the group when `progress` has not grown for this long
   bool capture_stdout = false;  ///< collect the child's stdout into ChildOutcome::out
 };
 

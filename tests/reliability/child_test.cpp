@@ -61,8 +61,8 @@ TEST(Child, CapturesStdout) {
 
 TEST(Child, TheTimeLimitEndsTheWholeGroup) {
   const std::string pidfile = tempFile("grandchild");
-  const auto r = clh::runChild(
-      {"/bin/sh", "-c", "sleep 30 & echo $! > " + pidfile + "; wait"}, 0.5);
+  const auto r =
+      clh::runChild({"/bin/sh", "-c", "sleep 30 & echo $! > " + pidfile + "; wait"}, 0.5);
   EXPECT_TRUE(r.timed_out);
   const pid_t grandchild = pidIn(pidfile);
   ASSERT_GT(grandchild, 0);
@@ -71,8 +71,8 @@ TEST(Child, TheTimeLimitEndsTheWholeGroup) {
 
 TEST(Child, AStalledProgressFileEndsTheChild) {
   const std::string progress = tempFile("progress");
-  const auto r = clh::runChild({"/bin/sh", "-c", "echo x > " + progress + "; sleep 30"}, 0,
-                               progress, 0.3);
+  const auto r =
+      clh::runChild({"/bin/sh", "-c", "echo x > " + progress + "; sleep 30"}, 0, progress, 0.3);
   EXPECT_TRUE(r.timed_out);
   EXPECT_TRUE(r.stalled);
 }
