@@ -73,6 +73,8 @@ struct CheckOptions {
   std::string baseline_dir;    ///< empty: <root>/baselines
   std::string write_baseline;  ///< record each device's driver section as a baseline in DIR
   bool per_model = false;      ///< recorded baselines name the device model (an override)
+  /// Go on from the journal of an interrupted run with the same options (docs/cli.md).
+  bool resume = false;
 };
 
 /// The run modes `--buffer-mode` and `--read-mode` ask for (one entry per combination); throws

@@ -18,6 +18,7 @@
 #include "app/app.hpp"
 #include "app/isolate.hpp"
 #include "app/launch_run.hpp"
+#include "app/run_journal.hpp"
 #include "cl/unit.hpp"
 #include "core/reporters/reporters.hpp"
 #include "core/shell.hpp"
@@ -256,23 +257,6 @@ DriverRows runDriverRows(const AppConfig& config, const DeviceInfo& dev, const f
   return r;
 }
 
-// Writes a whole file: to a temporary file beside it, then renamed over it, so a reader (or a
-// second run writing the same file) never sees a part.
-void writeWhole(const fs::path& path, const std::string& text) {
-  const fs::path tmp = path.string() + fmt::format(".tmp{}", getpid());
-  {
-    std::ofstream f(tmp);
-    f << text;
-    if (!f) {
-      std::cerr << "clharness: cannot write " << path << "\n";
-      return;
-    }
-  }
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  if (ec) std::cerr << "clharness: cannot write " << path << ": " << ec.message() << "\n";
-}
-
 // Regression mode: a driver finding that is new or regressed is looked at once more (the driver
 // checks run again; a launch shape is replayed in a new process); one that then comes out
 // otherwise is flaky, not a regression.
@@ -322,6 +306,24 @@ void recheck(const AppConfig& config, const CheckOptions& o, const DeviceInfo& d
         (f.detail.empty() ? "" : "; ") + (rerun->first ? std::string("the same again on a rerun")
                                                        : "a rerun gave: " + rerun->second);
   }
+}
+
+// The journal of a run that writes a report: beside it ("" when it writes none).
+std::string journalPath(const CheckOptions& o) {
+  if (!o.json_path.empty()) return o.json_path + ".journal";
+  if (!o.junit_path.empty()) return o.junit_path + ".journal";
+  return "";
+}
+
+// What a resumed run must share with the run it resumes, for its units to be the same.
+nlohmann::json journalOptions(const CheckOptions& o) {
+  return {{"seed", o.seed},
+          {"cases", o.cases},
+          {"sizes", o.sizes.value_or("")},
+          {"buffer_mode", o.buffer_mode},
+          {"read_mode", o.read_mode},
+          {"launch_shapes", o.launch_shapes},
+          {"shrink", o.shrink}};
 }
 
 }  // namespace
@@ -424,6 +426,27 @@ int runCheck(const AppConfig& config, const CheckOptions& o) {
     }
   }
 
+  // Interrupts and the journal (app/run_journal.hpp): finished units are kept, whatever ends the
+  // run.
+  installInterruptHandlers();
+  RunJournal journal;
+  if (const std::string jpath = journalPath(o); !jpath.empty()) {
+    const std::string why = journal.open(jpath, journalOptions(o), o.resume);
+    if (!why.empty() && o.resume) {
+      std::cerr << "clharness: --resume: " << why << "\n";
+      return kExitUsage;
+    }
+    if (!why.empty())
+      std::cerr << "clharness: " << why << ": this run keeps no journal (it cannot be resumed)\n";
+    else if (journal.resumed())
+      std::cerr << fmt::format("clharness: resuming: {} finished units in {}\n", journal.resumed(),
+                               jpath);
+  } else if (o.resume) {
+    std::cerr << "clharness: --resume needs --json or --junit (the journal is kept beside the "
+                 "report)\n";
+    return kExitUsage;
+  }
+
   Report report;
   report.tool_version = kVersion;
   report.seed = o.seed;
@@ -445,18 +468,31 @@ int runCheck(const AppConfig& config, const CheckOptions& o) {
   // One task per spec x device: its cases, then its launch shapes. Slots keep the report in spec
   // and device order whatever order the tasks end in.
   struct Slot {
-    UnitResult cases;
-    std::optional<UnitResult> launch;
+    std::optional<UnitResult> cases, launch;
     std::optional<FamilyRun> family;
   };
   std::vector<Slot> slots(specs.size() * devices.size());
+  std::mutex journal_lock;  // the journal is shared by the threads
+  auto fromJournal = [&](const char* family, const Spec& spec, const DeviceInfo& dev) {
+    std::lock_guard<std::mutex> lock(journal_lock);
+    return journal.take(unitKey(family, spec.file, dev.displayName()));
+  };
+  auto keep = [&](const UnitResult& u) {
+    std::lock_guard<std::mutex> lock(journal_lock);
+    journal.append(u);
+  };
   auto runTask = [&](size_t t) {
     const Spec& spec = specs[t / devices.size()];
     const size_t d = t % devices.size();
     const DeviceInfo& dev = devices[d];
     Slot& slot = slots[t];
-    if (o.isolate) {
-      slot.cases = runIsolated(config, spec, dev, o, scratch);
+    UnitResult u;
+    const std::optional<UnitResult> earlier = fromJournal("cases", spec, dev);
+    if (earlier) {
+      u = *earlier;  // finished by the run this one resumes
+    } else if (o.isolate) {
+      u = runIsolated(config, spec, dev, o, scratch);
+      if (interruptRequested()) return;  // its child was ended: not a result
     } else {
       if (!sessions[d]) {
         sims[d] = simulatorSession(dev, (scratch / ("oclgrind-" + dev.slug() + ".jsonl")).string());
@@ -469,19 +505,26 @@ int runCheck(const AppConfig& config, const CheckOptions& o) {
       uo.tool = config.tool_name;
       uo.modes = runModes(o.buffer_mode, o.read_mode);
       if (o.sizes) uo.sizes = parseSizes(*o.sizes);
-      slot.cases = runUnit(*sessions[d], spec, uo);
+      u = runUnit(*sessions[d], spec, uo);
     }
-    announce(slot.cases, "cases");
+    if (!earlier) keep(u);
+    announce(u, earlier ? "cases, from the journal" : "cases");
+    slot.cases = std::move(u);
     if (!launches) return;
     // A kernel that never ends would hang under the launch shapes too.
-    const auto& u = slot.cases;
+    const auto& c = *slot.cases;
     const bool hung =
-        u.failing && std::any_of(u.failing->findings.begin(), u.failing->findings.end(),
+        c.failing && std::any_of(c.failing->findings.begin(), c.failing->findings.end(),
                                  [](const Finding& f) { return f.kind == FindingKind::timeout; });
     // On the simulator a kernel whose published bug the spec expects there would show it under
     // every shape, at the bug's sizes (minutes of interpretation), and the simulator's own launch
     // rules are probed once per device by the driver checks: nothing is learnt per spec.
     const bool broken_on_sim = dev.simulator && !expectedFindings(spec, dev).empty();
+    if (auto done_before = fromJournal("launch", spec, dev)) {
+      slot.launch = std::move(*done_before);
+      announce(*slot.launch, "shapes, from the journal");
+      return;
+    }
     if (hung || broken_on_sim) {
       slot.launch = unitFor(spec, dev, o.seed, "launch");
       slot.launch->status = Status::skipped;
@@ -493,9 +536,12 @@ int runCheck(const AppConfig& config, const CheckOptions& o) {
     } else {
       // Always in child processes: a shape may kill the driver's process, and the next child
       // goes on after it.
-      slot.family = runLaunchIsolated(config, lo, spec, dev, scratch);
+      FamilyRun run = runLaunchIsolated(config, lo, spec, dev, scratch);
+      if (interruptRequested()) return;  // its children were ended: not a result
+      slot.family = std::move(run);
       slot.launch = launchUnit(config, *slot.family, o.seed);
     }
+    keep(*slot.launch);
     announce(*slot.launch, "shapes");
   };
   // Units run on `jobs` threads, each waiting on its own child processes. A GPU takes one unit at
@@ -512,7 +558,7 @@ int runCheck(const AppConfig& config, const CheckOptions& o) {
       {
         std::unique_lock<std::mutex> lock(m);
         cv.wait(lock, [&] {
-          if (remaining == 0) return true;
+          if (remaining == 0 || interruptRequested()) return true;
           for (size_t i = 0; i < slots.size(); ++i) {
             const size_t d = i % devices.size();
             if (!started[i] && (devices[d].kind != DeviceKind::gpu || busy[d] == 0)) {
@@ -542,7 +588,7 @@ int runCheck(const AppConfig& config, const CheckOptions& o) {
   // The launch families of each device, for its driver section.
   std::vector<std::deque<FamilyRun>> families(devices.size());
   for (size_t t = 0; t < slots.size(); ++t) {
-    report.units.push_back(std::move(slots[t].cases));
+    if (slots[t].cases) report.units.push_back(std::move(*slots[t].cases));
     if (slots[t].launch) report.units.push_back(std::move(*slots[t].launch));
     if (slots[t].family) families[t % devices.size()].push_back(std::move(*slots[t].family));
   }
@@ -551,8 +597,8 @@ int runCheck(const AppConfig& config, const CheckOptions& o) {
 
   // The driver section: once per device, the driver checks, and the launch families' failures
   // that are the driver's; marked against the device's baseline.
-  if (driver_checks || launches) {
-    for (size_t d = 0; d < devices.size(); ++d) {
+  if ((driver_checks || launches) && !interruptRequested()) {
+    for (size_t d = 0; d < devices.size() && !interruptRequested(); ++d) {
       const DeviceInfo& dev = devices[d];
       drivers::SectionInput in;
       in.device = &dev;
@@ -584,7 +630,7 @@ int runCheck(const AppConfig& config, const CheckOptions& o) {
         const drivers::Baseline b = drivers::recordBaseline(in, base, o.per_model);
         const fs::path file = fs::path(o.write_baseline) / drivers::baselineFileName(b.match);
         fs::create_directories(file.parent_path());
-        writeWhole(file, drivers::toJson(b).dump(2) + "\n");
+        writeWholeFile(file.string(), drivers::toJson(b).dump(2) + "\n");
         std::cerr << "clharness: recorded the baseline of " << dev.displayName() << " in " << file
                   << "\n";
       }
@@ -594,16 +640,13 @@ int runCheck(const AppConfig& config, const CheckOptions& o) {
   fs::remove_all(scratch, ec);
 
   writeConsoleReport(std::cout, report);
-  if (!o.json_path.empty()) {
-    std::ostringstream f;
-    writeJsonReport(f, report);
-    writeWhole(o.json_path, f.str());
+  if (const int sig = interruptRequested()) {
+    const Incompleteness why{sig, total};
+    std::cout << interruptedLine(report, why, journal.isOpen() ? journal.path() : "");
+    writeReportFiles(report, o.json_path, o.junit_path, why);
+    return interruptExitCode();
   }
-  if (!o.junit_path.empty()) {
-    std::ostringstream f;
-    writeJUnitReport(f, report);
-    writeWhole(o.junit_path, f.str());
-  }
+  if (writeReportFiles(report, o.json_path, o.junit_path, std::nullopt)) journal.finish();
   return reportPasses(report) ? kExitOk : kExitCheckFailed;
 }
 

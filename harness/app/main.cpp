@@ -143,6 +143,10 @@ int main(int argc, char** argv) {
                      "with --write-baseline: a baseline for this device model only (an override "
                      "of the driver's)");
 
+  checkCmd->add_flag("--resume", check.resume,
+                     "go on from the journal of an interrupted run into the same --json/--junit "
+                     "(FILE.journal), with the same options: each unit runs once");
+
   auto* refs = app.add_subcommand("references", "list the registered reference functions");
 
   clh::UnitChildOptions unit;

@@ -9,6 +9,7 @@
 #include <regex>
 #include <sstream>
 
+#include "core/fit.hpp"
 #include "core/reference.hpp"
 #include "core/sizes.hpp"
 #include "sim/check_fallback.hpp"
@@ -307,6 +308,14 @@ CaseOutcome DeviceSession::runCase(const Spec& spec, const Sizes& sizes, uint64_
     return out;
   }
   if (sim_) sim_->drain();  // what earlier cases left belongs to them
+
+  // Sizes that cannot exist are refused before anything is allocated (core/fit.hpp).
+  MemoryLimits limits;
+  limits.max_alloc = device_.max_mem_alloc_size;
+  limits.global_mem = device_.global_mem_size;
+  limits.host_mem = hostMemoryBytes();
+  limits.guard_bytes = run.guard_zones ? guard_bytes_ : 0;
+  if (auto why = caseTooLarge(spec, rc, limits)) throw CaseTooLarge(*why);
 
   auto host = makeInitialBuffers(spec, rc, seed);
   CaseBuffers bufs(context_, queue_, run.guard_zones ? guard_bytes_ : 0);

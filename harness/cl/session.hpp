@@ -61,7 +61,8 @@ class DeviceSession {
                                 const std::vector<std::string>& kernels);
 
   /// Runs one case: resolves the sizes, builds, fills and poisons buffers, runs every launch,
-  /// reads back, runs the reference and compares. Findings are values; only a broken spec throws.
+  /// reads back, runs the reference and compares. Findings are values; only a broken spec throws,
+  /// and CaseTooLarge (core/fit.hpp) for sizes whose buffers cannot exist on the device or host.
   CaseOutcome runCase(const Spec& spec, const Sizes& sizes, uint64_t seed,
                       const RunOptions& run = {});
 

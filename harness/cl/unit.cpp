@@ -10,6 +10,7 @@
 #include <map>
 #include <regex>
 
+#include "core/fit.hpp"
 #include "core/shell.hpp"
 #include "core/sizes.hpp"
 
@@ -119,12 +120,21 @@ UnitResult runUnit(DeviceSession& session, const Spec& spec, const UnitOptions& 
   // A new context could not run even a probe kernel: nothing more can be learnt in this process,
   // so the search stops at the case that got it there.
   bool spoilt = false;
+  // Cases whose buffers cannot exist here (core/fit.hpp): skipped, with the first reason.
+  int tooLarge = 0;
+  std::string tooLargeWhy;
 
   auto runOne = [&](const Sizes& sizes) {
     if (options.on_case_start) options.on_case_start(sizes);
     CaseOutcome c;
     for (size_t m = 0; m < options.modes.size() && !spoilt; ++m) {
-      CaseOutcome one = session.runCase(spec, sizes, options.seed, options.modes[m]);
+      CaseOutcome one;
+      try {
+        one = session.runCase(spec, sizes, options.seed, options.modes[m]);
+      } catch (const CaseTooLarge& e) {
+        if (tooLarge++ == 0) tooLargeWhy = e.what();
+        return std::optional<CaseOutcome>();
+      }
       // After a failed command the next case (or mode) gets a new context, so that what it finds
       // is its own and not the follow-on error of a context the driver gave up on.
       if (session.needsReset()) {
@@ -158,7 +168,7 @@ UnitResult runUnit(DeviceSession& session, const Spec& spec, const UnitOptions& 
     for (const auto& o : c.observations)
       if (std::find(u.observations.begin(), u.observations.end(), o) == u.observations.end())
         u.observations.push_back(o);
-    return c;
+    return std::optional<CaseOutcome>(std::move(c));
   };
 
   if (options.sizes) {
@@ -167,22 +177,23 @@ UnitResult runUnit(DeviceSession& session, const Spec& spec, const UnitOptions& 
     std::string why;
     if (!inDomain(spec, env, sizes, dev.simulator, &why))
       u.message = "note: the replayed sizes are outside the spec's domain (" + why + "). ";
-    CaseOutcome c = runOne(sizes);
-    if (!c.ok()) lastFailure = c;
+    if (std::optional<CaseOutcome> c = runOne(sizes); c && !c->ok()) lastFailure = *c;
   } else {
     int cases = options.cases > 0 ? options.cases : (dev.simulator ? spec.sim_cases : spec.cases);
     rc::Gen<Sizes> gen = sizesGen(spec, dev.simulator);
     // Shrinking often proposes sizes already run; a case is deterministic (its data come from
     // the seed and the sizes), so its outcome is reused instead of running the kernel again.
-    std::map<Sizes, CaseOutcome> seen;
+    std::map<Sizes, std::optional<CaseOutcome>> seen;
     auto property = [&]() {
       if (toolError) RC_DISCARD("a tool error ended the search");
       if (spoilt) RC_DISCARD("the driver cannot run anything more in this process");
       Sizes sizes = *gen;
       RC_PRE(inDomain(spec, env, sizes, dev.simulator, nullptr));
       auto known = seen.find(sizes);
-      CaseOutcome c =
+      const std::optional<CaseOutcome>& ran =
           known != seen.end() ? known->second : seen.emplace(sizes, runOne(sizes)).first->second;
+      if (!ran) RC_DISCARD("the case's buffers cannot exist on this device or host");
+      const CaseOutcome& c = *ran;
       if (!c.ok()) {
         if (hasKind(c, FindingKind::tool_error)) toolError = true;
         lastFailure = c;  // every failing call during shrinking is smaller than the one before
@@ -191,7 +202,7 @@ UnitResult runUnit(DeviceSession& session, const Spec& spec, const UnitOptions& 
     };
     const PropertyEnd end = checkQuietly(property, spec.name, propertySeed(options.seed, spec.name),
                                          cases, options.shrink);
-    if (!lastFailure && end.gave_up)
+    if (!lastFailure && end.gave_up && !tooLarge)
       u.message = fmt::format(
           "gave up after {} cases: the spec's constraints reject most generated sizes "
           "({})",
@@ -199,6 +210,10 @@ UnitResult runUnit(DeviceSession& session, const Spec& spec, const UnitOptions& 
     if (end.error) u.message = "property error: " + end.why;
   }
 
+  if (tooLarge) {
+    u.message += fmt::format("{} case{} skipped: {}{}. ", tooLarge, tooLarge == 1 ? "" : "s",
+                             tooLargeWhy, tooLarge > 1 ? " (the first; others alike)" : "");
+  }
   if (int n = session.resets() - resetsBefore)
     u.observations.push_back(fmt::format(
         "the session's context and queue were recreated {} time{} after an OpenCL error from a "
@@ -217,6 +232,8 @@ UnitResult runUnit(DeviceSession& session, const Spec& spec, const UnitOptions& 
     u.failing = lastFailure;
     u.status = classify(*lastFailure, u.expected);
     u.replay = replayCommand(options.tool, spec.file, u.device, options.seed, lastFailure->sizes);
+  } else if (tooLarge && u.cases_run == 0) {
+    u.status = Status::skipped;  // nothing could run: no verdict on the kernel
   } else {
     u.status = u.expected.empty() ? Status::pass : Status::unexpected_pass;
   }

@@ -1,6 +1,7 @@
 // The YAML spec loader: reads, checks every field, and names the file, line and field of an error.
 #include "core/spec.hpp"
 
+#include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -34,9 +35,9 @@ constexpr TypeName kTypes[] = {
     {ElemType::f64, "double", 8},
 };
 
-// A YAML node's 1-based line.
+// A YAML node's 1-based line; 1 for a node with no place (an empty document).
 int lineOf(const YAML::Node& n) {
-  return n.Mark().line >= 0 ? n.Mark().line + 1 : 0;
+  return n.Mark().line >= 0 ? n.Mark().line + 1 : 1;
 }
 
 class Loader {
@@ -200,8 +201,12 @@ class Loader {
     if (!repoRoot_.empty()) candidates.push_back(fs::path(repoRoot_) / source);
     candidates.push_back(fs::path(file_).parent_path() / source);
     candidates.push_back(fs::path(source));
-    for (const auto& c : candidates)
-      if (fs::is_regular_file(c)) return fs::weakly_canonical(c).string();
+    for (const auto& c : candidates) {
+      std::error_code ec;  // a name too long or not a path at all is "not found", not a throw
+      if (!fs::is_regular_file(c, ec)) continue;
+      const fs::path canonical = fs::weakly_canonical(c, ec);
+      return ec ? c.string() : canonical.string();
+    }
     fail(n, "source",
          "kernel file '" + source + "' not found (looked in " +
              (repoRoot_.empty() ? std::string() : repoRoot_ + " and ") +
@@ -501,6 +506,23 @@ class Loader {
     return sp;
   }
 
+  // A range [lo, hi] whose ends are both constants must have lo <= hi (one that depends on
+  // earlier parameters is checked per case: its empty domains are discarded).
+  void checkOrder(ExprEnv& env, const std::pair<Expr, Expr>& r, const std::string& field) {
+    if (!env.usedNames(r.first.text).empty() || !env.usedNames(r.second.text).empty()) return;
+    int64_t lo = 0, hi = 0;
+    try {
+      lo = env.evalInt(r.first.text);
+      hi = env.evalInt(r.second.text);
+    } catch (const ExprError& e) {
+      throw SpecError(file_, r.first.line, field + ": " + e.what());
+    }
+    if (lo > hi)
+      throw SpecError(file_, r.first.line,
+                      fmt::format("{}: [{}, {}] is empty: the first value is the lowest ({} > {})",
+                                  field, r.first.text, r.second.text, lo, hi));
+  }
+
   // Every expression must parse and use only known names; params only earlier params.
   void validateExpressions(const Spec& s) {
     std::vector<std::string> names;
@@ -536,6 +558,8 @@ class Loader {
       }
       if (p.multiple_of) check(*p.multiple_of, f, i);
       if (p.value) check(*p.value, f, i);
+      if (p.range) checkOrder(env, *p.range, f + ".range");
+      if (p.sim_range) checkOrder(env, *p.sim_range, f + ".simulator");
     }
     size_t all = names.size();
     for (const auto& c : s.constraints) check(c, "constraints", all);
@@ -596,7 +620,14 @@ const BufferSpec* Spec::findBuffer(const std::string& n) const {
 }
 
 Spec loadSpec(const std::string& path, const std::string& repoRoot) {
-  return Loader(path, repoRoot).load();
+  try {
+    return Loader(path, repoRoot).load();
+  } catch (const YAML::Exception& e) {
+    // A node of another shape than a field allows (a key that is a list, a value that is a
+    // mapping where text was expected, ...), met before a field's own check.
+    throw SpecError(path, e.mark.line >= 0 ? e.mark.line + 1 : 1,
+                    "unexpected YAML structure: " + e.msg);
+  }
 }
 
 std::vector<std::string> findSpecFiles(const std::vector<std::string>& paths) {

@@ -15,6 +15,7 @@
 #include "cl/memory.hpp"
 #include "cl/unit.hpp"
 #include "core/case.hpp"
+#include "core/fit.hpp"
 #include "core/sizes.hpp"
 #include "launch/kernel_scan.hpp"
 #include "semantics/launch_shapes.hpp"
@@ -283,10 +284,14 @@ LaunchFamilyResult runLaunchFamily(DeviceSession& session, const Spec& spec, con
   }
   for (auto& b : builds) b.info.program = sem::programOptions(b.kernel, device.device);
 
-  // The case's buffers, with guard zones on real devices; a queue of our own.
+  // The case's buffers, with guard zones on real devices; a queue of our own. Sizes that cannot
+  // exist are refused first (core/fit.hpp): the unit is skipped with the note, not a tool error.
+  const size_t guard = device.simulator ? 0 : guardBytesFor(device.device);
+  if (auto why = caseTooLarge(
+          spec, rc, {device.max_mem_alloc_size, device.global_mem_size, hostMemoryBytes(), guard}))
+    return fail(FindingKind::other, "the case's buffers cannot exist: " + *why);
   const auto host = makeInitialBuffers(spec, rc, seed);
   cl::CommandQueue queue(session.context(), device.device);
-  const size_t guard = device.simulator ? 0 : guardBytesFor(device.device);
   std::unique_ptr<CaseBuffers> buffers;
   auto makeBuffers = [&] {
     buffers = std::make_unique<CaseBuffers>(session.context(), queue, BufferMode::write, guard);

@@ -1,19 +1,13 @@
 // The built-in kernels of the launch rows and the folding of shape results into matrix rows.
 #include "semantics/launch_checks.hpp"
 
-#include <poll.h>
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <chrono>
-#include <cstring>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
 #include "core/shell.hpp"
+#include "proc/child.hpp"
 #include "semantics/launch_shapes.hpp"
 
 namespace clh::semantics {
@@ -271,62 +265,6 @@ std::vector<CheckResult> launchRowsFromJson(const std::string& text) {
   return rows;
 }
 
-namespace {
-
-struct ChildResult {
-  bool started = false;
-  bool timed_out = false;
-  int status = 0;  // waitpid's
-  std::string out;
-};
-
-// Runs argv as a child process (fork, then exec at once), collecting its stdout.
-ChildResult runChild(const std::vector<std::string>& argv, int timeout_seconds) {
-  ChildResult r;
-  int fds[2];
-  if (argv.empty() || pipe(fds) != 0) return r;
-  std::vector<char*> args;
-  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  pid_t pid = fork();
-  if (pid < 0) {
-    close(fds[0]);
-    close(fds[1]);
-    return r;
-  }
-  if (pid == 0) {
-    dup2(fds[1], STDOUT_FILENO);
-    close(fds[0]);
-    close(fds[1]);
-    execv(args[0], args.data());
-    _exit(127);
-  }
-  r.started = true;
-  close(fds[1]);
-  auto until = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_seconds);
-  char buf[4096];
-  for (;;) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-                    until - std::chrono::steady_clock::now())
-                    .count();
-    if (left <= 0) {
-      r.timed_out = true;
-      kill(pid, SIGKILL);
-      break;
-    }
-    pollfd p{fds[0], POLLIN, 0};
-    if (poll(&p, 1, static_cast<int>(std::min<long long>(left, 1000))) <= 0) continue;
-    ssize_t n = read(fds[0], buf, sizeof buf);
-    if (n <= 0) break;
-    r.out.append(buf, static_cast<size_t>(n));
-  }
-  close(fds[0]);
-  waitpid(pid, &r.status, 0);
-  return r;
-}
-
-}  // namespace
-
 std::vector<std::string> launchFamilies() {
   std::vector<std::string> out;
   for (const auto& r : rows()) out.push_back(r.kind);
@@ -341,7 +279,10 @@ std::vector<CheckResult> runIsolatedLaunchRows(const std::vector<std::string>& c
     std::vector<std::string> argv = child_argv;
     for (auto& a : argv)
       for (size_t at; (at = a.find("{family}")) != std::string::npos;) a.replace(at, 8, family);
-    ChildResult child = runChild(argv, timeout_seconds);
+    clh::ChildOptions co;
+    co.timeout_s = timeout_seconds;
+    co.capture_stdout = true;
+    const clh::ChildOutcome child = clh::runChild(argv, co);
     CheckResult r;
     r.id = rowId(family);
     for (const auto& row : rows())
@@ -349,8 +290,7 @@ std::vector<CheckResult> runIsolatedLaunchRows(const std::vector<std::string>& c
         r.title = row.title;
         r.rule = row.rule;
       }
-    if (child.started && !child.timed_out && WIFEXITED(child.status) &&
-        WEXITSTATUS(child.status) == 0) {
+    if (child.started && !child.timed_out && !child.interrupted && child.exit_code == 0) {
       try {
         for (auto& row : launchRowsFromJson(child.out))
           if (row.id == r.id) r = std::move(row);
@@ -359,20 +299,19 @@ std::vector<CheckResult> runIsolatedLaunchRows(const std::vector<std::string>& c
         r.verdict = Verdict::skipped;
         r.detail = std::string("the child's output is not rows JSON: ") + e.what();
       }
-    } else if (!child.started) {
+    } else if (!child.started || child.interrupted) {
       r.verdict = Verdict::skipped;
-      r.detail = "could not start a child process";
+      r.detail = child.interrupted ? "interrupted (" + signalName(interruptRequested()) + ")"
+                                   : "could not start a child process: " + child.error;
     } else {
       // The driver took the process down (or hung): no specification outcome is a crash.
       r.verdict = Verdict::deviates;
       if (child.timed_out)
         r.got = "the process hung (killed after " + std::to_string(timeout_seconds) + " s)";
-      else if (WIFSIGNALED(child.status)) {
-        const char* abbrev = sigabbrev_np(WTERMSIG(child.status));
-        r.got = abbrev ? std::string("the process killed by SIG") + abbrev
-                       : "the process killed by signal " + std::to_string(WTERMSIG(child.status));
-      } else
-        r.got = "the process exited with code " + std::to_string(WEXITSTATUS(child.status));
+      else if (child.signal)
+        r.got = "the process killed by " + signalName(child.signal);
+      else
+        r.got = "the process exited with code " + std::to_string(child.exit_code);
       r.required = "an error code from the enqueue, or a completed command";
       r.detail = "shapes run in a child process: " + argv.front();
     }

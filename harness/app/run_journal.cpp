@@ -1,0 +1,201 @@
+// The check run's journal (JSON lines, flock'ed) and its whole-file report writing.
+#include "app/run_journal.hpp"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "core/reporters/reporters.hpp"
+#include "proc/child.hpp"
+
+namespace fs = std::filesystem;
+
+namespace clh {
+
+void writeWholeFile(const std::string& path, const std::string& content) {
+  static std::atomic<unsigned> counter{0};
+  const fs::path target(path);
+  const std::string tmp =
+      fmt::format("{}.tmp-{}-{}", path, static_cast<long>(::getpid()), counter++);
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    f << content;
+    f.flush();
+    if (!f) {
+      std::error_code ec;
+      fs::remove(tmp, ec);
+      throw std::runtime_error("cannot write " + path);
+    }
+  }
+  std::error_code ec;
+  fs::rename(tmp, target, ec);
+  if (ec) {
+    fs::remove(tmp, ec);
+    throw std::runtime_error("cannot write " + path + " (rename: " + ec.message() + ")");
+  }
+}
+
+std::string unitKey(const std::string& family, const std::string& spec_file,
+                    const std::string& device) {
+  return family + "\n" + spec_file + "\n" + device;
+}
+
+std::string unitKey(const UnitResult& u) {
+  return unitKey(u.family, u.spec_file, u.device);
+}
+
+RunJournal::~RunJournal() {
+  if (file_) std::fclose(file_);  // closing the descriptor releases the lock
+}
+
+std::string RunJournal::open(const std::string& path, const nlohmann::json& options, bool resume) {
+  path_ = path;
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) return "cannot open " + path + ": " + std::strerror(errno);
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    ::close(fd);
+    return "another clharness run is writing " + path;
+  }
+  // Read what an earlier run left (only used with resume).
+  std::vector<UnitResult> earlier;
+  if (resume) {
+    std::ifstream in(path);
+    std::string line;
+    bool first = true;
+    while (std::getline(in, line)) {
+      nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
+      if (j.is_discarded() || !j.is_object()) continue;  // a line cut short by a kill
+      if (first) {
+        first = false;
+        if (j.value("event", "") != "start") break;
+        if (j.value("options", nlohmann::json()) != options) {
+          ::close(fd);
+          return fmt::format(
+              "{} was written by a run with other options ({}); this run has {}: run with the "
+              "same options, or without --resume",
+              path, j.value("options", nlohmann::json()).dump(), options.dump());
+        }
+        continue;
+      }
+      if (j.value("event", "") != "unit") continue;
+      try {
+        earlier.push_back(j.at("unit").get<UnitResult>());
+      } catch (const std::exception&) {
+      }
+    }
+  }
+  // Rewrite it whole (the header and the readable units), then append.
+  std::string text = nlohmann::json{{"event", "start"}, {"options", options}}.dump() + "\n";
+  for (const auto& u : earlier)
+    text += nlohmann::json{{"event", "unit"}, {"unit", u}}.dump() + "\n";
+  if (::ftruncate(fd, 0) != 0 ||
+      ::pwrite(fd, text.data(), text.size(), 0) != static_cast<ssize_t>(text.size())) {
+    ::close(fd);
+    return "cannot write " + path + ": " + std::strerror(errno);
+  }
+  ::fsync(fd);
+  file_ = ::fdopen(fd, "a");
+  if (!file_) {
+    ::close(fd);
+    return "cannot write " + path;
+  }
+  fd_ = fd;
+  for (auto& u : earlier) done_[unitKey(u)] = std::move(u);
+  resumed_ = done_.size();
+  return "";
+}
+
+std::optional<UnitResult> RunJournal::take(const std::string& key) {
+  auto it = done_.find(key);
+  if (it == done_.end()) return std::nullopt;
+  UnitResult u = std::move(it->second);
+  done_.erase(it);
+  return u;
+}
+
+void RunJournal::append(const UnitResult& u) {
+  if (!file_) return;
+  writeJsonLine(file_, {{"event", "unit"}, {"unit", u}});
+  ::fdatasync(fd_);
+}
+
+void RunJournal::finish() {
+  if (!file_) return;
+  std::error_code ec;
+  fs::remove(path_, ec);
+  std::fclose(file_);
+  file_ = nullptr;
+  fd_ = -1;
+}
+
+bool writeReportFiles(const Report& report, const std::string& json_path,
+                      const std::string& junit_path,
+                      const std::optional<Incompleteness>& incomplete) {
+  bool ok = true;
+  if (!json_path.empty()) {
+    std::ostringstream os;
+    writeJsonReport(os, report);
+    std::string text = os.str();
+    if (incomplete) {
+      nlohmann::json j = nlohmann::json::parse(text);
+      j["incomplete"] = true;
+      j["interrupted_by"] = signalName(incomplete->signal);
+      j["units_planned"] = incomplete->planned;
+      text = j.dump(2) + "\n";
+    }
+    try {
+      writeWholeFile(json_path, text);
+    } catch (const std::exception& e) {
+      std::cerr << "clharness: " << e.what() << "\n";
+      ok = false;
+    }
+  }
+  if (!junit_path.empty()) {
+    std::ostringstream os;
+    writeJUnitReport(os, report);
+    std::string text = os.str();
+    if (incomplete) {
+      const std::string root = "<testsuites ";
+      if (auto at = text.find(root); at != std::string::npos)
+        text.insert(at + root.size(), "incomplete=\"true\" ");
+      const std::string end = "</testsuites>";
+      if (auto at = text.rfind(end); at != std::string::npos)
+        text.insert(
+            at,
+            fmt::format("  <testsuite name=\"clharness.interrupted\" tests=\"1\" failures=\"0\" "
+                        "errors=\"1\" skipped=\"0\">\n"
+                        "    <testcase classname=\"clharness\" name=\"interrupted\">\n"
+                        "      <error message=\"the run was interrupted by {}: {} of {} units "
+                        "ran\"/>\n"
+                        "    </testcase>\n"
+                        "  </testsuite>\n",
+                        signalName(incomplete->signal), report.units.size(), incomplete->planned));
+    }
+    try {
+      writeWholeFile(junit_path, text);
+    } catch (const std::exception& e) {
+      std::cerr << "clharness: " << e.what() << "\n";
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+std::string interruptedLine(const Report& report, const Incompleteness& why,
+                            const std::string& journal) {
+  return fmt::format(
+      "interrupted by {}: {} of {} units ran (the totals above count only those){}\n",
+      signalName(why.signal), report.units.size(), why.planned,
+      journal.empty() ? std::string()
+                      : "; the same command with --resume runs the rest (journal " + journal + ")");
+}
+
+}  // namespace clh

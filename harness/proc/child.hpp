@@ -1,0 +1,75 @@
+// The one child-process runner: spawn in a new process group, death with the parent, a wall-clock
+// limit, a progress-file watchdog, and an end on the parent's interrupt (SIGINT/SIGTERM).
+#pragma once
+
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace clh {
+
+struct ChildOutcome {
+  bool started = false;
+  bool timed_out = false;
+  int exit_code = -1;        ///< when it exited
+  int signal = 0;            ///< when a signal ended it
+  bool stalled = false;      ///< timed out because its progress file stopped growing
+  bool interrupted = false;  ///< ended because this process was interrupted (see interrupt.hpp)
+  std::string error;         ///< why it did not start
+  std::string out;           ///< its stdout, when ChildOptions::capture_stdout
+};
+
+struct ChildOptions {
+  double timeout_s = 0;         ///< kill the group after this many seconds (0: no limit)
+  std::string progress;         ///< a file the child appends to as it works ("": no watchdog)
+  double idle_s = 0;            ///< kill the group when `progress` has not grown for this long
+  bool capture_stdout = false;  ///< collect the child's stdout into ChildOutcome::out
+};
+
+/// Runs `argv` (argv[0] is the program path) in a new process group. The child gets
+/// PR_SET_PDEATHSIG(SIGKILL): it dies when this process dies, even by SIGKILL. Its group is
+/// killed at the time limit, when the progress file stalls, when interruptRequested() turns true,
+/// and after it exits (anything it left behind). stderr (and stdout unless captured) are
+/// inherited.
+ChildOutcome runChild(const std::vector<std::string>& argv, const ChildOptions& options);
+
+/// runChild with only a wall-clock limit (0: none).
+ChildOutcome runChild(const std::vector<std::string>& argv, double timeout_s);
+
+/// The same, and the group is also killed (timed_out, stalled) when the file `progress` has not
+/// grown for `idle_s` seconds: a child that reports each step there is stuck in one.
+ChildOutcome runChild(const std::vector<std::string>& argv, double timeout_s,
+                      const std::string& progress, double idle_s);
+
+/// "SIGSEGV" for 11, ...
+std::string signalName(int sig);
+
+// ---- interrupts: SIGINT/SIGTERM turn a flag on; work in progress ends, the report is written --
+
+/// Installs handlers for SIGINT and SIGTERM that only record the signal (async-signal-safe). A
+/// command that installs them must look at interruptRequested() between steps; every runChild
+/// then ends its child's process group. Until then the default action (death) holds, and the
+/// children die with this process through PR_SET_PDEATHSIG.
+void installInterruptHandlers();
+/// The signal received (SIGINT, SIGTERM), or 0.
+int interruptRequested();
+/// 128 + the signal: the exit code of an interrupted run (130 for SIGINT, 143 for SIGTERM).
+int interruptExitCode();
+/// Only for tests: forget a recorded signal.
+void clearInterruptForTesting();
+
+// ---- the child's side of the protocol: JSON lines to a file, its stderr to another ----------
+
+/// Writes `j` as one line and flushes it, so that a parent reading after a crash sees it whole.
+void writeJsonLine(std::FILE* f, const nlohmann::json& j);
+
+/// Sends this process's stderr to `path` (the driver's and the simulator's own messages: the
+/// parent quotes the file's end when the process dies). False when the file cannot be opened.
+bool redirectStderr(const std::string& path);
+
+/// The last `n` non-blank lines of a file, each cut to `width` characters, joined by newlines
+/// ("" when there is none).
+std::string lastLines(const std::string& path, size_t n, size_t width = 200);
+
+}  // namespace clh

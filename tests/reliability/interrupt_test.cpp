@@ -1,0 +1,209 @@
+// Tests of `clharness check` when runs end badly: SIGTERM and SIGINT mid-run (a partial, marked
+// report and no process left), SIGKILL of the parent (its children die with it), --resume (every
+// unit exactly once), two runs into one report (whole files), and sizes that cannot exist.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "reliability/process_tree.hpp"
+#include "support/tool_run.hpp"
+
+namespace fs = std::filesystem;
+using namespace clh::test;
+
+namespace {
+
+const std::string kSpecs = std::string(CLH_RELIABILITY_DIR) + "/specs";
+const std::string kPocl = "Portable Computing Language";
+
+bool havePocl() {
+  return runTool("devices --device '" + kPocl + "'").code == 0;
+}
+
+#define REQUIRE_POCL()                                      \
+  do {                                                      \
+    if (!havePocl()) GTEST_SKIP() << "no PoCL device here"; \
+  } while (0)
+
+std::string scratch(const std::string& name) {
+  const fs::path d = fs::path(::testing::TempDir()) / ("clh-rely-" + name);
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d.string();
+}
+
+// The journal's finished units (lines with "event": "unit").
+int journalUnits(const std::string& path) {
+  std::ifstream in(path);
+  int n = 0;
+  for (std::string line; std::getline(in, line);) {
+    auto j = nlohmann::json::parse(line, nullptr, false);
+    if (!j.is_discarded() && j.value("event", "") == "unit") ++n;
+  }
+  return n;
+}
+
+// A child of `tool` running a unit (`clharness __unit`), or 0.
+pid_t unitChild(pid_t tool) {
+  for (pid_t p : descendants(tool))
+    if (cmdline(p).find("__unit") != std::string::npos) return p;
+  return 0;
+}
+
+// Runs the interrupt fixture (a quick spec, then one that never ends), waits until the quick
+// unit is in the journal and the hanging one runs, sends `sig`, and checks what is left.
+void interruptMidRun(int sig, int expected_code) {
+  const std::string dir = scratch(std::to_string(sig));
+  const std::string json = dir + "/r.json", junit = dir + "/r.xml", log = dir + "/log";
+  const pid_t tool =
+      startTool({"check", kSpecs + "/interrupt", "--device", kPocl, "--cases", "2",
+                 "--launch-shapes", "0", "--timeout", "300", "--json", json, "--junit", junit},
+                log);
+  ASSERT_GT(tool, 0);
+  ASSERT_TRUE(waitFor([&] { return journalUnits(json + ".journal") == 1 && unitChild(tool); }, 120))
+      << readAll(log);
+  const std::vector<pid_t> children = descendants(tool);
+  ASSERT_FALSE(children.empty());
+  ASSERT_EQ(::kill(tool, sig), 0);
+  EXPECT_EQ(waitTool(tool), expected_code) << readAll(log);
+  for (pid_t p : children) EXPECT_TRUE(waitFor([p] { return gone(p); }, 10)) << cmdline(p);
+
+  std::ifstream jf(json);
+  const auto j = nlohmann::json::parse(jf, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << readAll(json);
+  EXPECT_EQ(j.value("incomplete", false), true) << j.dump(2);
+  EXPECT_EQ(j.value("interrupted_by", ""), sig == SIGINT ? "SIGINT" : "SIGTERM");
+  EXPECT_EQ(j.value("units_planned", 0), 2);
+  ASSERT_EQ(j.at("units").size(), 1u) << j.dump(2);
+  EXPECT_EQ(j["units"][0]["spec"], "a_quick");
+  EXPECT_EQ(j["units"][0]["status"], "pass");
+
+  // Well-formed XML (xmllint, when installed), marked incomplete.
+  const std::string xml = readAll(junit);
+  EXPECT_NE(xml.find("incomplete=\"true\""), std::string::npos) << xml;
+  EXPECT_NE(xml.find("</testsuites>"), std::string::npos) << xml;
+  if (std::system("command -v xmllint >/dev/null 2>&1") == 0) {
+    EXPECT_EQ(std::system(("xmllint --noout '" + junit + "'").c_str()), 0) << xml;
+  }
+  EXPECT_NE(readAll(log).find("interrupted by"), std::string::npos) << readAll(log);
+  // The journal stays for --resume.
+  EXPECT_EQ(journalUnits(json + ".journal"), 1);
+}
+
+TEST(Interrupt, SigtermLeavesAPartialReportAndNoProcess) {
+  REQUIRE_POCL();
+  interruptMidRun(SIGTERM, 143);
+}
+
+TEST(Interrupt, SigintLeavesAPartialReportAndNoProcess) {
+  REQUIRE_POCL();
+  interruptMidRun(SIGINT, 130);
+}
+
+TEST(Interrupt, KillNineOfTheParentLeavesNoChild) {
+  REQUIRE_POCL();
+  const std::string dir = scratch("kill9");
+  const pid_t tool = startTool({"check", kSpecs + "/interrupt/b_hang.yaml", "--device", kPocl,
+                                "--launch-shapes", "0", "--timeout", "300"},
+                               dir + "/log");
+  ASSERT_GT(tool, 0);
+  ASSERT_TRUE(waitFor([&] { return unitChild(tool) != 0; }, 60)) << readAll(dir + "/log");
+  const std::vector<pid_t> children = descendants(tool);
+  ASSERT_EQ(::kill(tool, SIGKILL), 0);
+  EXPECT_EQ(waitTool(tool), 128 + SIGKILL);
+  for (pid_t p : children) EXPECT_TRUE(waitFor([p] { return gone(p); }, 10)) << cmdline(p);
+}
+
+TEST(Interrupt, ResumeRunsEveryUnitExactlyOnce) {
+  REQUIRE_POCL();
+  const std::string dir = scratch("resume");
+  const std::string json = dir + "/r.json";
+  // A first run killed (SIGKILL: no report at all) once its first unit is in the journal.
+  const pid_t tool = startTool({"check", kSpecs + "/interrupt", "--device", kPocl, "--cases", "2",
+                                "--launch-shapes", "0", "--timeout", "300", "--json", json},
+                               dir + "/log1");
+  ASSERT_GT(tool, 0);
+  ASSERT_TRUE(
+      waitFor([&] { return journalUnits(json + ".journal") == 1 && unitChild(tool); }, 120));
+  ::kill(tool, SIGKILL);
+  waitTool(tool);
+  EXPECT_FALSE(fs::exists(json));
+
+  // Other options than the journal's: refused.
+  const ToolRun other =
+      runTool("check " + kSpecs + "/interrupt --device '" + kPocl +
+              "' --cases 3 --launch-shapes 0 --timeout 2 --json " + json + " --resume");
+  EXPECT_EQ(other.code, 2) << other.out;
+  EXPECT_NE(other.out.find("other options"), std::string::npos) << other.out;
+
+  // The same options (a shorter time limit is no other unit): the quick unit is not run again.
+  const ToolRun r =
+      runTool("check " + kSpecs + "/interrupt --device '" + kPocl +
+              "' --cases 2 --launch-shapes 0 --timeout 2 --json " + json + " --resume");
+  EXPECT_EQ(r.code, 1) << r.out;  // the hanging unit times out
+  EXPECT_NE(r.out.find("resuming: 1 finished units"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("a_quick on " + kPocl), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("pass (2 cases, from the journal)"), std::string::npos) << r.out;
+  std::ifstream jf(json);
+  const auto j = nlohmann::json::parse(jf);
+  EXPECT_FALSE(j.contains("incomplete"));
+  std::map<std::string, int> seen;
+  for (const auto& u : j.at("units")) ++seen[u.at("spec").get<std::string>()];
+  EXPECT_EQ(seen, (std::map<std::string, int>{{"a_quick", 1}, {"b_hang", 1}}));
+  EXPECT_FALSE(fs::exists(json + ".journal"));  // a complete report needs no journal
+}
+
+TEST(Interrupt, TwoRunsIntoOneReportGiveWholeFiles) {
+  REQUIRE_POCL();
+  const std::string dir = scratch("twice");
+  const std::string json = dir + "/r.json", junit = dir + "/r.xml";
+  std::vector<std::string> args = {"check", kSpecs + "/quick", "--device", kPocl,     "--cases",
+                                   "3",     "--json",          json,       "--junit", junit};
+  const pid_t a = startTool(args, dir + "/a.log"), b = startTool(args, dir + "/b.log");
+  ASSERT_GT(a, 0);
+  ASSERT_GT(b, 0);
+  EXPECT_EQ(waitTool(a), 0) << readAll(dir + "/a.log");
+  EXPECT_EQ(waitTool(b), 0) << readAll(dir + "/b.log");
+  std::ifstream jf(json);
+  const auto j = nlohmann::json::parse(jf, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << readAll(json);
+  EXPECT_EQ(j.at("units").size(), 6u);  // 3 specs x (cases + launch)
+  if (std::system("command -v xmllint >/dev/null 2>&1") == 0) {
+    EXPECT_EQ(std::system(("xmllint --noout '" + junit + "'").c_str()), 0) << readAll(junit);
+  }
+  for (const auto& e : fs::directory_iterator(dir))  // no temporary file left
+    EXPECT_EQ(e.path().filename().string().find(".tmp-"), std::string::npos) << e.path();
+}
+
+TEST(BadSizes, AHugeBufferIsASkippedCaseNamingTheBufferNotAToolError) {
+  REQUIRE_POCL();
+  const std::string dir = scratch("huge");
+  const ToolRun r = runTool("check " + kSpecs + "/huge_buffer.yaml --device '" + kPocl +
+                            "' --cases 3 --json " + dir + "/r.json");
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(r.out.find("bad_alloc"), std::string::npos) << r.out;
+  std::ifstream jf(dir + "/r.json");
+  const auto j = nlohmann::json::parse(jf);
+  ASSERT_EQ(j.at("units").size(), 2u);
+  for (const auto& u : j["units"]) {
+    EXPECT_EQ(u["status"], "skipped") << u.dump(2);
+    const std::string message = u["message"];
+    EXPECT_NE(message.find("buffers.a (line 9)"), std::string::npos) << message;
+    EXPECT_NE(message.find("bytes"), std::string::npos) << message;
+    EXPECT_NE(message.find("CL_DEVICE_MAX_MEM_ALLOC_SIZE"), std::string::npos) << message;
+  }
+}
+
+TEST(BadSizes, AnInvertedRangeIsASpecErrorWithFileAndLine) {
+  const ToolRun r = runTool("check " + kSpecs + "/inverted_range.yaml");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("inverted_range.yaml:6: params.N.range: [4096, 1] is empty"),
+            std::string::npos)
+      << r.out;
+}
+
+}  // namespace
