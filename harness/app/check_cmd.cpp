@@ -457,11 +457,12 @@ int runCheck(const AppConfig& config, const CheckOptions& o) {
   const size_t total = specs.size() * devices.size() * (launches ? 2 : 1);
   size_t done = 0;
   std::mutex progress;  // the [n/total] lines, written as units finish
-  auto announce = [&](const UnitResult& u, const char* what) {
+  auto announce = [&](const UnitResult& u, const char* what, bool from_journal = false) {
     std::lock_guard<std::mutex> lock(progress);
     ++done;
-    std::cerr << fmt::format("[{}/{}] {} on {}: {} ({} {}, {:.2f}s)\n", done, total, u.title(),
-                             u.device, toString(u.status), u.cases_run, what, u.seconds);
+    std::cerr << fmt::format("[{}/{}] {} on {}: {} ({} {}, {})\n", done, total, u.title(), u.device,
+                             toString(u.status), u.cases_run, what,
+                             from_journal ? "from the journal" : fmt::format("{:.2f}s", u.seconds));
   };
   std::vector<std::unique_ptr<OclgrindSession>> sims(devices.size());
   std::vector<std::unique_ptr<DeviceSession>> sessions(devices.size());
@@ -508,7 +509,7 @@ int runCheck(const AppConfig& config, const CheckOptions& o) {
       u = runUnit(*sessions[d], spec, uo);
     }
     if (!earlier) keep(u);
-    announce(u, earlier ? "cases, from the journal" : "cases");
+    announce(u, "cases", earlier.has_value());
     slot.cases = std::move(u);
     if (!launches) return;
     // A kernel that never ends would hang under the launch shapes too.
@@ -522,7 +523,7 @@ int runCheck(const AppConfig& config, const CheckOptions& o) {
     const bool broken_on_sim = dev.simulator && !expectedFindings(spec, dev).empty();
     if (auto done_before = fromJournal("launch", spec, dev)) {
       slot.launch = std::move(*done_before);
-      announce(*slot.launch, "shapes, from the journal");
+      announce(*slot.launch, "shapes", true);
       return;
     }
     if (hung || broken_on_sim) {
