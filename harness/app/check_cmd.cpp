@@ -383,6 +383,23 @@ std::vector<RunOptions> runModes(const std::string& bufferMode, const std::strin
   return out;
 }
 
+namespace {
+
+// What a unit runs with, from the options of `check` or of its child (the same fields).
+template <class Options>
+UnitOptions unitOptions(const AppConfig& config, const Options& o) {
+  UnitOptions uo;
+  uo.seed = o.seed;
+  uo.cases = o.cases;
+  uo.shrink = o.shrink;
+  uo.tool = config.tool_name;
+  uo.modes = runModes(o.buffer_mode, o.read_mode);
+  if (o.sizes) uo.sizes = parseSizes(*o.sizes);
+  return uo;
+}
+
+}  // namespace
+
 int runCheck(const AppConfig& config, const CheckOptions& o) {
   std::vector<std::string> paths = o.paths;
   if (paths.empty()) paths.push_back((fs::path(config.repo_root) / "specs").string());
@@ -499,14 +516,7 @@ int runCheck(const AppConfig& config, const CheckOptions& o) {
         sims[d] = simulatorSession(dev, (scratch / ("oclgrind-" + dev.slug() + ".jsonl")).string());
         sessions[d] = std::make_unique<DeviceSession>(dev, sims[d].get());
       }
-      UnitOptions uo;
-      uo.seed = o.seed;
-      uo.cases = o.cases;
-      uo.shrink = o.shrink;
-      uo.tool = config.tool_name;
-      uo.modes = runModes(o.buffer_mode, o.read_mode);
-      if (o.sizes) uo.sizes = parseSizes(*o.sizes);
-      u = runUnit(*sessions[d], spec, uo);
+      u = runUnit(*sessions[d], spec, unitOptions(config, o));
     }
     if (!earlier) keep(u);
     announce(u, "cases", earlier.has_value());
@@ -667,13 +677,7 @@ int runUnitChild(const AppConfig& config, const UnitChildOptions& o) {
     const DeviceInfo* dev = &found;
     std::unique_ptr<OclgrindSession> sim = simulatorSession(*dev, o.out + ".oclgrind.jsonl");
     DeviceSession session(*dev, sim.get());
-    UnitOptions uo;
-    uo.seed = o.seed;
-    uo.cases = o.cases;
-    uo.shrink = o.shrink;
-    uo.tool = config.tool_name;
-    uo.modes = runModes(o.buffer_mode, o.read_mode);
-    if (o.sizes) uo.sizes = parseSizes(*o.sizes);
+    UnitOptions uo = unitOptions(config, o);
     uo.on_case_start = [out](const Sizes& s) {
       writeJsonLine(out, {{"event", "case_start"}, {"sizes", s}});
     };

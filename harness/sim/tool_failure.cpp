@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdlib>
+#include <functional>
 
 namespace clh {
 namespace {
@@ -31,17 +32,23 @@ bool hasOptLevel(const std::string& options) {
   return false;
 }
 
-std::string withoutOption(const std::string& options, std::string_view option) {
+// The options without the words `drop` says to leave out.
+std::string keepWords(const std::string& options,
+                      const std::function<bool(const std::string&)>& drop) {
   std::string out;
   size_t begin = 0;
   while (begin <= options.size()) {
     size_t end = options.find(' ', begin);
     if (end == std::string::npos) end = options.size();
     const std::string word = options.substr(begin, end - begin);
-    if (!word.empty() && word != option) out += (out.empty() ? "" : " ") + word;
+    if (!word.empty() && !drop(word)) out += (out.empty() ? "" : " ") + word;
     begin = end + 1;
   }
   return out;
+}
+
+std::string withoutOption(const std::string& options, std::string_view option) {
+  return keepWords(options, [&](const std::string& w) { return w == option; });
 }
 
 std::string withOption(const std::string& options, std::string_view option) {
@@ -89,15 +96,8 @@ std::string otherSimulatorOptions(const std::string& options) {
   if (hasOption(options, kSimulatorRetryOption))
     return withoutOption(options, kSimulatorRetryOption);
   // An optimisation level of the user's stays in force beside -cl-opt-disable: it goes.
-  std::string out;
-  size_t begin = 0;
-  while (begin <= options.size()) {
-    size_t end = options.find(' ', begin);
-    if (end == std::string::npos) end = options.size();
-    const std::string word = options.substr(begin, end - begin);
-    if (!word.empty() && word.rfind("-O", 0) != 0) out += (out.empty() ? "" : " ") + word;
-    begin = end + 1;
-  }
+  const std::string out =
+      keepWords(options, [](const std::string& w) { return w.rfind("-O", 0) == 0; });
   return withOption(out, kSimulatorRetryOption);
 }
 

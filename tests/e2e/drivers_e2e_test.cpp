@@ -4,41 +4,29 @@
 // pass; regression mode fails on what no baseline records, and passes against a recorded one.
 #include <gtest/gtest.h>
 
-#include <array>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "support/tool_run.hpp"
+
 namespace fs = std::filesystem;
 
 namespace {
 
-struct ToolResult {
-  int code = -1;
-  std::string out;
-};
+using clh::test::ToolRun;
 
 // The tool with OCL_ICD_VENDORS naming a folder that holds only the fake driver (the tool adds
 // Oclgrind by itself; --device keeps to the fake one).
-ToolResult runWithCrashy(const std::string& args) {
+ToolRun runWithCrashy(const std::string& args) {
   static const fs::path vendors = [] {
     const fs::path dir = fs::path(::testing::TempDir()) / "crashy-vendors";
     fs::create_directories(dir);
     std::ofstream(dir / "crashy.icd") << CLH_CRASHY_ICD << "\n";
     return dir;
   }();
-  const std::string cmd =
-      "OCL_ICD_VENDORS=" + vendors.string() + " " + CLHARNESS_TOOL + " " + args + " 2>&1";
-  ToolResult r;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return r;
-  std::array<char, 4096> buf;
-  for (size_t n; (n = fread(buf.data(), 1, buf.size(), p)) > 0;) r.out.append(buf.data(), n);
-  const int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+  return clh::test::runToolWithEnv("OCL_ICD_VENDORS=" + vendors.string(), args);
 }
 
 bool haveCrashy() {
@@ -61,7 +49,7 @@ TEST(DriverSectionE2E, ACrashingDriverIsNamedAndTheKernelPasses) {
   const fs::path json = fs::path(::testing::TempDir()) / "crashy.json";
   const fs::path empty = fs::path(::testing::TempDir()) / "crashy-no-baselines";
   fs::create_directories(empty);
-  ToolResult r = runWithCrashy("check" + kArgs + " --json " + json.string());
+  ToolRun r = runWithCrashy("check" + kArgs + " --json " + json.string());
   EXPECT_EQ(r.code, 0) << r.out;
   const auto j = readJson(json);
   ASSERT_EQ(j["units"].size(), 2u) << r.out;

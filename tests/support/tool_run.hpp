@@ -14,9 +14,11 @@ struct ToolRun {
   std::string out;  ///< stdout and stderr together
 };
 
-/// Runs `clharness ARGS` through /bin/sh (so ARGS may quote), stderr merged into stdout.
-inline ToolRun runTool(const std::string& args) {
-  const std::string cmd = std::string(CLHARNESS_TOOL) + " " + args + " 2>&1";
+/// Runs `ENV clharness ARGS` through /bin/sh (so ARGS may quote), stderr merged into stdout; `env`
+/// ("NAME=VALUE ..." or "") goes before the tool on the command line.
+inline ToolRun runToolWithEnv(const std::string& env, const std::string& args) {
+  const std::string cmd =
+      (env.empty() ? "" : env + " ") + std::string(CLHARNESS_TOOL) + " " + args + " 2>&1";
   ToolRun r;
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) return r;
@@ -25,6 +27,11 @@ inline ToolRun runTool(const std::string& args) {
   const int status = pclose(p);
   r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return r;
+}
+
+/// Runs `clharness ARGS` (see runToolWithEnv).
+inline ToolRun runTool(const std::string& args) {
+  return runToolWithEnv("", args);
 }
 
 }  // namespace clh::test
