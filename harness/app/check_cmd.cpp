@@ -20,6 +20,7 @@
 #include "app/launch_run.hpp"
 #include "app/run_journal.hpp"
 #include "cl/unit.hpp"
+#include "core/files.hpp"
 #include "core/reporters/reporters.hpp"
 #include "core/shell.hpp"
 #include "core/sizes.hpp"
@@ -641,7 +642,7 @@ int runCheck(const AppConfig& config, const CheckOptions& o) {
         const drivers::Baseline b = drivers::recordBaseline(in, base, o.per_model);
         const fs::path file = fs::path(o.write_baseline) / drivers::baselineFileName(b.match);
         fs::create_directories(file.parent_path());
-        writeWholeFile(file.string(), drivers::toJson(b).dump(2) + "\n");
+        writeFileAtomically(file.string(), drivers::toJson(b).dump(2) + "\n");
         std::cerr << "clharness: recorded the baseline of " << dev.displayName() << " in " << file
                   << "\n";
       }

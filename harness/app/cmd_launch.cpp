@@ -23,6 +23,7 @@
 #include "app/isolate.hpp"
 #include "app/launch_run.hpp"
 #include "cl/unit.hpp"
+#include "core/files.hpp"
 #include "core/result.hpp"
 #include "core/sizes.hpp"
 #include "drivers/baseline.hpp"
@@ -310,22 +311,15 @@ int runLaunch(const clh::AppConfig& config, const LaunchArgs& args) {
     for (const auto& d : devices) {
       // This run's deviations join the launch part of the device's baseline: entries already
       // there stay (another spec set, other families), and so does the driver checks' part.
-      clh::drivers::Baseline b;
-      b.match = clh::drivers::matchFor(d);
-      const fs::path file =
-          fs::path(args.write_baselines) / clh::drivers::baselineFileName(b.match);
-      if (fs::exists(file)) b = clh::drivers::loadBaseline(file.string());
-      b.match = clh::drivers::matchFor(d, !b.match.device.empty());
-      b.recorded_on = d.displayName();
+      auto [file, b] = clh::drivers::baselineToUpdate(args.write_baselines, d);
       for (auto& e : clh::launch::collectDeviations(results, d, known.at(d.slug())).entries)
         if (std::none_of(b.launch.begin(), b.launch.end(),
                          [&](const clh::launch::KnownDeviation& k) { return k.sameKey(e); }))
           b.launch.push_back(std::move(e));
-      fs::create_directories(file.parent_path());
-      std::ofstream f(file);
-      f << clh::drivers::toJson(b).dump(2) << "\n";
-      if (!f) {
-        std::cerr << "clharness launch: cannot write " << file << "\n";
+      try {
+        clh::writeFileAtomically(file, clh::drivers::toJson(b).dump(2) + "\n");
+      } catch (const std::runtime_error& e) {
+        std::cerr << "clharness launch: " << e.what() << "\n";
         return clh::kExitUsage;
       }
     }

@@ -75,8 +75,7 @@ int runSemantics(const SemanticsArgs& args, const std::vector<std::string>& comm
     // family with --isolate-launch: after a driver took a whole run down).
     std::vector<std::string> child = {"/proc/self/exe"};
     child.insert(child.end(), command_path.begin(), command_path.end());
-    child.insert(child.end(),
-                 {"--device", d.identity(), "--launch-family", "{family}"});
+    child.insert(child.end(), {"--device", d.identity(), "--launch-family", "{family}"});
     auto isolated = sem::runIsolatedLaunchRows(
         child, 300, args.isolate_launch ? sem::launchFamilies() : sem::crashProneFamilies());
     results.insert(results.end(), isolated.begin(), isolated.end());
@@ -88,13 +87,7 @@ int runSemantics(const SemanticsArgs& args, const std::vector<std::string>& comm
   if (!args.write_baselines.empty())
     for (size_t i = 0; i < matrix.size(); ++i) {
       // The driver checks' part of the device's baseline; a launch part already there is kept.
-      clh::drivers::Baseline b;
-      b.match = clh::drivers::matchFor(selected[i]);
-      const fs::path file =
-          fs::path(args.write_baselines) / clh::drivers::baselineFileName(b.match);
-      if (fs::exists(file)) b = clh::drivers::loadBaseline(file.string());
-      b.match = clh::drivers::matchFor(selected[i], !b.match.device.empty());
-      b.recorded_on = selected[i].displayName();
+      auto [file, b] = clh::drivers::baselineToUpdate(args.write_baselines, selected[i]);
       b.checks = matrix[i].results;
       writeJson(file, clh::drivers::toJson(b));
     }

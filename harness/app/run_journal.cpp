@@ -6,42 +6,19 @@
 #include <sys/file.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
 
+#include "core/files.hpp"
 #include "core/reporters/reporters.hpp"
 #include "proc/child.hpp"
 
 namespace fs = std::filesystem;
 
 namespace clh {
-
-void writeWholeFile(const std::string& path, const std::string& content) {
-  static std::atomic<unsigned> counter{0};
-  const fs::path target(path);
-  const std::string tmp =
-      fmt::format("{}.tmp-{}-{}", path, static_cast<long>(::getpid()), counter++);
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    f << content;
-    f.flush();
-    if (!f) {
-      std::error_code ec;
-      fs::remove(tmp, ec);
-      throw std::runtime_error("cannot write " + path);
-    }
-  }
-  std::error_code ec;
-  fs::rename(tmp, target, ec);
-  if (ec) {
-    fs::remove(tmp, ec);
-    throw std::runtime_error("cannot write " + path + " (rename: " + ec.message() + ")");
-  }
-}
 
 std::string unitKey(const std::string& family, const std::string& spec_file,
                     const std::string& device) {
@@ -152,7 +129,7 @@ bool writeReportFiles(const Report& report, const std::string& json_path,
       text = j.dump(2) + "\n";
     }
     try {
-      writeWholeFile(json_path, text);
+      writeFileAtomically(json_path, text);
     } catch (const std::exception& e) {
       std::cerr << "clharness: " << e.what() << "\n";
       ok = false;
@@ -180,7 +157,7 @@ bool writeReportFiles(const Report& report, const std::string& json_path,
                         signalName(incomplete->signal), report.units.size(), incomplete->planned));
     }
     try {
-      writeWholeFile(junit_path, text);
+      writeFileAtomically(junit_path, text);
     } catch (const std::exception& e) {
       std::cerr << "clharness: " << e.what() << "\n";
       ok = false;

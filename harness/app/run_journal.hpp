@@ -14,11 +14,6 @@
 
 namespace clh {
 
-/// Writes `content` to a temporary file beside `path`, then renames it over `path`: a reader
-/// (or a second run writing the same file) never sees a half-written file. Throws
-/// std::runtime_error naming the file when it cannot.
-void writeWholeFile(const std::string& path, const std::string& content);
-
 /// The key of one unit in a journal: family, spec file and device.
 std::string unitKey(const std::string& family, const std::string& spec_file,
                     const std::string& device);

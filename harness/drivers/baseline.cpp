@@ -72,14 +72,7 @@ std::string baselineFileName(const BaselineMatch& m) {
 nlohmann::json toJson(const Baseline& b) {
   nlohmann::json checks = nlohmann::json::array();
   for (const auto& r : b.checks) checks.push_back(rowToJson(r));
-  nlohmann::json launch = nlohmann::json::array();
-  for (const auto& e : b.launch) {
-    nlohmann::json j = {{"kind", e.kind}, {"rule", e.rule}, {"got", e.got}};
-    if (!e.results.empty()) j["results"] = e.results;
-    if (!e.allowed.empty()) j["allowed"] = e.allowed;
-    j["reason"] = e.reason;
-    launch.push_back(std::move(j));
-  }
+  nlohmann::json launch = b.launch;
   nlohmann::json match = {{"platform", b.match.platform},
                           {"device_type", b.match.device_type},
                           {"driver_version", b.match.driver_version}};
@@ -99,9 +92,7 @@ Baseline baselineFromJson(const nlohmann::json& j) {
   b.recorded_on = j.value("recorded_on", "");
   for (const auto& r : j.value("checks", nlohmann::json::array()))
     b.checks.push_back(rowFromJson(r));
-  for (const auto& e : j.value("launch", nlohmann::json::array()))
-    b.launch.push_back({e.value("kind", ""), e.at("rule"), e.at("got"), e.value("results", ""),
-                        e.value("reason", ""), e.value("allowed", "")});
+  b.launch = j.value("launch", nlohmann::json::array()).get<std::vector<launch::KnownDeviation>>();
   return b;
 }
 
@@ -154,6 +145,16 @@ std::optional<Baseline> findBaseline(const std::string& dir, const DeviceInfo& d
     }
   }
   return best;
+}
+
+std::pair<std::string, Baseline> baselineToUpdate(const std::string& dir,
+                                                  const DeviceInfo& device) {
+  const std::string file = (fs::path(dir) / baselineFileName(matchFor(device))).string();
+  Baseline b;
+  if (fs::exists(file)) b = loadBaseline(file);
+  b.match = matchFor(device, !b.match.device.empty());
+  b.recorded_on = device.displayName();
+  return {file, std::move(b)};
 }
 
 launch::KnownDeviations knownDeviations(const Baseline& b, const DeviceInfo& device) {

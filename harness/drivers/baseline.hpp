@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cl/devices.hpp"
@@ -49,6 +50,11 @@ std::optional<Baseline> findBaseline(const std::string& dir, const DeviceInfo& d
 Baseline loadBaseline(const std::string& file);
 nlohmann::json toJson(const Baseline& baseline);
 Baseline baselineFromJson(const nlohmann::json& json);
+
+/// The file a recorder writes `device`'s baseline to in `dir`, and what is to go in it: the file's
+/// content where there is one (the part another command recorded is kept), else a new baseline;
+/// its match and recorded_on set for this device.
+std::pair<std::string, Baseline> baselineToUpdate(const std::string& dir, const DeviceInfo& device);
 
 /// The launch part as the launch family's matcher reads it.
 launch::KnownDeviations knownDeviations(const Baseline& baseline, const DeviceInfo& device);

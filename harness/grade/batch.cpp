@@ -4,7 +4,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -64,29 +63,6 @@ std::vector<Submission> findSubmissions(const std::vector<std::string>& paths) {
                                   " (grade them in separate batches)");
   }
   return out;
-}
-
-void writeFileAtomically(const std::string& path, const std::string& content) {
-  static std::atomic<unsigned> counter{0};
-  fs::path target(path);
-  if (target.has_parent_path()) fs::create_directories(target.parent_path());
-  std::string tmp = path + ".tmp-" + std::to_string(getpid()) + "-" + std::to_string(counter++);
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    f << content;
-    f.flush();
-    if (!f) {
-      std::error_code ec;
-      fs::remove(tmp, ec);
-      throw std::runtime_error("cannot write " + tmp);
-    }
-  }
-  std::error_code ec;
-  fs::rename(tmp, target, ec);
-  if (ec) {
-    fs::remove(tmp, ec);
-    throw std::runtime_error("cannot rename " + tmp + " to " + path);
-  }
 }
 
 ResultFiles resultFiles(const std::string& out_dir, const Submission& s) {

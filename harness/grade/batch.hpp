@@ -7,19 +7,18 @@
 #include <string>
 #include <vector>
 
+#include "core/files.hpp"  // writeFileAtomically, which the batch uses for its files
 #include "grade/grade.hpp"
 
 namespace clh::grade {
+
+using clh::writeFileAtomically;  // the batch's files are written whole (core/files.hpp)
 
 /// The submissions under `paths`: a file is one submission (id: its stem); a folder holds one per
 /// `.cl` file below it, hidden entries skipped (id: the path below the folder, without ".cl").
 /// Sorted by id. Throws std::invalid_argument for a missing path, no submission at all, or two
 /// submissions with the same id.
 std::vector<Submission> findSubmissions(const std::vector<std::string>& paths);
-
-/// Writes `content` to a temporary file beside `path` and renames it over `path`: a reader sees
-/// the old file or the new one, never half of one. Throws std::runtime_error naming the file.
-void writeFileAtomically(const std::string& path, const std::string& content);
 
 /// The files of one submission's result in the output folder.
 struct ResultFiles {

@@ -75,16 +75,20 @@ std::vector<KnownDeviation> KnownDeviations::uncovered(const ShapeCheck& c) cons
   return out;
 }
 
+void to_json(nlohmann::json& j, const KnownDeviation& e) {
+  j = {{"kind", e.kind}, {"rule", e.rule}, {"got", e.got}};
+  if (!e.results.empty()) j["results"] = e.results;
+  if (!e.allowed.empty()) j["allowed"] = e.allowed;
+  j["reason"] = e.reason;
+}
+
+void from_json(const nlohmann::json& j, KnownDeviation& e) {
+  e = {j.value("kind", ""),    j.at("rule"),          j.at("got"),
+       j.value("results", ""), j.value("reason", ""), j.value("allowed", "")};
+}
+
 nlohmann::json toJson(const KnownDeviations& k) {
-  nlohmann::json entries = nlohmann::json::array();
-  for (const auto& e : k.entries) {
-    nlohmann::json j = {{"kind", e.kind}, {"rule", e.rule}, {"got", e.got}};
-    if (!e.results.empty()) j["results"] = e.results;
-    if (!e.allowed.empty()) j["allowed"] = e.allowed;
-    j["reason"] = e.reason;
-    entries.push_back(std::move(j));
-  }
-  return {{"slug", k.slug}, {"device", k.device}, {"known_deviations", entries}};
+  return {{"slug", k.slug}, {"device", k.device}, {"known_deviations", k.entries}};
 }
 
 KnownDeviations knownDeviationsFromJson(const nlohmann::json& j) {
@@ -92,9 +96,7 @@ KnownDeviations knownDeviationsFromJson(const nlohmann::json& j) {
   k.slug = j.value("slug", "");
   k.device = j.value("device", "");
   k.found = true;
-  for (const auto& e : j.at("known_deviations"))
-    k.entries.push_back({e.value("kind", ""), e.at("rule"), e.at("got"), e.value("results", ""),
-                         e.value("reason", ""), e.value("allowed", "")});
+  k.entries = j.at("known_deviations").get<std::vector<KnownDeviation>>();
   return k;
 }
 

@@ -67,6 +67,9 @@ struct KnownDeviations {
   std::vector<KnownDeviation> uncovered(const ShapeCheck& check) const;
 };
 
+/// One entry as a baseline file holds it.
+void to_json(nlohmann::json& j, const KnownDeviation& entry);
+void from_json(const nlohmann::json& j, KnownDeviation& entry);
 nlohmann::json toJson(const KnownDeviations& known);
 KnownDeviations knownDeviationsFromJson(const nlohmann::json& json);
 
