@@ -134,6 +134,10 @@ struct Report {
   std::vector<UnitResult> units;
   std::vector<DriverReport> drivers;  ///< empty when the driver checks did not run
   bool regression_mode = false;       ///< `--baseline`: driver regressions fail the run
+  /// An interrupted run: the signal that stopped it (0: the run is complete) and how many units
+  /// it planned; every report format marks the report incomplete.
+  std::string interrupted_by;  ///< e.g. "SIGINT"; empty: complete
+  size_t units_planned = 0;
 };
 
 /// The exit status of a run: kernel verdicts (isSuccess), and in regression mode the driver

@@ -7,8 +7,8 @@
 #include <cmath>
 #include <sstream>
 
-#include "core/reporters/reporters.hpp"
 #include "core/sizes.hpp"
+#include "report/reporters.hpp"
 
 namespace clh::grade {
 
