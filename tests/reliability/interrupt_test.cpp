@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 
 #include "reliability/process_tree.hpp"
@@ -155,6 +156,55 @@ TEST(Interrupt, ResumeRunsEveryUnitExactlyOnce) {
   for (const auto& u : j.at("units")) ++seen[u.at("spec").get<std::string>()];
   EXPECT_EQ(seen, (std::map<std::string, int>{{"a_quick", 1}, {"b_hang", 1}}));
   EXPECT_FALSE(fs::exists(json + ".journal"));  // a complete report needs no journal
+}
+
+// The driver ids of a report's first driver section that come from launch families ("shape.").
+std::set<std::string> shapeFindings(const std::string& json_path) {
+  std::ifstream in(json_path);
+  const auto j = nlohmann::json::parse(in, nullptr, false);
+  std::set<std::string> ids;
+  if (j.is_discarded() || !j.contains("drivers") || j["drivers"].empty()) return ids;
+  for (const auto& f : j["drivers"][0].value("findings", nlohmann::json::array()))
+    if (f.value("check", "").rfind("shape.", 0) == 0) ids.insert(f.value("check", ""));
+  return ids;
+}
+
+// A resumed run's driver section is the one a whole run gives: the launch families of the units
+// it takes from the journal are kept there with them, not only their verdicts.
+TEST(Interrupt, AResumedRunKeepsTheLaunchFamiliesOfItsDriverSection) {
+  REQUIRE_POCL();
+  const std::string dir = scratch("resume-launch");
+  const std::string json = dir + "/r.json", whole = dir + "/whole.json";
+  const std::string options =
+      " --device '" + kPocl + "' --cases 2 --launch-shapes 40 --no-driver-checks --jobs 1 --json ";
+  const pid_t tool = startTool(
+      {"check", kSpecs + "/resume_launch", "--device", kPocl, "--cases", "2", "--launch-shapes",
+       "40", "--no-driver-checks", "--jobs", "1", "--timeout", "300", "--json", json},
+      dir + "/log1");
+  ASSERT_GT(tool, 0);
+  // a_pi's cases and launch units are in the journal, b_hang's cases run: kill the run.
+  ASSERT_TRUE(waitFor([&] { return journalUnits(json + ".journal") == 2 && unitChild(tool); }, 240))
+      << readAll(dir + "/log1");
+  ::kill(tool, SIGKILL);
+  waitTool(tool);
+  // The journal keeps the launch unit's family, every shape of it.
+  std::ifstream jl(json + ".journal");
+  size_t shapes = 0;
+  for (std::string line; std::getline(jl, line);) {
+    const auto j = nlohmann::json::parse(line, nullptr, false);
+    if (!j.is_discarded() && j.contains("extra"))
+      shapes = j["extra"].value("shapes", nlohmann::json::array()).size();
+  }
+  EXPECT_EQ(shapes, 40u);
+
+  const ToolRun resumed =
+      runTool("check " + kSpecs + "/resume_launch" + options + json + " --timeout 2 --resume");
+  EXPECT_EQ(resumed.code, 1) << resumed.out;  // b_hang times out
+  EXPECT_NE(resumed.out.find("a_pi [launch] on " + kPocl), std::string::npos) << resumed.out;
+  const ToolRun fresh =
+      runTool("check " + kSpecs + "/resume_launch/a_pi.yaml" + options + whole + " --timeout 300");
+  EXPECT_EQ(fresh.code, 0) << fresh.out;
+  EXPECT_EQ(shapeFindings(json), shapeFindings(whole));
 }
 
 TEST(Interrupt, TwoRunsIntoOneReportGiveWholeFiles) {
