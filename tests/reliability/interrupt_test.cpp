@@ -3,6 +3,7 @@
 // unit exactly once), two runs into one report (whole files), and sizes that cannot exist.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -227,6 +228,43 @@ TEST(Interrupt, TwoRunsIntoOneReportGiveWholeFiles) {
   }
   for (const auto& e : fs::directory_iterator(dir))  // no temporary file left
     EXPECT_EQ(e.path().filename().string().find(".tmp-"), std::string::npos) << e.path();
+}
+
+// Two grade batches into one --out folder: each file either run writes is whole (written to a
+// temporary file, then renamed), the gradebook has one row per submission, nothing is left over.
+TEST(Interrupt, TwoGradeRunsIntoOneFolderGiveWholeFiles) {
+  REQUIRE_POCL();
+  const std::string dir = scratch("grade-twice");
+  const fs::path in = fs::path(dir) / "in", out = fs::path(dir) / "out";
+  fs::create_directories(in);
+  const std::string subs = std::string(CLH_RELIABILITY_DIR) + "/../grade/submissions/vadd/";
+  const std::vector<std::string> names = {"off_by_one.cl", "missing_bounds_check.cl"};
+  for (const auto& n : names) fs::copy_file(subs + n, in / n);
+  fs::copy_file(std::string(CLHARNESS_SOURCE_ROOT) + "/kernels/assignments/vadd.cl",
+                in / "reference.cl");
+  const std::vector<std::string> args = {
+      "grade",      "--assignment", "vadd", in.string(),         "--out",
+      out.string(), "--cases",      "5",    "--allow-unassessed"};
+  const pid_t a = startTool(args, dir + "/a.log"), b = startTool(args, dir + "/b.log");
+  ASSERT_GT(a, 0);
+  ASSERT_GT(b, 0);
+  const int ca = waitTool(a), cb = waitTool(b);
+  EXPECT_TRUE(ca == 0 || ca == 1) << readAll(dir + "/a.log");  // 1: a submission lost points
+  EXPECT_TRUE(cb == 0 || cb == 1) << readAll(dir + "/b.log");
+  size_t grades = 0;
+  for (const auto& e : fs::directory_iterator(out)) {
+    const std::string name = e.path().filename().string();
+    EXPECT_EQ(name.find(".tmp-"), std::string::npos) << "left over: " << name;
+    EXPECT_NE(name.rfind(".work-", 0), 0u) << "left over: " << name;
+    if (e.path().extension() != ".json") continue;
+    std::ifstream jf(e.path());
+    const auto j = nlohmann::json::parse(jf, nullptr, false);
+    EXPECT_FALSE(j.is_discarded()) << name << " is not whole: " << readAll(e.path().string());
+    ++grades;
+  }
+  EXPECT_GE(grades, 3u);
+  const std::string csv = readAll((out / "grades.csv").string());
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 4) << csv;  // a header and 3 rows
 }
 
 TEST(BadSizes, AHugeBufferIsASkippedCaseNamingTheBufferNotAToolError) {
