@@ -79,6 +79,10 @@ void addCheckCommand(CLI::App& app, const std::function<clh::ToolConfig()>& conf
   cmd->add_flag("--per-model", check.per_model,
                 "with --write-baseline: a baseline for this device model only (an override of "
                 "the driver's)");
+  cmd->add_option("--replay-budget", check.replay_budget_s,
+                  "seconds the simulator may take to replay a real device's smallest failing case "
+                  "and name the statement (default 60; 0: no replay)")
+      ->check(CLI::NonNegativeNumber);
   cmd->add_flag("--resume", check.resume,
                 "go on from the journal of an interrupted run into the same --json/--junit "
                 "(FILE.journal), with the same options: each unit runs once");

@@ -18,6 +18,7 @@
 #include "run/driver_section.hpp"
 #include "run/journal.hpp"
 #include "run/scheduler.hpp"
+#include "run/sim_replay.hpp"
 #include "run/units.hpp"
 
 namespace fs = std::filesystem;
@@ -137,6 +138,8 @@ int runCheck(const ToolConfig& config, const CheckOptions& o) {
     std::optional<FamilyRun> family;
   };
   std::vector<Slot> slots(specs.size() * devices.size());
+  const std::optional<DeviceInfo> simulator =
+      o.replay_budget_s > 0 ? anySimulator(devices) : std::nullopt;
   std::mutex journal_lock;  // the journal is shared by the threads
   auto fromJournal = [&](const char* family, const Spec& spec, const DeviceInfo& dev,
                          nlohmann::json* extra = nullptr) {
@@ -166,6 +169,12 @@ int runCheck(const ToolConfig& config, const CheckOptions& o) {
       }
       u = runUnit(*sessions[d], spec, unitOptions(config, o));
     }
+    // A fault the simulator never ran (a crash or wrong results, often at a size beyond its range)
+    // is replayed there at its smallest case, to name the statement and the kind.
+    if (!earlier && o.isolate && simulator && worthReplayingOnSimulator(u, dev) &&
+        !interruptRequested())
+      explainOnSimulator(config, o, spec, *simulator, std::min(o.timeout_s, o.replay_budget_s),
+                         scratch, u);
     if (!earlier) keep(u);
     announce(u, "cases", earlier.has_value());
     slot.cases = std::move(u);

@@ -37,6 +37,9 @@ struct CheckOptions {
   std::string baseline_dir;    ///< empty: <root>/baselines
   std::string write_baseline;  ///< record each device's driver section as a baseline in DIR
   bool per_model = false;      ///< recorded baselines name the device model (an override)
+  /// Seconds the simulator may take to replay a real device's smallest failing case and name its
+  /// statement (run/sim_replay.hpp); 0: no replay.
+  double replay_budget_s = 60;
   /// Go on from the journal of an interrupted run with the same options (docs/cli.md).
   bool resume = false;
 };
