@@ -34,3 +34,4 @@ void addAuditCommand(CLI::App& app, const ConfigSource& config);
 void addScanCommand(CLI::App& app, const ConfigSource& config);
 void addGradeCommand(CLI::App& app, const ConfigSource& config);
 void addLaunchCommand(CLI::App& app, const ConfigSource& config);
+void addMergeCommand(CLI::App& app);

@@ -1,5 +1,7 @@
 // `clharness check`: its options, handed to runCheck (run/check.hpp).
 #include <CLI/CLI.hpp>
+#include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <thread>
 
@@ -11,6 +13,7 @@ void addCheckCommand(CLI::App& app, const std::function<clh::ToolConfig()>& conf
     clh::CheckOptions check;
     std::string seed = "1";
     bool no_isolate = false, no_shrink = false, no_driver_checks = false;
+    std::string shard;
   };
   auto a = std::make_shared<Args>();
   clh::CheckOptions& check = a->check;
@@ -83,6 +86,9 @@ void addCheckCommand(CLI::App& app, const std::function<clh::ToolConfig()>& conf
                   "seconds the simulator may take to replay a real device's smallest failing case "
                   "and name the statement (default 60; 0: no replay)")
       ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--shard", a->shard,
+                  "run part K of N (0 <= K < N) of the specs, for a CI matrix or a Slurm array; "
+                  "default: GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS when set (docs/ci.md)");
   cmd->add_flag("--resume", check.resume,
                 "go on from the journal of an interrupted run into the same --json/--junit "
                 "(FILE.journal), with the same options: each unit runs once");
@@ -94,6 +100,18 @@ void addCheckCommand(CLI::App& app, const std::function<clh::ToolConfig()>& conf
       a->check.shrink = !a->no_shrink;
       a->check.driver_checks = !a->no_driver_checks;
       a->check.regression = baseline->count() > 0;
+      std::string shard = a->shard;
+      const char* index = std::getenv("GTEST_SHARD_INDEX");
+      const char* total = std::getenv("GTEST_TOTAL_SHARDS");
+      if (shard.empty() && index && total) shard = std::string(index) + "/" + total;
+      if (!shard.empty()) {
+        int k = -1, n = 0;
+        char end = 0;
+        if (std::sscanf(shard.c_str(), "%d/%d%c", &k, &n, &end) != 2 || n < 1 || k < 0 || k >= n)
+          throw std::invalid_argument("--shard '" + shard + "': expected K/N with 0 <= K < N");
+        a->check.shard_index = k;
+        a->check.shard_count = n;
+      }
       return clh::runCheck(config(), a->check);
     });
   });

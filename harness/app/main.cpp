@@ -84,6 +84,7 @@ int main(int argc, char** argv) {
   addScanCommand(app, config);
   addGradeCommand(app, config);
   addLaunchCommand(app, config);
+  addMergeCommand(app);
 
   try {
     app.parse(argc, argv);

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <deque>
 #include <filesystem>
 #include <iostream>
@@ -52,6 +53,18 @@ int runCheck(const ToolConfig& config, const CheckOptions& o) {
   if (paths.empty()) paths.push_back((fs::path(config.repo_root) / "specs").string());
   std::vector<Spec> specs;
   if (!loadSpecs(config, paths, specs)) return kExitUsage;
+  // A shard keeps every N-th spec, in the order of their names: N jobs on N machines cover each
+  // spec (on each of their devices) exactly once, whatever order the file system lists them in.
+  if (o.shard_count > 1) {
+    std::sort(specs.begin(), specs.end(),
+              [](const Spec& a, const Spec& b) { return a.name < b.name; });
+    std::vector<Spec> mine;
+    for (size_t i = 0; i < specs.size(); ++i)
+      if (static_cast<int>(i % o.shard_count) == o.shard_index) mine.push_back(std::move(specs[i]));
+    specs = std::move(mine);
+    std::cerr << fmt::format("clharness: shard {}/{}: {} spec(s)\n", o.shard_index, o.shard_count,
+                             specs.size());
+  }
   try {
     runModes(o.buffer_mode, o.read_mode);
     if (o.sizes) parseSizes(*o.sizes);
@@ -116,6 +129,7 @@ int runCheck(const ToolConfig& config, const CheckOptions& o) {
   report.tool_version = kVersion;
   report.seed = o.seed;
   report.regression_mode = o.regression;
+  if (o.shard_count > 1) report.shard = fmt::format("{}/{}", o.shard_index, o.shard_count);
   for (const auto& d : devices) report.devices.push_back(d.displayName());
   fs::path scratch = fs::temp_directory_path() / fmt::format("clharness-{}", getpid());
   fs::create_directories(scratch);

@@ -40,6 +40,10 @@ struct CheckOptions {
   /// Seconds the simulator may take to replay a real device's smallest failing case and name its
   /// statement (run/sim_replay.hpp); 0: no replay.
   double replay_budget_s = 60;
+  /// This run's part of the specs: every spec whose index, in name order, is shard_index modulo
+  /// shard_count (docs/ci.md); shard_count 1: all.
+  int shard_index = 0;
+  int shard_count = 1;
   /// Go on from the journal of an interrupted run with the same options (docs/cli.md).
   bool resume = false;
 };
