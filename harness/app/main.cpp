@@ -11,6 +11,7 @@
 #include "app/app.hpp"
 #include "cl/devices.hpp"
 #include "core/reference.hpp"
+#include "core/version.hpp"
 
 namespace fs = std::filesystem;
 
@@ -67,6 +68,8 @@ int main(int argc, char** argv) {
       "against scalar C++ references. Exit codes: 0 as expected, 1 a check failed, 2 bad usage or\n"
       "spec, 3 no usable device."};
   app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("clharness ") + clh::kClharnessVersionString,
+                       "print the version and the git revision, and exit");
   std::string root;
   app.add_option("--root", root,
                  "repository root that spec sources resolve against (default: the source tree)");
