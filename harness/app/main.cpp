@@ -1,6 +1,7 @@
 // clharness: the command-line tool. The only place that reads argv and the environment; every
 // command gets an ToolConfig value. Exit codes: 0 all as expected, 1 a check failed, 2 bad usage or
-// spec, 3 no usable device (docs/cli.md).
+// spec, 3 no usable device (docs/cli.md). main() is in the clharness::cli library: the tool and
+// every runner of clharness_add_kernel_tests (docs/framework.md) are it plus their references.
 #include <CLI/CLI.hpp>
 #include <cstdlib>
 #include <filesystem>
@@ -11,8 +12,18 @@
 #include "app/app.hpp"
 #include "cl/devices.hpp"
 #include "core/reference.hpp"
+#include "core/version.hpp"
 
 namespace fs = std::filesystem;
+
+namespace clh {
+/// Defined by each program that links clharness::cli (a source clharness_add_kernel_tests and
+/// harness/app/CMakeLists.txt generate): the folder `source:` paths and the default specs/ resolve
+/// against when neither --root nor CLHARNESS_ROOT names one (the clharness tool: its source tree;
+/// a runner: the project that built it), and the name replay commands give the program.
+extern const char* const kProgramRoot;
+extern const char* const kProgramName;
+}  // namespace clh
 
 namespace {
 
@@ -26,10 +37,11 @@ clh::ToolConfig resolveConfig(const std::string& rootFlag) {
   std::error_code ec;
   c.exe = fs::read_symlink("/proc/self/exe", ec).string();
   std::string root = rootFlag.empty() ? envOr("CLHARNESS_ROOT", "") : rootFlag;
-  if (root.empty() && fs::is_directory(fs::path(CLHARNESS_SOURCE_ROOT) / "kernels", ec))
-    root = CLHARNESS_SOURCE_ROOT;
+  if (root.empty() && *clh::kProgramRoot && fs::is_directory(clh::kProgramRoot, ec))
+    root = clh::kProgramRoot;
   if (root.empty()) root = fs::current_path(ec).string();
   c.repo_root = root;
+  c.tool_name = clh::kProgramName;
   // A child of the tool uses the vendors folder its parent made, as it is; a top-level run makes
   // a private one (removed when it exits) unless CLHARNESS_ICD_DIR names one. A user's own
   // OCL_ICD_VENDORS is the list of drivers to start from.
@@ -67,6 +79,8 @@ int main(int argc, char** argv) {
       "against scalar C++ references. Exit codes: 0 as expected, 1 a check failed, 2 bad usage or\n"
       "spec, 3 no usable device."};
   app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("clharness ") + clh::kClharnessVersionString,
+                       "print the version and the git revision, and exit");
   std::string root;
   app.add_option("--root", root,
                  "repository root that spec sources resolve against (default: the source tree)");

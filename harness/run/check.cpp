@@ -11,6 +11,7 @@
 #include <iostream>
 #include <mutex>
 
+#include "core/version.hpp"
 #include "drivers/baseline.hpp"
 #include "launch/json.hpp"
 #include "launch/run.hpp"
@@ -28,7 +29,7 @@ namespace clh {
 
 namespace {
 
-constexpr const char* kVersion = "0.1.0";
+constexpr const char* kVersion = kClharnessVersionString;  // "0.1.0 (git 16aaa8e)"
 
 // The journal of a run that writes a report: beside it ("" when it writes none).
 std::string journalPath(const CheckOptions& o) {

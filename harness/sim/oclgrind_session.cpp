@@ -28,6 +28,12 @@ std::vector<std::string> oclgrindPluginCandidates() {
     out.push_back((dir / kOclgrindPluginFileName).string());
     out.push_back((dir / "oclgrind" / kOclgrindPluginFileName).string());
     out.push_back((dir / ".." / "lib" / kOclgrindPluginFileName).lexically_normal().string());
+#ifdef CLHARNESS_OCLGRIND_PLUGIN_INSTALL_DIR
+    // An installed tool (cmake --install): PREFIX/bin/clharness, PREFIX/LIBDIR/clharness/plugin.
+    out.push_back((dir / ".." / CLHARNESS_OCLGRIND_PLUGIN_INSTALL_DIR / kOclgrindPluginFileName)
+                      .lexically_normal()
+                      .string());
+#endif
   }
   return out;
 }
