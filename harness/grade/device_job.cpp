@@ -94,10 +94,15 @@ void runDeviceJob(const DeviceInfo& device, const DeviceJob& job, const std::str
     UnitOptions uo;
     uo.seed = job.seed;
     uo.cases = job.cases;
+    uo.distinct = true;  // `cases` distinct sizes, where the domain holds that many
     if (job.sizes) uo.sizes = parseSizes(*job.sizes);
     uo.on_case_start = [&emit](const Sizes& s) { emit({{"event", "case_start"}, {"sizes", s}}); };
     UnitResult unit = runUnit(session, student, uo);
-    emit({{"event", "unit"}, {"unit", unit}});
+    const int asked = job.sizes          ? 0
+                      : job.cases > 0    ? job.cases
+                      : device.simulator ? student.sim_cases
+                                         : student.cases;
+    emit({{"event", "unit"}, {"unit", unit}, {"cases_asked", asked}});
     if (job.speed && !device.simulator && !job.sizes && builtEverything(unit))
       emit({{"event", "speed"},
             {"speed", timeSpeedCase(session, student, reference, *job.speed, job.seed, emit)}});
@@ -149,6 +154,7 @@ DeviceRun collectDeviceRun(std::istream& events, const ChildEnd& end, const RunD
         if (!j.contains("phase")) distinct.insert(*lastSizes);
       } else if (ev == "unit") {
         run.unit = j.at("unit").get<UnitResult>();
+        run.cases_asked = j.value("cases_asked", 0);
       } else if (ev == "speed") {
         run.speed = j.at("speed").get<SpeedSample>();
       } else if (ev == "error") {

@@ -54,6 +54,7 @@ struct DeviceRun {
   std::optional<SpeedSample> speed;  ///< for a rubric with a speed item, on a real device
   int cases_started = 0;
   int distinct_cases = 0;  ///< distinct sizes among the random cases (the generator may repeat)
+  int cases_asked = 0;     ///< the distinct random cases wanted (0: a replay, or unknown)
   double seconds = 0;
 };
 

@@ -29,6 +29,7 @@ void to_json(json& j, const DeviceRun& r) {
   j = {{"device", r.device},     {"device_kind", r.device_kind},     {"simulator", r.simulator},
        {"end", toString(r.end)}, {"cases_started", r.cases_started}, {"seconds", r.seconds}};
   if (r.distinct_cases > 0) j["distinct_cases"] = r.distinct_cases;
+  if (r.cases_asked > 0) j["cases_asked"] = r.cases_asked;
   if (r.unit) j["unit"] = *r.unit;
   if (r.lost) j["lost"] = *r.lost;
   if (r.speed) j["speed"] = *r.speed;
@@ -42,6 +43,7 @@ void from_json(const json& j, DeviceRun& r) {
     if (end == toString(e)) r.end = e;
   r.cases_started = j.value("cases_started", 0);
   r.distinct_cases = j.value("distinct_cases", 0);
+  r.cases_asked = j.value("cases_asked", 0);
   r.seconds = j.value("seconds", 0.0);
   if (j.contains("unit")) r.unit = j["unit"].get<UnitResult>();
   if (j.contains("lost")) r.lost = j["lost"].get<CaseOutcome>();

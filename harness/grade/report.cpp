@@ -198,6 +198,12 @@ void writeFeedbackMarkdown(std::ostream& os, const Grade& g) {
     if (r.unit) {
       const int n = r.distinct_cases > 0 ? r.distinct_cases : r.unit->cases_run;
       os << fmt::format(", {} distinct case{}", n, n == 1 ? "" : "s");
+      // Fewer than asked for, with nothing failing: the generator drew no other sizes here.
+      if (!r.unit->failing && r.cases_asked > n)
+        os << fmt::format(
+            " ({} asked for: the sizes allowed on this device hold no more that the "
+            "generator draws)",
+            r.cases_asked);
     }
     os << "\n";
   }
