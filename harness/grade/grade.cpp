@@ -14,6 +14,7 @@
 
 #include "core/shell.hpp"
 #include "core/sizes.hpp"
+#include "grade/explain.hpp"
 #include "grade/source_guard.hpp"
 
 namespace fs = std::filesystem;
@@ -160,6 +161,8 @@ Grade gradeSubmission(const Assignment& a, const Submission& s, const std::vecto
       for (auto& f : r.unit->failing->findings) {
         rewrite(f, s);
         studentNames(f, names);
+        nameAddressSpace(f);
+        pointAtDeclaration(f, s.text, s.file_name());
       }
     if (r.lost)
       for (auto& f : r.lost->findings) rewrite(f, s);
