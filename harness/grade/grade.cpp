@@ -16,6 +16,7 @@
 #include "core/sizes.hpp"
 #include "grade/explain.hpp"
 #include "grade/source_guard.hpp"
+#include "grade/trace.hpp"
 
 namespace fs = std::filesystem;
 using json = nlohmann::json;
@@ -238,6 +239,7 @@ Grade gradeSubmission(const Assignment& a, const Submission& s, const std::vecto
       };
       for (auto& [idx, e] : byItem) {
         stamp(e);
+        if (!r.simulator) explainWithTrace(e, runs, names);  // which statement wrote it
         evidence[idx].push_back(std::move(e));
       }
       if (!other.findings.empty()) {

@@ -25,6 +25,35 @@ void from_json(const json& j, SpeedSample& s) {
   s.problem = j.value("problem", "");
 }
 
+void to_json(json& j, const ElementTrace& e) {
+  j = {{"buffer", e.buffer},
+       {"index", e.index},
+       {"stores", e.stores},
+       {"lines", e.lines},
+       {"on_simulator", e.on_simulator}};
+  if (e.last_line.line > 0) j["last_line"] = e.last_line;
+  if (!e.last_work_item.empty()) j["last_work_item"] = e.last_work_item;
+}
+void from_json(const json& j, ElementTrace& e) {
+  e.buffer = j.value("buffer", "");
+  e.index = j.value("index", std::vector<int64_t>{});
+  e.stores = j.value("stores", -1L);
+  e.lines = j.value("lines", std::vector<SourceLine>{});
+  e.on_simulator = j.value("on_simulator", "unknown");
+  e.last_line = j.value("last_line", SourceLine{});
+  e.last_work_item = j.value("last_work_item", "");
+}
+void to_json(json& j, const SimulatorTrace& t) {
+  j = {{"device", t.device}, {"sizes", t.sizes}, {"elements", t.elements}};
+  if (!t.problem.empty()) j["problem"] = t.problem;
+}
+void from_json(const json& j, SimulatorTrace& t) {
+  t.device = j.value("device", "");
+  t.sizes = j.value("sizes", Sizes{});
+  t.elements = j.value("elements", std::vector<ElementTrace>{});
+  t.problem = j.value("problem", "");
+}
+
 void to_json(json& j, const DeviceRun& r) {
   j = {{"device", r.device},     {"device_kind", r.device_kind},     {"simulator", r.simulator},
        {"end", toString(r.end)}, {"cases_started", r.cases_started}, {"seconds", r.seconds}};
@@ -33,6 +62,7 @@ void to_json(json& j, const DeviceRun& r) {
   if (r.unit) j["unit"] = *r.unit;
   if (r.lost) j["lost"] = *r.lost;
   if (r.speed) j["speed"] = *r.speed;
+  if (r.trace) j["trace"] = *r.trace;
 }
 void from_json(const json& j, DeviceRun& r) {
   r.device = j.value("device", "");
@@ -48,6 +78,7 @@ void from_json(const json& j, DeviceRun& r) {
   if (j.contains("unit")) r.unit = j["unit"].get<UnitResult>();
   if (j.contains("lost")) r.lost = j["lost"].get<CaseOutcome>();
   if (j.contains("speed")) r.speed = j["speed"].get<SpeedSample>();
+  if (j.contains("trace")) r.trace = j["trace"].get<SimulatorTrace>();
 }
 
 void to_json(json& j, const Evidence& e) {

@@ -487,15 +487,6 @@ TEST(ChildEvents, ACompletedChildGivesItsUnit) {
   EXPECT_FALSE(r.lost);
 }
 
-TEST(ChildEvents, TheUnitSaysHowManyCasesWereAskedFor) {
-  std::istringstream ev(R"({"event":"case_start","sizes":{"N":1}}
-{"event":"unit","unit":{"device":"x","status":"pass","cases_run":1,"seconds":0.5},"cases_asked":10}
-)");
-  DeviceRun r = collectDeviceRun(ev, ChildEnd{}, pocl());
-  EXPECT_EQ(r.distinct_cases, 1);
-  EXPECT_EQ(r.cases_asked, 10);
-}
-
 TEST(ChildEvents, DistinctCasesLeaveOutTheTimedCase) {
   std::istringstream ev(R"({"event":"case_start","sizes":{"N":1}}
 {"event":"case_start","sizes":{"N":2}}

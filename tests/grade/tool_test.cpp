@@ -383,41 +383,6 @@ TEST(GradeTool, ReplayingACaseRunsOnlyThatCase) {
   EXPECT_NE(r.out.find("1 distinct case\n"), std::string::npos) << r.out;
 }
 
-// `cases: N` is N distinct cases: a size the generator draws again is not counted, the search
-// draws another (it used to repeat itself: 4 distinct of 8 on the simulator). Where the sizes
-// allowed hold fewer, every one runs and the feedback says how many were asked for.
-TEST(GradeTool, CasesAreDistinctUntilTheDomainHoldsNoMore) {
-  REQUIRE_DEVICES();
-  fs::path out = freshDir("distinct");
-  ToolRun r = tool("grade --assignment vadd " + kRoot +
-                   "/kernels/assignments/vadd.cl --cases 12 --out " + out.string());
-  ASSERT_EQ(r.code, 0) << r.out;
-  json g = readJson(out / "vadd.json");
-  ASSERT_EQ(g["devices"].size(), 2u);
-  for (const auto& d : g["devices"]) {
-    EXPECT_EQ(d["distinct_cases"], 12) << d.dump();
-    EXPECT_EQ(d["cases_asked"], 12) << d.dump();
-    EXPECT_EQ(d["unit"]["cases_run"], 12) << "each distinct case ran once";
-  }
-  EXPECT_NE(readText(out / "vadd.md").find(": completed, 12 distinct cases\n"), std::string::npos);
-
-  fs::path small = freshDir("distinct_small");
-  ToolRun s = tool("grade --assignment " + kRoot + "/tests/grade/assignments/vadd_small.yaml " +
-                   kRoot + "/kernels/assignments/vadd.cl --out " + small.string());
-  ASSERT_EQ(s.code, 0) << s.out;
-  json gs = readJson(small / "vadd.json");
-  EXPECT_EQ(gs["points"], 100) << gs.dump(2);
-  for (const auto& d : gs["devices"]) {
-    EXPECT_EQ(d["distinct_cases"], 3) << "N in [1, 3]: three sizes, all run" << d.dump();
-    EXPECT_EQ(d["cases_asked"], 10);
-  }
-  std::string md = readText(small / "vadd.md");
-  EXPECT_NE(
-      md.find("3 distinct cases (10 asked for: the sizes allowed on this device hold no more"),
-      std::string::npos)
-      << md;
-}
-
 // Processes whose command line mentions `text` (the children of a batch name its folder).
 int processesMentioning(const std::string& text) {
   int n = 0;
