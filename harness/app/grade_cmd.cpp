@@ -62,6 +62,7 @@ void addGradeCommand(CLI::App& app, const std::function<clh::ToolConfig()>& conf
   one->add_option("--sizes", child->sizes);
   one->add_option("--speed-sizes", child->speed_sizes);
   one->add_option("--speed-repeats", child->speed_repeats);
+  one->add_option("--trace", child->trace);
   one->add_option("--out", child->out)->required();
   one->add_option("--log", child->log)->required();
   one->add_option("--cpu-seconds", child->cpu_seconds);

@@ -29,6 +29,7 @@
 #include "grade/report.hpp"
 #include "grade/sandbox.hpp"
 #include "grade/source_guard.hpp"
+#include "grade/trace.hpp"
 #include "proc/child.hpp"
 
 extern char** environ;
@@ -146,7 +147,7 @@ struct Batch {
 
 // One submission on one device, in a child process with its own wall-clock, CPU and memory limits.
 gr::DeviceRun runOnDevice(const Batch& b, const gr::Submission& s, const clh::DeviceInfo& dev,
-                          double limit_s) {
+                          double limit_s, const std::optional<gr::SimulatorTrace>& trace) {
   gr::RunDevice meta{dev.displayName(), clh::toString(dev.kind), dev.simulator};
   // The child works in a scratch folder of its own (its home, temporary and cache folder too),
   // with only the environment OpenCL needs.
@@ -171,6 +172,8 @@ gr::DeviceRun runOnDevice(const Batch& b, const gr::Submission& s, const clh::De
   // The child runs elsewhere: it is told where the repository is (its spec path is absolute).
   argv.insert(argv.begin() + 1, {"--root", b.config.repo_root});
   if (b.args.sizes) argv.insert(argv.end(), {"--sizes", *b.args.sizes});
+  if (trace && dev.simulator && !b.args.sizes)
+    argv.insert(argv.end(), {"--trace", nlohmann::json(*trace).dump()});
   if (b.speed && !dev.simulator && !b.args.sizes)
     argv.insert(argv.end(), {"--speed-sizes", b.speed->speed->sizes, "--speed-repeats",
                              std::to_string(b.speed->speed->repeats)});
@@ -208,7 +211,9 @@ gr::Grade gradeOne(const Batch& b, const gr::Submission& s, const std::string& f
   for (const auto& dev : b.devices) {
     double limit = b.args.timeout_s;
     if (dev.simulator && realRan && realHung) limit = std::min(limit, std::max(5.0, limit / 4));
-    runs.push_back(runOnDevice(b, s, dev, limit));
+    // The simulator replays a real device's smallest wrong case, watching its wrong elements.
+    runs.push_back(
+        runOnDevice(b, s, dev, limit, dev.simulator ? gr::traceRequest(runs) : std::nullopt));
     if (!dev.simulator) {
       realRan = true;
       realHung = realHung && runs.back().end == gr::RunEnd::timeout;
@@ -474,6 +479,7 @@ int runGradeChild(const clh::ToolConfig& config, const ChildArgs& a) {
       rule.repeats = std::max(1, a.speed_repeats);
       job.speed = rule;
     }
+    if (a.trace) job.trace = nlohmann::json::parse(*a.trace).get<gr::SimulatorTrace>();
     const clh::DeviceInfo found = clh::findDeviceAgain(config, a.device_id);
     const clh::DeviceInfo* dev = &found;
     gr::runDeviceJob(*dev, job, config.repo_root, a.out + ".oclgrind.jsonl", emit);

@@ -33,6 +33,7 @@ struct ChildArgs {
   int cases = 0, speed_repeats = 0, memory_mb = 0;
   double cpu_seconds = 0;
   std::optional<std::string> sizes, speed_sizes;
+  std::optional<std::string> trace;  ///< a SimulatorTrace request as JSON (simulator only)
   long parent_pid = 0;
 };
 

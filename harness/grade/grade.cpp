@@ -14,7 +14,9 @@
 
 #include "core/shell.hpp"
 #include "core/sizes.hpp"
+#include "grade/explain.hpp"
 #include "grade/source_guard.hpp"
+#include "grade/trace.hpp"
 
 namespace fs = std::filesystem;
 using json = nlohmann::json;
@@ -160,6 +162,8 @@ Grade gradeSubmission(const Assignment& a, const Submission& s, const std::vecto
       for (auto& f : r.unit->failing->findings) {
         rewrite(f, s);
         studentNames(f, names);
+        nameAddressSpace(f);
+        pointAtDeclaration(f, s.text, s.file_name());
       }
     if (r.lost)
       for (auto& f : r.lost->findings) rewrite(f, s);
@@ -235,6 +239,7 @@ Grade gradeSubmission(const Assignment& a, const Submission& s, const std::vecto
       };
       for (auto& [idx, e] : byItem) {
         stamp(e);
+        if (!r.simulator) explainWithTrace(e, runs, names);  // which statement wrote it
         evidence[idx].push_back(std::move(e));
       }
       if (!other.findings.empty()) {

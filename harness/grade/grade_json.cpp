@@ -25,13 +25,44 @@ void from_json(const json& j, SpeedSample& s) {
   s.problem = j.value("problem", "");
 }
 
+void to_json(json& j, const ElementTrace& e) {
+  j = {{"buffer", e.buffer},
+       {"index", e.index},
+       {"stores", e.stores},
+       {"lines", e.lines},
+       {"on_simulator", e.on_simulator}};
+  if (e.last_line.line > 0) j["last_line"] = e.last_line;
+  if (!e.last_work_item.empty()) j["last_work_item"] = e.last_work_item;
+}
+void from_json(const json& j, ElementTrace& e) {
+  e.buffer = j.value("buffer", "");
+  e.index = j.value("index", std::vector<int64_t>{});
+  e.stores = j.value("stores", -1L);
+  e.lines = j.value("lines", std::vector<SourceLine>{});
+  e.on_simulator = j.value("on_simulator", "unknown");
+  e.last_line = j.value("last_line", SourceLine{});
+  e.last_work_item = j.value("last_work_item", "");
+}
+void to_json(json& j, const SimulatorTrace& t) {
+  j = {{"device", t.device}, {"sizes", t.sizes}, {"elements", t.elements}};
+  if (!t.problem.empty()) j["problem"] = t.problem;
+}
+void from_json(const json& j, SimulatorTrace& t) {
+  t.device = j.value("device", "");
+  t.sizes = j.value("sizes", Sizes{});
+  t.elements = j.value("elements", std::vector<ElementTrace>{});
+  t.problem = j.value("problem", "");
+}
+
 void to_json(json& j, const DeviceRun& r) {
   j = {{"device", r.device},     {"device_kind", r.device_kind},     {"simulator", r.simulator},
        {"end", toString(r.end)}, {"cases_started", r.cases_started}, {"seconds", r.seconds}};
   if (r.distinct_cases > 0) j["distinct_cases"] = r.distinct_cases;
+  if (r.cases_asked > 0) j["cases_asked"] = r.cases_asked;
   if (r.unit) j["unit"] = *r.unit;
   if (r.lost) j["lost"] = *r.lost;
   if (r.speed) j["speed"] = *r.speed;
+  if (r.trace) j["trace"] = *r.trace;
 }
 void from_json(const json& j, DeviceRun& r) {
   r.device = j.value("device", "");
@@ -42,10 +73,12 @@ void from_json(const json& j, DeviceRun& r) {
     if (end == toString(e)) r.end = e;
   r.cases_started = j.value("cases_started", 0);
   r.distinct_cases = j.value("distinct_cases", 0);
+  r.cases_asked = j.value("cases_asked", 0);
   r.seconds = j.value("seconds", 0.0);
   if (j.contains("unit")) r.unit = j["unit"].get<UnitResult>();
   if (j.contains("lost")) r.lost = j["lost"].get<CaseOutcome>();
   if (j.contains("speed")) r.speed = j["speed"].get<SpeedSample>();
+  if (j.contains("trace")) r.trace = j["trace"].get<SimulatorTrace>();
 }
 
 void to_json(json& j, const Evidence& e) {

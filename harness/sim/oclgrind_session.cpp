@@ -13,6 +13,8 @@
 #include <stdexcept>
 #include <system_error>
 
+#include "sim/oclgrind_watch.hpp"
+
 namespace clh {
 namespace fs = std::filesystem;
 
@@ -82,6 +84,7 @@ std::vector<std::pair<std::string, std::string>> OclgrindSession::environment() 
       {"OCLGRIND_CHECK_API", "1"}};
   if (max_work_group_size_ > 0)
     env.emplace_back("OCLGRIND_MAX_WGSIZE", std::to_string(max_work_group_size_));
+  if (!watch_file_.empty()) env.emplace_back(kOclgrindWatchVariable, watch_file_);
   return env;
 }
 
