@@ -24,6 +24,13 @@ std::vector<uint8_t> freshPattern(size_t bytes) {
   return out;
 }
 
+// A guarded buffer of at most this many bytes travels whole: its initial image (guards and
+// contents) in one write, and its guards back in one read of the whole buffer, which in the
+// blocking read mode also brings the results. A larger one is written and read in parts, as
+// copying it would cost more than the commands saved (a command costs microseconds on PoCL and
+// more on a GPU, about what copying 32 KiB does).
+constexpr size_t kWholeBytes = 32 * 1024;
+
 }  // namespace
 
 size_t guardBytesFor(const cl::Device& device) {
@@ -46,9 +53,11 @@ size_t CaseBuffers::add(const std::string& name, const HostBuffer& hb, BufferMod
   e.body = body;
   e.element = sizeOf(hb.type());
   const size_t total = body + 2 * guard_;
-  // The initial image: guard pattern, contents, guard pattern.
+  // The initial image: guard pattern, contents, guard pattern. A large buffer in the write mode
+  // needs none: its guards and contents are written from where they are.
   std::vector<uint8_t> image;
-  const bool needImage = guard_ > 0 || mode_ != BufferMode::write;
+  const bool inParts = mode_ == BufferMode::write && guard_ > 0 && body > kWholeBytes;
+  const bool needImage = (guard_ > 0 && !inParts) || mode_ != BufferMode::write;
   if (needImage) {
     image.assign(total, 0);
     if (guard_ > 0) {
@@ -81,7 +90,11 @@ size_t CaseBuffers::add(const std::string& name, const HostBuffer& hb, BufferMod
   }
   cl::Buffer whole(context_, flags, total, hostPtr);
   if (mode_ == BufferMode::write) {
-    if (guard_ > 0) {
+    if (inParts) {  // body == bytes here; `hb` outlives the writes as in the unguarded case below
+      queue_.enqueueWriteBuffer(whole, CL_FALSE, 0, guard_, pattern_.data());
+      queue_.enqueueWriteBuffer(whole, CL_FALSE, guard_, e.bytes, hb.data());
+      queue_.enqueueWriteBuffer(whole, CL_FALSE, guard_ + body, guard_, pattern_.data());
+    } else if (guard_ > 0) {
       e.host = std::move(image);  // kept alive until the case ends: the write does not block
       queue_.enqueueWriteBuffer(whole, CL_FALSE, 0, total, e.host.data());
     } else if (e.bytes)
@@ -140,25 +153,76 @@ void CaseBuffers::read(size_t i, HostBuffer& out, ReadMode mode) {
   }
 }
 
+bool CaseBuffers::whole(const Entry& e) const {
+  return e.body <= kWholeBytes;
+}
+
+void CaseBuffers::enqueueGuardRead(size_t i) {
+  Entry& e = entries_[i];
+  e.fetched_whole = whole(e);
+  if (e.fetched_whole) {
+    e.fetched.resize(e.body + 2 * guard_);
+    queue_.enqueueReadBuffer(whole_[i], CL_FALSE, 0, e.fetched.size(), e.fetched.data());
+  } else {
+    e.fetched.resize(2 * guard_);
+    queue_.enqueueReadBuffer(whole_[i], CL_FALSE, 0, guard_, e.fetched.data());
+    queue_.enqueueReadBuffer(whole_[i], CL_FALSE, guard_ + e.body, guard_,
+                             e.fetched.data() + guard_);
+  }
+  e.has_fetched = true;
+  pending_ = true;
+}
+
+std::vector<Finding> CaseBuffers::readResults(
+    const std::vector<std::pair<size_t, HostBuffer*>>& results, ReadMode mode) {
+  if (guard_ == 0 || mode != ReadMode::blocking) {
+    for (const auto& [i, out] : results) read(i, *out, mode);
+    return checkGuards();
+  }
+  // The guards of the other buffers first, without blocking: the blocking reads of the results
+  // come after them on the in-order queue, so one wait covers all.
+  std::vector<bool> isResult(entries_.size(), false);
+  for (const auto& r : results) isResult[r.first] = true;
+  for (size_t i = 0; i < entries_.size(); ++i)
+    if (!isResult[i]) enqueueGuardRead(i);
+  for (const auto& [i, out] : results) {
+    Entry& e = entries_[i];
+    if (!e.bytes || !whole(e)) {
+      enqueueGuardRead(i);
+      if (e.bytes) {
+        queue_.enqueueReadBuffer(whole_[i], CL_TRUE, guard_, e.bytes, out->data());
+        pending_ = false;
+      }
+      continue;
+    }
+    // A small buffer whole, in one blocking read: its guards come with its contents.
+    e.fetched.resize(e.body + 2 * guard_);
+    queue_.enqueueReadBuffer(whole_[i], CL_TRUE, 0, e.fetched.size(), e.fetched.data());
+    pending_ = false;
+    std::memcpy(out->data(), e.fetched.data() + guard_, e.bytes);
+    e.fetched_whole = true;
+    e.has_fetched = true;
+  }
+  return checkGuards();
+}
+
 std::vector<Finding> CaseBuffers::checkGuards() {
   std::vector<Finding> out;
   if (guard_ == 0) return out;
-  // Every guard is read without blocking, then one finish: a wait per read costs more than the
-  // reads themselves at small sizes.
-  std::vector<std::vector<uint8_t>> befores(entries_.size(), std::vector<uint8_t>(guard_)),
-      afters(entries_.size(), std::vector<uint8_t>(guard_));
+  // Every guard not read yet is read without blocking, then one finish: a wait per read costs
+  // more than the reads themselves at small sizes.
+  for (size_t i = 0; i < entries_.size(); ++i)
+    if (!entries_[i].has_fetched) enqueueGuardRead(i);
+  if (pending_) queue_.finish();
+  pending_ = false;
   for (size_t i = 0; i < entries_.size(); ++i) {
-    queue_.enqueueReadBuffer(whole_[i], CL_FALSE, 0, guard_, befores[i].data());
-    queue_.enqueueReadBuffer(whole_[i], CL_FALSE, guard_ + entries_[i].body, guard_,
-                             afters[i].data());
-  }
-  queue_.finish();
-  for (size_t i = 0; i < entries_.size(); ++i) {
-    const std::vector<uint8_t>& before = befores[i];
-    const std::vector<uint8_t>& after = afters[i];
-    auto firstBad = [this](const std::vector<uint8_t>& g, bool fromEnd) -> std::optional<size_t> {
-      for (size_t k = 0; k < g.size(); ++k) {
-        size_t at = fromEnd ? g.size() - 1 - k : k;
+    Entry& e = entries_[i];
+    e.has_fetched = false;  // the next check reads afresh
+    const uint8_t* before = e.fetched.data();
+    const uint8_t* after = e.fetched.data() + (e.fetched_whole ? guard_ + e.body : guard_);
+    auto firstBad = [this](const uint8_t* g, bool fromEnd) -> std::optional<size_t> {
+      for (size_t k = 0; k < guard_; ++k) {
+        size_t at = fromEnd ? guard_ - 1 - k : k;
         if (g[at] != pattern_[at]) return at;
       }
       return std::nullopt;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cl/opencl.hpp"
@@ -38,18 +39,30 @@ class CaseBuffers {
   const cl::Buffer& arg(size_t i) const { return views_[i]; }
   /// Takes buffer `i` back into `out` (of the same type and count).
   void read(size_t i, HostBuffer& out, ReadMode mode);
-  /// Checks every guard zone; one out_of_bounds finding per buffer whose guards changed.
+  /// Checks every guard zone; one out_of_bounds finding per buffer whose guards changed. The queue
+  /// must be in order (the guards are read after whatever was enqueued before).
   std::vector<Finding> checkGuards();
+  /// read() of each of `results` (buffer index, destination) in `mode`, then checkGuards(), with
+  /// fewer commands and one wait where the mode allows: in the blocking mode the other buffers'
+  /// guards are read first without blocking, and a small result buffer comes back whole in its
+  /// blocking read, its guards with its contents.
+  std::vector<Finding> readResults(const std::vector<std::pair<size_t, HostBuffer*>>& results,
+                                   ReadMode mode);
 
  private:
   struct Entry {
     std::string name;
     BufferMode mode = BufferMode::write;
-    size_t bytes = 0;           ///< the contents
-    size_t body = 0;            ///< what was allocated between the guards (never 0)
-    size_t element = 1;         ///< bytes of one element
-    std::vector<uint8_t> host;  ///< USE_HOST_PTR storage (with guards), kept alive for the case
+    size_t bytes = 0;              ///< the contents
+    size_t body = 0;               ///< what was allocated between the guards (never 0)
+    size_t element = 1;            ///< bytes of one element
+    std::vector<uint8_t> host;     ///< USE_HOST_PTR storage (with guards), kept alive for the case
+    std::vector<uint8_t> fetched;  ///< its guards as read back: the whole buffer, or both guards
+    bool fetched_whole = false;    ///< `fetched` holds the whole buffer
+    bool has_fetched = false;      ///< read since the last check
   };
+  bool whole(const Entry& e) const;  ///< small enough to travel whole
+  void enqueueGuardRead(size_t i);   ///< reads buffer i's guards into `fetched`, not blocking
   cl::Context& context_;
   cl::CommandQueue& queue_;
   size_t guard_;
@@ -58,6 +71,7 @@ class CaseBuffers {
   std::vector<Entry> entries_;
   std::vector<cl::Buffer> whole_;  ///< with guards
   std::vector<cl::Buffer> views_;  ///< what kernels see
+  bool pending_ = false;           ///< a non-blocking read not waited for yet
 };
 
 /// The guard size for a device: a multiple of its base-address alignment, at least 4 KiB.

@@ -409,15 +409,14 @@ CaseOutcome DeviceSession::runCase(const Spec& spec, const Sizes& sizes, uint64_
   // Read back what is compared; the reads block, so every launch has completed after them.
   std::map<std::string, HostBuffer> got;
   try {
+    std::vector<std::pair<size_t, HostBuffer*>> results;
     for (size_t i = 0; i < spec.buffers.size(); ++i) {
       const auto& b = spec.buffers[i];
       if (b.role != Role::out && b.role != Role::inout) continue;
-      HostBuffer hb(b.type, rc.counts[i]);
-      bufs.read(i, hb, readMode);
-      got.emplace(b.name, std::move(hb));
+      results.emplace_back(i, &got.emplace(b.name, HostBuffer(b.type, rc.counts[i])).first->second);
     }
-    if (got.empty()) queue_.finish();  // every read mode waits for the launches before it
-    for (auto& f : bufs.checkGuards()) {
+    if (results.empty()) queue_.finish();  // every read mode waits for the launches before it
+    for (auto& f : bufs.readResults(results, readMode)) {
       f.device = device_.displayName();
       out.findings.push_back(std::move(f));
     }
