@@ -16,12 +16,36 @@
 
 namespace clh {
 
+/// Plain (CL_MEM_READ_WRITE) device buffers kept from one case to the next, so that a case does
+/// not allocate and free its buffers on the device each time: for guarded buffers in the write
+/// mode, whose kernel argument is a sub-buffer and whose every byte a kernel can see is written
+/// afresh each case, so that a larger buffer serves as well as a new one. All of one context.
+class BufferPool {
+ public:
+  /// A buffer of at least `bytes` (the smallest kept one that is large enough and at most twice
+  /// as large, else a new one); `capacity` gets its size.
+  cl::Buffer take(cl::Context& context, size_t bytes, size_t* capacity);
+  /// Keeps `buffer` of `capacity` bytes for a later take(), unless the pool is full.
+  void give(cl::Buffer buffer, size_t capacity);
+  /// Releases every kept buffer (before their context goes).
+  void clear();
+
+ private:
+  std::vector<std::pair<size_t, cl::Buffer>> kept_;
+  size_t bytes_ = 0;
+};
+
 /// One case's device buffers.
 class CaseBuffers {
  public:
   /// `guard_bytes`: bytes of a random pattern, drawn for this case, before and after each buffer
-  /// (0: none).
-  CaseBuffers(cl::Context& context, cl::CommandQueue& queue, size_t guard_bytes);
+  /// (0: none). `pool`: where guarded write-mode buffers come from and go back to (none: new ones).
+  CaseBuffers(cl::Context& context, cl::CommandQueue& queue, size_t guard_bytes,
+              BufferPool* pool = nullptr);
+  /// Gives pooled buffers back; every command on them must have completed or be on the queue.
+  ~CaseBuffers();
+  CaseBuffers(const CaseBuffers&) = delete;
+  CaseBuffers& operator=(const CaseBuffers&) = delete;
   /// The same with a default mode for add(name, host).
   CaseBuffers(cl::Context& context, cl::CommandQueue& queue, BufferMode mode, size_t guard_bytes)
       : CaseBuffers(context, queue, guard_bytes) {
@@ -60,6 +84,7 @@ class CaseBuffers {
     std::vector<uint8_t> fetched;  ///< its guards as read back: the whole buffer, or both guards
     bool fetched_whole = false;    ///< `fetched` holds the whole buffer
     bool has_fetched = false;      ///< read since the last check
+    size_t pooled = 0;             ///< the capacity of a buffer from the pool (0: not pooled)
   };
   bool whole(const Entry& e) const;  ///< small enough to travel whole
   void enqueueGuardRead(size_t i);   ///< reads buffer i's guards into `fetched`, not blocking
@@ -72,6 +97,7 @@ class CaseBuffers {
   std::vector<cl::Buffer> whole_;  ///< with guards
   std::vector<cl::Buffer> views_;  ///< what kernels see
   bool pending_ = false;           ///< a non-blocking read not waited for yet
+  BufferPool* pool_ = nullptr;
 };
 
 /// The guard size for a device: a multiple of its base-address alignment, at least 4 KiB.

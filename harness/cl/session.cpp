@@ -124,6 +124,7 @@ cl::Context DeviceSession::makeContext() const {
 void DeviceSession::reset() {
   // The programs and kernels hold the old context: they go first, then the queue, then it.
   programs_.clear();
+  pool_.clear();
   queue_ = cl::CommandQueue();
   context_ = makeContext();
   queue_ = cl::CommandQueue(context_, device_.device, CL_QUEUE_PROFILING_ENABLE);
@@ -318,7 +319,7 @@ CaseOutcome DeviceSession::runCase(const Spec& spec, const Sizes& sizes, uint64_
   if (auto why = caseTooLarge(spec, rc, limits)) throw CaseTooLarge(*why);
 
   auto host = makeInitialBuffers(spec, rc, seed);
-  CaseBuffers bufs(context_, queue_, run.guard_zones ? guard_bytes_ : 0);
+  CaseBuffers bufs(context_, queue_, run.guard_zones ? guard_bytes_ : 0, &pool_);
   const ReadMode readMode = run.read.value_or(spec.read.value_or(ReadMode::blocking));
   try {
     for (const auto& b : spec.buffers)

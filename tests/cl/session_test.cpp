@@ -1,7 +1,7 @@
 // The device session's reset and when runUnit uses it, on PoCL (Oclgrind for the one test that
 // says so): a reset session runs cases on a new context with rebuilt programs; a unit resets after
 // each case that ended on an OpenCL error from a command, and after nothing else; guard zones
-// catch stray writes in every buffer and read mode.
+// catch stray writes in every buffer and read mode; the buffer pool hands out what fits.
 #include "cl/session.hpp"
 
 #include <fmt/format.h>
@@ -244,4 +244,27 @@ TEST(Session, GuardZonesCatchStrayWritesInEveryMode) {
             EXPECT_EQ(c.findings[0].summary, want) << label;
             EXPECT_FALSE(session.needsReset()) << label;
           }
+}
+
+// The pool hands out the smallest kept buffer that fits and is at most twice the size asked for,
+// else a new one of the size asked for; a buffer handed out is no longer kept.
+TEST(BufferPool, TakesTheSmallestFitUpToTwiceTheSize) {
+  const clh::DeviceInfo* dev = pocl();
+  if (!dev) GTEST_SKIP() << "no PoCL device here";
+  cl::Context context(dev->device);
+  clh::BufferPool pool;
+  size_t capacity = 0;
+  cl::Buffer small = pool.take(context, 1000, &capacity);
+  EXPECT_EQ(capacity, 1000u);
+  cl::Buffer large = pool.take(context, 3000, &capacity);
+  pool.give(small, 1000);
+  pool.give(large, 3000);
+  EXPECT_EQ(pool.take(context, 900, &capacity)(), small());  // the smallest that fits
+  EXPECT_EQ(capacity, 1000u);
+  EXPECT_NE(pool.take(context, 1000, &capacity)(), small());  // handed out already: a new one
+  EXPECT_EQ(capacity, 1000u);
+  EXPECT_NE(pool.take(context, 1400, &capacity)(), large());  // 3000 is over twice 1400
+  EXPECT_EQ(capacity, 1400u);
+  EXPECT_EQ(pool.take(context, 1500, &capacity)(), large());
+  EXPECT_EQ(capacity, 3000u);
 }
