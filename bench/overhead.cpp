@@ -2,10 +2,12 @@
 // same vadd kernel and sizes, fresh buffers each case, random inputs, a blocking read and an
 // element-by-element comparison with a + b. Run: bench/run.sh DEVICE OUTDIR (docs/performance.md).
 //   bench_overhead [benchmark flags]    CLH_BENCH_DEVICE selects the device (default: PoCL)
+//   bench_overhead --phases             where a case's time goes, phase by phase (Markdown)
 //   bench_overhead --ratios FILE.json   the ratio table (Markdown) of a run's --benchmark_out JSON
 #include <benchmark/benchmark.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -84,58 +86,168 @@ std::string readText(const std::string& path) {
   return text.str();
 }
 
-void BM_BareLoop(benchmark::State& state) {
-  const cl::Device& dev = setup->device.device;
-  const size_t n = static_cast<size_t>(state.range(0));
-  const size_t global = (n + kLocal - 1) / kLocal * kLocal;
-  cl::Context ctx(dev);
-  cl::CommandQueue q(ctx, dev, CL_QUEUE_PROFILING_ENABLE);
-  cl::Program prog(ctx, readText(root() + "/kernels/handson/vadd.cl"));
-  prog.build({dev}, setup->bare_options.c_str());
-  cl::Kernel k(prog, "vadd");
-  std::vector<float> a(n), b(n), c(n);
+using Clock = std::chrono::steady_clock;
+
+// Adds the time since `since` to `field` of `p` (when there is one) and restarts the clock.
+void phase(clh::CasePhases* p, double clh::CasePhases::*field, Clock::time_point& since) {
+  if (!p) return;
+  const Clock::time_point now = Clock::now();
+  p->*field += std::chrono::duration<double>(now - since).count();
+  since = now;
+}
+
+// The bare loop: a context, queue and kernel of its own; per case new inputs, fresh buffers, the
+// writes, the launch, a blocking read and the comparison with a + b. Phases as the harness's.
+struct BareRig {
+  size_t n, global;
+  cl::Context ctx;
+  cl::CommandQueue q;
+  cl::Kernel k;
+  std::vector<float> a, b, c;
   Rng rng{1};
-  size_t bad = 0;
-  for (auto _ : state) {
+  explicit BareRig(size_t items)
+      : n(items),
+        global((n + kLocal - 1) / kLocal * kLocal),
+        ctx(setup->device.device),
+        q(ctx, setup->device.device, CL_QUEUE_PROFILING_ENABLE),
+        a(n),
+        b(n),
+        c(n) {
+    cl::Program prog(ctx, readText(root() + "/kernels/handson/vadd.cl"));
+    prog.build({setup->device.device}, setup->bare_options.c_str());
+    k = cl::Kernel(prog, "vadd");
+  }
+  // The number of wrong elements.
+  size_t run(clh::CasePhases* p) {
+    Clock::time_point t = p ? Clock::now() : Clock::time_point{};
     for (auto& v : a) v = rng.next();
     for (auto& v : b) v = rng.next();
+    phase(p, &clh::CasePhases::inputs, t);
     cl::Buffer da(ctx, CL_MEM_READ_WRITE, n * 4), db(ctx, CL_MEM_READ_WRITE, n * 4),
         dc(ctx, CL_MEM_READ_WRITE, n * 4);
     q.enqueueWriteBuffer(da, CL_FALSE, 0, n * 4, a.data());
     q.enqueueWriteBuffer(db, CL_FALSE, 0, n * 4, b.data());
+    phase(p, &clh::CasePhases::buffers, t);
     k.setArg(0, da);
     k.setArg(1, db);
     k.setArg(2, dc);
     k.setArg(3, static_cast<cl_uint>(n));
     q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(global), cl::NDRange(kLocal));
+    phase(p, &clh::CasePhases::launch, t);
     q.enqueueReadBuffer(dc, CL_TRUE, 0, n * 4, c.data());
+    phase(p, &clh::CasePhases::read, t);
+    size_t bad = 0;
     for (size_t i = 0; i < n; ++i) bad += c[i] != a[i] + b[i];
+    phase(p, &clh::CasePhases::compare, t);
+    return bad;  // the buffers are released here
   }
+};
+
+// The harness's case path: DeviceSession::runCase on the vadd spec, a new seed (new data) every
+// case, with or without guard zones.
+struct HarnessRig {
+  clh::Spec spec = clh::loadSpec(root() + "/specs/handson/vadd.yaml", root());
+  clh::DeviceSession session{setup->device, setup->sim.get()};
+  clh::Sizes sizes;
+  clh::RunOptions run;
+  uint64_t seed = 1;
+  HarnessRig(int64_t n, bool guards) : sizes{{"N", n}, {"L", static_cast<int64_t>(kLocal)}} {
+    run.guard_zones = guards;
+    clh::ExprEnv env(clh::paramNames(spec));
+    clh::completeDerived(spec, env, sizes);
+    if (setup->sim) setup->sim->drain();  // what the bare loop's launches left in the log
+  }
+  // Whether the case passed.
+  bool runCase(clh::CasePhases* p) {
+    run.phases = p;
+    return session.runCase(spec, sizes, seed++, run).ok();
+  }
+};
+
+void BM_BareLoop(benchmark::State& state) {
+  BareRig rig(static_cast<size_t>(state.range(0)));
+  size_t bad = 0;
+  for (auto _ : state) bad += rig.run(nullptr);
   if (bad) state.SkipWithError("the bare loop saw wrong results");
   state.SetItemsProcessed(state.iterations());
 }
 
-// The harness's case path: DeviceSession::runCase on the vadd spec, a new seed (new data) every
-// case. range(1) = 1 adds its guard zones around every buffer, as `clharness check` does on a real
-// device (the bare loop has none, so the comparison of like with like is without them).
+// range(1) = 1 adds guard zones around every buffer, as `clharness check` does on a real device
+// (the bare loop has none, so the comparison of like with like is without them).
 void BM_Harness(benchmark::State& state) {
-  const int64_t n = state.range(0);
-  clh::RunOptions run;
-  run.guard_zones = state.range(1) != 0;
-  clh::Spec spec = clh::loadSpec(root() + "/specs/handson/vadd.yaml", root());
-  clh::DeviceSession session(setup->device, setup->sim.get());
-  clh::Sizes sizes{{"N", n}, {"L", static_cast<int64_t>(kLocal)}};
-  clh::ExprEnv env(clh::paramNames(spec));
-  clh::completeDerived(spec, env, sizes);
-  if (setup->sim) setup->sim->drain();  // what the bare loop's launches left in the log
-  uint64_t seed = 1;
+  HarnessRig rig(state.range(0), state.range(1) != 0);
   size_t bad = 0;
-  for (auto _ : state) {
-    clh::CaseOutcome c = session.runCase(spec, sizes, seed++, run);
-    bad += !c.ok();
-  }
+  for (auto _ : state) bad += !rig.runCase(nullptr);
   if (bad) state.SkipWithError("the harness saw wrong results");
   state.SetItemsProcessed(state.iterations());
+}
+
+// Where a case's wall time goes, phase by phase (CasePhases), for the bare loop and the harness
+// without and with guards at each size: mean microseconds per case over five rounds of about
+// 0.2 s each, the variants interleaved. "teardown" is what follows the last phase (buffers
+// released, host memory freed): the case's whole time less its phases.
+int phases(const std::vector<int64_t>& sizes, bool guards) {
+  struct Row {
+    const char* name;
+    double clh::CasePhases::*field;
+  };
+  const Row rows[] = {{"resolve (sizes, program, memory check)", &clh::CasePhases::resolve},
+                      {"inputs (generated, outputs poisoned)", &clh::CasePhases::inputs},
+                      {"buffers (made, writes enqueued)", &clh::CasePhases::buffers},
+                      {"launch (arguments, enqueue)", &clh::CasePhases::launch},
+                      {"read (results, guards; waits for the kernel)", &clh::CasePhases::read},
+                      {"checks (profiling, simulator log)", &clh::CasePhases::checks},
+                      {"reference", &clh::CasePhases::reference},
+                      {"compare (and findings)", &clh::CasePhases::compare}};
+  std::printf("device: %s (driver %s)\n\n", setup->device.displayName().c_str(),
+              setup->device.driver_version.c_str());
+  for (int64_t n : sizes) {
+    BareRig bare(static_cast<size_t>(n));
+    std::vector<std::unique_ptr<HarnessRig>> rigs;
+    rigs.push_back(std::make_unique<HarnessRig>(n, false));
+    if (guards) rigs.push_back(std::make_unique<HarnessRig>(n, true));
+    const size_t variants = 1 + rigs.size();
+    std::vector<clh::CasePhases> sum(variants);
+    std::vector<double> total(variants, 0);
+    std::vector<long> cases(variants, 0);
+    bare.run(nullptr);  // warm: the first case of each pays for first touches
+    for (auto& r : rigs) r->runCase(nullptr);
+    for (int round = 0; round < 5; ++round)
+      for (size_t v = 0; v < variants; ++v) {
+        const Clock::time_point start = Clock::now();
+        Clock::time_point now = start;
+        while (now - start < std::chrono::milliseconds(200) || cases[v] == 0) {
+          const Clock::time_point t0 = Clock::now();
+          if (v == 0 ? bare.run(&sum[v]) != 0 : !rigs[v - 1]->runCase(&sum[v])) {
+            std::fprintf(stderr, "bench_overhead: a wrong result in the phase run\n");
+            return 1;
+          }
+          now = Clock::now();
+          total[v] += std::chrono::duration<double>(now - t0).count();
+          ++cases[v];
+        }
+      }
+    std::printf("%lld elements, µs per case (%ld, %ld%s cases):\n\n", static_cast<long long>(n),
+                cases[0], cases[1], guards ? (", " + std::to_string(cases[2])).c_str() : "");
+    std::printf("| phase | bare loop | harness |%s\n| --- | ---: | ---: |%s\n",
+                guards ? " harness + guards |" : "", guards ? " ---: |" : "");
+    auto us = [&](size_t v, double x) { return 1e6 * x / static_cast<double>(cases[v]); };
+    for (const Row& r : rows) {
+      std::printf("| %s |", r.name);
+      for (size_t v = 0; v < variants; ++v) std::printf(" %.1f |", us(v, sum[v].*r.field));
+      std::printf("\n");
+    }
+    std::printf("| teardown (buffers released, host memory freed) |");
+    for (size_t v = 0; v < variants; ++v) {
+      double phased = 0;
+      for (const Row& r : rows) phased += sum[v].*r.field;
+      std::printf(" %.1f |", us(v, total[v] - phased));
+    }
+    std::printf("\n| **the case** |");
+    for (size_t v = 0; v < variants; ++v) std::printf(" **%.1f** |", us(v, total[v]));
+    std::printf("\n\n");
+  }
+  return 0;
 }
 
 // The ratio table of a --benchmark_out JSON file: per size, the bare loop's time, the harness's
@@ -230,6 +342,8 @@ int ratios(const std::string& path) {
 
 int main(int argc, char** argv) {
   if (argc == 3 && std::string(argv[1]) == "--ratios") return ratios(argv[2]);
+  const bool phaseRun = argc == 2 && std::string(argv[1]) == "--phases";
+  if (phaseRun) argc = 1;
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   setup = &makeSetup();
@@ -238,6 +352,11 @@ int main(int argc, char** argv) {
   // and the harness runs at most a few thousand there (docs/performance.md): left out.
   std::vector<int64_t> sizes{16, 256, 1024};
   if (!sim) sizes.push_back(kLargest);
+  if (phaseRun) {
+    const int rc = phases(sizes, !sim);
+    if (!setup->log.empty()) std::remove(setup->log.c_str());
+    return rc;
+  }
   for (int64_t n : sizes)
     benchmark::RegisterBenchmark("BM_BareLoop", BM_BareLoop)->Arg(n)->Unit(benchmark::kMicrosecond);
   // Guard zones exist only on real devices: the simulator checks every access itself.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the harness-vs-bare-loop benchmark on one device with repetitions and writes its data:
 # bench.json (Google Benchmark's --benchmark_out), ratios.md (medians and ratios per size),
-# console.txt, and run.txt (the exact command, the commit, the machine and its load).
+# phases.md (where a case's time goes, phase by phase), console.txt, and run.txt (the exact
+# commands, the commit, the machine and its load).
 #   bench/run.sh DEVICE OUTDIR    DEVICE: as `clharness --device` takes it (pocl, oclgrind, nvidia,
 #                                 a regular expression); it becomes CLH_BENCH_DEVICE
 # The binary: $BENCH_BIN, else $BUNDLE/bench_overhead (a bundle from ci/bundle.sh), else
@@ -50,3 +51,7 @@ if [ $rc -ne 0 ]; then
 fi
 "$bin" --ratios "$out/bench.json" >"$out/ratios.md"
 cat "$out/ratios.md"
+# Where a case's time goes, phase by phase (not timed by Google Benchmark: a run of its own).
+CLH_BENCH_DEVICE="$device" "$bin" --phases >"$out/phases.md"
+echo "phases:  CLH_BENCH_DEVICE='$device' $bin --phases > $out/phases.md, ended $(date -u +%FT%TZ), uptime: $(uptime)" >>"$out/run.txt"
+cat "$out/phases.md"
