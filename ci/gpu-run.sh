@@ -5,7 +5,8 @@
 # kernels, and the harness-vs-bare-loop benchmark. Results go to $OUT (default gpu-out/). The
 # launch step writes each device's known deviations (baselines/launch/ takes them); `check` runs
 # the launch family too, against the committed ones.
-#   ci/gpu-run.sh [STEP...]   steps: devices check semantics launch audit bench (default: all);
+#   ci/gpu-run.sh [STEP...]   steps: devices check semantics launch audit bench bench-pocl
+#                             (default: all);
 #                             launch-nvidia, launch-pocl: the launch step for one driver;
 #                             check-nvidia: the catalog on NVIDIA alone, its driver section recorded
 #                             as a baseline in $OUT/baselines; check-nvidia-regression: the same
@@ -42,8 +43,10 @@ run_if launch-pocl "$tool" launch specs --device 'Portable' --json "$out/launch-
   --write-baselines "$out/launch-baselines"
 run_if audit "$tool" audit specs/hackmd/gemm_tiled.yaml specs/intermediate/mul_local.yaml \
   specs/handson/mmul_block.yaml --device 'NVIDIA|CUDA' --json "$out/audit.json"
+# The harness-vs-bare-loop benchmark (bench/run.sh: medians of 7 repetitions, JSON and the ratio
+# table in $OUT/bench-DEVICE/): NVIDIA, then the host's PoCL.
 if [ -x "$bundle/bench_overhead" ]; then
-  run_if bench env CLH_BENCH_DEVICE='Portable' "$bundle/bench_overhead" --benchmark_repetitions=5 \
-    --benchmark_enable_random_interleaving=true --benchmark_report_aggregates_only=true
+  run_if bench env BENCH_BIN="$bundle/bench_overhead" bench/run.sh nvidia "$out/bench-nvidia"
+  run_if bench-pocl env BENCH_BIN="$bundle/bench_overhead" bench/run.sh pocl "$out/bench-pocl"
 fi
 tar czf "$out/results.tgz" -C "$out" --exclude results.tgz .

@@ -14,15 +14,27 @@ namespace {
 // The guard pattern: random bytes drawn afresh for every case from a generator seeded
 // unpredictably, so that no kernel can write what the guard holds and go unseen, and a written
 // byte equal to the pattern by chance (1 in 256) stays rare and does not repeat.
+// SplitMix64 from a random start: as unpredictable to a kernel as the Mersenne Twister it replaces
+// and about ten times cheaper (a case draws 128 words).
 std::vector<uint8_t> freshPattern(size_t bytes) {
-  static std::mt19937_64 gen{std::random_device{}()};
+  static uint64_t state = (uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
   std::vector<uint8_t> out(bytes);
   for (size_t i = 0; i < bytes; i += 8) {
-    const uint64_t r = gen();
-    for (size_t k = 0; k < 8 && i + k < bytes; ++k) out[i + k] = static_cast<uint8_t>(r >> (8 * k));
+    uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    std::memcpy(out.data() + i, &z, std::min<size_t>(8, bytes - i));
   }
   return out;
 }
+
+// A guarded buffer of at most this many bytes travels whole: its initial image (guards and
+// contents) in one write, and its guards back in one read of the whole buffer, which in the
+// blocking read mode also brings the results. A larger one is written and read in parts, as
+// copying it would cost more than the commands saved (a command costs microseconds on PoCL and
+// more on a GPU, about what copying 32 KiB does).
+constexpr size_t kWholeBytes = 32 * 1024;
 
 }  // namespace
 
@@ -33,8 +45,53 @@ size_t guardBytesFor(const cl::Device& device) {
   return g;
 }
 
-CaseBuffers::CaseBuffers(cl::Context& context, cl::CommandQueue& queue, size_t guard)
-    : context_(context), queue_(queue), guard_(guard), pattern_(freshPattern(guard)) {}
+cl::Buffer BufferPool::take(cl::Context& context, size_t bytes, size_t* capacity) {
+  // The smallest that fits, and at most twice the size: the tail past the guards stays short (a
+  // write farther past a buffer's end than its guard goes unseen or crashes, in a new buffer too).
+  size_t best = kept_.size();
+  for (size_t i = 0; i < kept_.size(); ++i)
+    if (kept_[i].first >= bytes && kept_[i].first / 2 <= bytes &&
+        (best == kept_.size() || kept_[i].first < kept_[best].first))
+      best = i;
+  if (best == kept_.size()) {
+    *capacity = bytes;
+    return cl::Buffer(context, CL_MEM_READ_WRITE, bytes);
+  }
+  cl::Buffer out = std::move(kept_[best].second);
+  *capacity = kept_[best].first;
+  bytes_ -= kept_[best].first;
+  kept_.erase(kept_.begin() + static_cast<std::ptrdiff_t>(best));
+  return out;
+}
+
+void BufferPool::give(cl::Buffer buffer, size_t capacity) {
+  // A few buffers, a bounded amount of device memory: enough for the cases of a unit, whose
+  // sizes vary, to find buffers large enough.
+  constexpr size_t kMaxBuffers = 16, kMaxBytes = 256u << 20;
+  if (kept_.size() >= kMaxBuffers || bytes_ + capacity > kMaxBytes) return;
+  kept_.emplace_back(capacity, std::move(buffer));
+  bytes_ += capacity;
+}
+
+void BufferPool::clear() {
+  kept_.clear();
+  bytes_ = 0;
+}
+
+CaseBuffers::CaseBuffers(cl::Context& context, cl::CommandQueue& queue, size_t guard,
+                         BufferPool* pool)
+    : context_(context),
+      queue_(queue),
+      guard_(guard),
+      pattern_(freshPattern(guard)),
+      pool_(guard > 0 ? pool : nullptr) {}
+
+CaseBuffers::~CaseBuffers() {
+  if (!pool_) return;
+  views_.clear();  // the sub-buffers first: a pooled buffer is handed out with none alive
+  for (size_t i = 0; i < entries_.size(); ++i)
+    if (entries_[i].pooled) pool_->give(std::move(whole_[i]), entries_[i].pooled);
+}
 
 size_t CaseBuffers::add(const std::string& name, const HostBuffer& hb, BufferMode mode_) {
   Entry e;
@@ -46,9 +103,11 @@ size_t CaseBuffers::add(const std::string& name, const HostBuffer& hb, BufferMod
   e.body = body;
   e.element = sizeOf(hb.type());
   const size_t total = body + 2 * guard_;
-  // The initial image: guard pattern, contents, guard pattern.
+  // The initial image: guard pattern, contents, guard pattern. A large buffer in the write mode
+  // needs none: its guards and contents are written from where they are.
   std::vector<uint8_t> image;
-  const bool needImage = guard_ > 0 || mode_ != BufferMode::write;
+  const bool inParts = mode_ == BufferMode::write && guard_ > 0 && body > kWholeBytes;
+  const bool needImage = (guard_ > 0 && !inParts) || mode_ != BufferMode::write;
   if (needImage) {
     image.assign(total, 0);
     if (guard_ > 0) {
@@ -79,9 +138,15 @@ size_t CaseBuffers::add(const std::string& name, const HostBuffer& hb, BufferMod
       hostPtr = image.data();
       break;
   }
-  cl::Buffer whole(context_, flags, total, hostPtr);
+  cl::Buffer whole = mode_ == BufferMode::write && pool_
+                         ? pool_->take(context_, total, &e.pooled)
+                         : cl::Buffer(context_, flags, total, hostPtr);
   if (mode_ == BufferMode::write) {
-    if (guard_ > 0) {
+    if (inParts) {  // body == bytes here; `hb` outlives the writes as in the unguarded case below
+      queue_.enqueueWriteBuffer(whole, CL_FALSE, 0, guard_, pattern_.data());
+      queue_.enqueueWriteBuffer(whole, CL_FALSE, guard_, e.bytes, hb.data());
+      queue_.enqueueWriteBuffer(whole, CL_FALSE, guard_ + body, guard_, pattern_.data());
+    } else if (guard_ > 0) {
       e.host = std::move(image);  // kept alive until the case ends: the write does not block
       queue_.enqueueWriteBuffer(whole, CL_FALSE, 0, total, e.host.data());
     } else if (e.bytes)
@@ -140,25 +205,77 @@ void CaseBuffers::read(size_t i, HostBuffer& out, ReadMode mode) {
   }
 }
 
+bool CaseBuffers::whole(const Entry& e) const {
+  return e.body <= kWholeBytes;
+}
+
+void CaseBuffers::enqueueGuardRead(size_t i) {
+  Entry& e = entries_[i];
+  e.fetched_whole = whole(e);
+  if (e.fetched_whole) {
+    e.fetched.resize(e.body + 2 * guard_);
+    queue_.enqueueReadBuffer(whole_[i], CL_FALSE, 0, e.fetched.size(), e.fetched.data());
+  } else {
+    e.fetched.resize(2 * guard_);
+    queue_.enqueueReadBuffer(whole_[i], CL_FALSE, 0, guard_, e.fetched.data());
+    queue_.enqueueReadBuffer(whole_[i], CL_FALSE, guard_ + e.body, guard_,
+                             e.fetched.data() + guard_);
+  }
+  e.has_fetched = true;
+  pending_ = true;
+}
+
+std::vector<Finding> CaseBuffers::readResults(
+    const std::vector<std::pair<size_t, HostBuffer*>>& results, ReadMode mode) {
+  if (guard_ == 0 || mode != ReadMode::blocking) {
+    for (const auto& [i, out] : results) read(i, *out, mode);
+    return checkGuards();
+  }
+  // The guards of the other buffers first, without blocking: the blocking reads of the results
+  // come after them on the in-order queue, so one wait covers all.
+  std::vector<bool> isResult(entries_.size(), false);
+  for (const auto& r : results) isResult[r.first] = true;
+  for (size_t i = 0; i < entries_.size(); ++i)
+    if (!isResult[i]) enqueueGuardRead(i);
+  for (const auto& [i, out] : results) {
+    Entry& e = entries_[i];
+    if (!e.bytes || !whole(e)) {
+      enqueueGuardRead(i);
+      if (e.bytes) {
+        queue_.enqueueReadBuffer(whole_[i], CL_TRUE, guard_, e.bytes, out->data());
+        pending_ = false;
+      }
+      continue;
+    }
+    // A small buffer whole, in one blocking read: its guards come with its contents.
+    e.fetched.resize(e.body + 2 * guard_);
+    queue_.enqueueReadBuffer(whole_[i], CL_TRUE, 0, e.fetched.size(), e.fetched.data());
+    pending_ = false;
+    std::memcpy(out->data(), e.fetched.data() + guard_, e.bytes);
+    e.fetched_whole = true;
+    e.has_fetched = true;
+  }
+  return checkGuards();
+}
+
 std::vector<Finding> CaseBuffers::checkGuards() {
   std::vector<Finding> out;
   if (guard_ == 0) return out;
-  // Every guard is read without blocking, then one finish: a wait per read costs more than the
-  // reads themselves at small sizes.
-  std::vector<std::vector<uint8_t>> befores(entries_.size(), std::vector<uint8_t>(guard_)),
-      afters(entries_.size(), std::vector<uint8_t>(guard_));
+  // Every guard not read yet is read without blocking, then one finish: a wait per read costs
+  // more than the reads themselves at small sizes.
+  for (size_t i = 0; i < entries_.size(); ++i)
+    if (!entries_[i].has_fetched) enqueueGuardRead(i);
+  if (pending_) queue_.finish();
+  pending_ = false;
   for (size_t i = 0; i < entries_.size(); ++i) {
-    queue_.enqueueReadBuffer(whole_[i], CL_FALSE, 0, guard_, befores[i].data());
-    queue_.enqueueReadBuffer(whole_[i], CL_FALSE, guard_ + entries_[i].body, guard_,
-                             afters[i].data());
-  }
-  queue_.finish();
-  for (size_t i = 0; i < entries_.size(); ++i) {
-    const std::vector<uint8_t>& before = befores[i];
-    const std::vector<uint8_t>& after = afters[i];
-    auto firstBad = [this](const std::vector<uint8_t>& g, bool fromEnd) -> std::optional<size_t> {
-      for (size_t k = 0; k < g.size(); ++k) {
-        size_t at = fromEnd ? g.size() - 1 - k : k;
+    Entry& e = entries_[i];
+    e.has_fetched = false;  // the next check reads afresh
+    const uint8_t* before = e.fetched.data();
+    const uint8_t* after = e.fetched.data() + (e.fetched_whole ? guard_ + e.body : guard_);
+    auto firstBad = [this](const uint8_t* g, bool fromEnd) -> std::optional<size_t> {
+      if (std::memcmp(g, pattern_.data(), guard_) == 0) return std::nullopt;  // the usual case
+      for (size_t k = 0; k < guard_; ++k) {
+        size_t at = fromEnd ? guard_ - 1 - k : k;
         if (g[at] != pattern_[at]) return at;
       }
       return std::nullopt;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cl/opencl.hpp"
@@ -15,12 +16,36 @@
 
 namespace clh {
 
+/// Plain (CL_MEM_READ_WRITE) device buffers kept from one case to the next, so that a case does
+/// not allocate and free its buffers on the device each time: for guarded buffers in the write
+/// mode, whose kernel argument is a sub-buffer and whose every byte a kernel can see is written
+/// afresh each case, so that a larger buffer serves as well as a new one. All of one context.
+class BufferPool {
+ public:
+  /// A buffer of at least `bytes` (the smallest kept one that is large enough and at most twice
+  /// as large, else a new one); `capacity` gets its size.
+  cl::Buffer take(cl::Context& context, size_t bytes, size_t* capacity);
+  /// Keeps `buffer` of `capacity` bytes for a later take(), unless the pool is full.
+  void give(cl::Buffer buffer, size_t capacity);
+  /// Releases every kept buffer (before their context goes).
+  void clear();
+
+ private:
+  std::vector<std::pair<size_t, cl::Buffer>> kept_;
+  size_t bytes_ = 0;
+};
+
 /// One case's device buffers.
 class CaseBuffers {
  public:
   /// `guard_bytes`: bytes of a random pattern, drawn for this case, before and after each buffer
-  /// (0: none).
-  CaseBuffers(cl::Context& context, cl::CommandQueue& queue, size_t guard_bytes);
+  /// (0: none). `pool`: where guarded write-mode buffers come from and go back to (none: new ones).
+  CaseBuffers(cl::Context& context, cl::CommandQueue& queue, size_t guard_bytes,
+              BufferPool* pool = nullptr);
+  /// Gives pooled buffers back; every command on them must have completed or be on the queue.
+  ~CaseBuffers();
+  CaseBuffers(const CaseBuffers&) = delete;
+  CaseBuffers& operator=(const CaseBuffers&) = delete;
   /// The same with a default mode for add(name, host).
   CaseBuffers(cl::Context& context, cl::CommandQueue& queue, BufferMode mode, size_t guard_bytes)
       : CaseBuffers(context, queue, guard_bytes) {
@@ -38,18 +63,31 @@ class CaseBuffers {
   const cl::Buffer& arg(size_t i) const { return views_[i]; }
   /// Takes buffer `i` back into `out` (of the same type and count).
   void read(size_t i, HostBuffer& out, ReadMode mode);
-  /// Checks every guard zone; one out_of_bounds finding per buffer whose guards changed.
+  /// Checks every guard zone; one out_of_bounds finding per buffer whose guards changed. The queue
+  /// must be in order (the guards are read after whatever was enqueued before).
   std::vector<Finding> checkGuards();
+  /// read() of each of `results` (buffer index, destination) in `mode`, then checkGuards(), with
+  /// fewer commands and one wait where the mode allows: in the blocking mode the other buffers'
+  /// guards are read first without blocking, and a small result buffer comes back whole in its
+  /// blocking read, its guards with its contents.
+  std::vector<Finding> readResults(const std::vector<std::pair<size_t, HostBuffer*>>& results,
+                                   ReadMode mode);
 
  private:
   struct Entry {
     std::string name;
     BufferMode mode = BufferMode::write;
-    size_t bytes = 0;           ///< the contents
-    size_t body = 0;            ///< what was allocated between the guards (never 0)
-    size_t element = 1;         ///< bytes of one element
-    std::vector<uint8_t> host;  ///< USE_HOST_PTR storage (with guards), kept alive for the case
+    size_t bytes = 0;              ///< the contents
+    size_t body = 0;               ///< what was allocated between the guards (never 0)
+    size_t element = 1;            ///< bytes of one element
+    std::vector<uint8_t> host;     ///< USE_HOST_PTR storage (with guards), kept alive for the case
+    std::vector<uint8_t> fetched;  ///< its guards as read back: the whole buffer, or both guards
+    bool fetched_whole = false;    ///< `fetched` holds the whole buffer
+    bool has_fetched = false;      ///< read since the last check
+    size_t pooled = 0;             ///< the capacity of a buffer from the pool (0: not pooled)
   };
+  bool whole(const Entry& e) const;  ///< small enough to travel whole
+  void enqueueGuardRead(size_t i);   ///< reads buffer i's guards into `fetched`, not blocking
   cl::Context& context_;
   cl::CommandQueue& queue_;
   size_t guard_;
@@ -58,6 +96,8 @@ class CaseBuffers {
   std::vector<Entry> entries_;
   std::vector<cl::Buffer> whole_;  ///< with guards
   std::vector<cl::Buffer> views_;  ///< what kernels see
+  bool pending_ = false;           ///< a non-blocking read not waited for yet
+  BufferPool* pool_ = nullptr;
 };
 
 /// The guard size for a device: a multiple of its base-address alignment, at least 4 KiB.

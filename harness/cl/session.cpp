@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -124,6 +125,7 @@ cl::Context DeviceSession::makeContext() const {
 void DeviceSession::reset() {
   // The programs and kernels hold the old context: they go first, then the queue, then it.
   programs_.clear();
+  pool_.clear();
   queue_ = cl::CommandQueue();
   context_ = makeContext();
   queue_ = cl::CommandQueue(context_, device_.device, CL_QUEUE_PROFILING_ENABLE);
@@ -293,6 +295,15 @@ CaseOutcome DeviceSession::runCase(const Spec& spec, const Sizes& sizes, uint64_
   CaseOutcome out;
   out.sizes = sizes;
   needs_reset_ = false;
+  // Phase times for bench/ (RunOptions::phases): two clock reads a phase, only when asked.
+  using Clock = std::chrono::steady_clock;
+  Clock::time_point since = run.phases ? Clock::now() : Clock::time_point{};
+  auto phase = [&](double CasePhases::*field) {
+    if (!run.phases) return;
+    const Clock::time_point now = Clock::now();
+    run.phases->*field += std::chrono::duration<double>(now - since).count();
+    since = now;
+  };
   auto& env = envs_[spec.file + "|" + spec.name];
   if (!env) env = std::make_unique<ExprEnv>(paramNames(spec));
   ResolvedCase rc = resolveCase(spec, *env, sizes);
@@ -316,9 +327,11 @@ CaseOutcome DeviceSession::runCase(const Spec& spec, const Sizes& sizes, uint64_
   limits.host_mem = hostMemoryBytes();
   limits.guard_bytes = run.guard_zones ? guard_bytes_ : 0;
   if (auto why = caseTooLarge(spec, rc, limits)) throw CaseTooLarge(*why);
+  phase(&CasePhases::resolve);
 
   auto host = makeInitialBuffers(spec, rc, seed);
-  CaseBuffers bufs(context_, queue_, run.guard_zones ? guard_bytes_ : 0);
+  phase(&CasePhases::inputs);
+  CaseBuffers bufs(context_, queue_, run.guard_zones ? guard_bytes_ : 0, &pool_);
   const ReadMode readMode = run.read.value_or(spec.read.value_or(ReadMode::blocking));
   try {
     for (const auto& b : spec.buffers)
@@ -331,6 +344,7 @@ CaseOutcome DeviceSession::runCase(const Spec& spec, const Sizes& sizes, uint64_
     return out;
   }
 
+  phase(&CasePhases::buffers);
   std::vector<cl::Event> events;
   for (const auto& launch : rc.launches) {
     cl::Kernel k = built.kernels.at(launch.kernel);
@@ -406,18 +420,18 @@ CaseOutcome DeviceSession::runCase(const Spec& spec, const Sizes& sizes, uint64_
     events.push_back(ev);
   }
 
+  phase(&CasePhases::launch);
   // Read back what is compared; the reads block, so every launch has completed after them.
   std::map<std::string, HostBuffer> got;
   try {
+    std::vector<std::pair<size_t, HostBuffer*>> results;
     for (size_t i = 0; i < spec.buffers.size(); ++i) {
       const auto& b = spec.buffers[i];
       if (b.role != Role::out && b.role != Role::inout) continue;
-      HostBuffer hb(b.type, rc.counts[i]);
-      bufs.read(i, hb, readMode);
-      got.emplace(b.name, std::move(hb));
+      results.emplace_back(i, &got.emplace(b.name, HostBuffer(b.type, rc.counts[i])).first->second);
     }
-    if (got.empty()) queue_.finish();  // every read mode waits for the launches before it
-    for (auto& f : bufs.checkGuards()) {
+    if (results.empty()) queue_.finish();  // every read mode waits for the launches before it
+    for (auto& f : bufs.readResults(results, readMode)) {
       f.device = device_.displayName();
       out.findings.push_back(std::move(f));
     }
@@ -428,6 +442,7 @@ CaseOutcome DeviceSession::runCase(const Spec& spec, const Sizes& sizes, uint64_
                 fmt::format("the kernel's execution failed: {}", clErrorName(e.err()))));
     return out;
   }
+  phase(&CasePhases::read);
   for (auto& ev : events) {
     try {
       cl_ulong start = ev.getProfilingInfo<CL_PROFILING_COMMAND_START>();
@@ -456,9 +471,11 @@ CaseOutcome DeviceSession::runCase(const Spec& spec, const Sizes& sizes, uint64_
     for (auto& f : log.allFindings()) out.findings.push_back(std::move(f));
   }
 
+  phase(&CasePhases::checks);
   // The reference computes the expected final contents from the same initial buffers.
   RefCase ref(rc.sizes, rc.scalars, host);
   (*ReferenceRegistry::instance().find(spec.reference))(ref);
+  phase(&CasePhases::reference);
 
   // The host array of a USE_HOST_PTR buffer read without a map is the implementation's business:
   // record what it held, and compare nothing there.
@@ -510,6 +527,7 @@ CaseOutcome DeviceSession::runCase(const Spec& spec, const Sizes& sizes, uint64_
       out.findings.push_back(std::move(*f));
     }
   suppress(spec, out);
+  phase(&CasePhases::compare);
   return out;
 }
 

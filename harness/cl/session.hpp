@@ -30,6 +30,19 @@ struct BuildOutcome {
   std::optional<Finding> failure;  ///< build_error, or tool_error when the simulator failed
 };
 
+/// Where the wall time of cases went, phase by phase, in seconds summed over the cases (for
+/// bench/: the harness's cost against a bare loop). `read` includes waiting for the launches.
+struct CasePhases {
+  double resolve = 0;    ///< sizes, expressions, the program from the cache, the memory check
+  double inputs = 0;     ///< the host buffers: inputs generated, outputs poisoned
+  double buffers = 0;    ///< device buffers made and their writes enqueued
+  double launch = 0;     ///< arguments set, launches enqueued
+  double read = 0;       ///< results read back, guard zones checked (waits for the launches)
+  double checks = 0;     ///< profiling times, the simulator's log
+  double reference = 0;  ///< the reference
+  double compare = 0;    ///< the comparison and the findings
+};
+
 /// How one case is run: the buffer-flag and read modes, guard zones, and (for the barrier audit)
 /// a replacement for the kernel's source text.
 struct RunOptions {
@@ -40,6 +53,7 @@ struct RunOptions {
   bool guard_zones = true;
   std::optional<std::string> source_text;  ///< run this text instead of the spec's file
   std::string source_label;  ///< its name in findings (e.g. "mutant without barrier 2")
+  CasePhases* phases = nullptr;  ///< when set, runCase adds each phase's wall time to it
 };
 
 class DeviceSession {
@@ -109,6 +123,7 @@ class DeviceSession {
   OclgrindSession* sim_ = nullptr;
   std::map<std::string, std::unique_ptr<ExprEnv>> envs_;  // per spec name
   size_t guard_bytes_ = 0;
+  BufferPool pool_;  ///< device buffers kept between cases (guarded, write mode)
   bool needs_reset_ = false;
   int resets_ = 0;
   std::vector<std::string> sim_notes_;          ///< for takeSimulatorNotes, in order, once each

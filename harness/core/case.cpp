@@ -146,13 +146,14 @@ uint64_t dataSeed(uint64_t runSeed, const std::string& spec, const Sizes& sizes,
 std::map<std::string, HostBuffer> makeInitialBuffers(const Spec& spec, const ResolvedCase& rc,
                                                      uint64_t runSeed) {
   std::map<std::string, HostBuffer> out;
+  const std::string prefix = spec.name + "|" + formatSizes(rc.sizes) + "|";  // dataSeed's, once
   for (size_t i = 0; i < spec.buffers.size(); ++i) {
     const auto& b = spec.buffers[i];
     HostBuffer hb(b.type, rc.counts[i]);
     if (b.role == Role::out)
       poison(hb);
     else
-      fillBuffer(hb, b.init, dataSeed(runSeed, spec.name, rc.sizes, b.name));
+      fillBuffer(hb, b.init, hash64(prefix + b.name, runSeed));
     out.emplace(b.name, std::move(hb));
   }
   return out;

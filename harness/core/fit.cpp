@@ -7,8 +7,12 @@
 namespace clh {
 
 uint64_t hostMemoryBytes() {
-  const long pages = ::sysconf(_SC_PHYS_PAGES), size = ::sysconf(_SC_PAGE_SIZE);
-  return pages > 0 && size > 0 ? static_cast<uint64_t>(pages) * static_cast<uint64_t>(size) : 0;
+  // Asked once per process: runners check every case against it (a system call each time).
+  static const uint64_t bytes = [] {
+    const long pages = ::sysconf(_SC_PHYS_PAGES), size = ::sysconf(_SC_PAGE_SIZE);
+    return pages > 0 && size > 0 ? static_cast<uint64_t>(pages) * static_cast<uint64_t>(size) : 0;
+  }();
+  return bytes;
 }
 
 std::optional<std::string> caseTooLarge(const Spec& spec, const ResolvedCase& rc,
@@ -19,15 +23,16 @@ std::optional<std::string> caseTooLarge(const Spec& spec, const ResolvedCase& rc
     const BufferSpec& b = spec.buffers[i];
     const long double bytes =
         static_cast<long double>(rc.counts[i]) * static_cast<long double>(sizeOf(b.type));
-    const std::string what =
-        fmt::format("buffers.{} (line {}): {} {} elements = {:.0f} bytes", b.name, b.line,
-                    rc.counts[i], toString(b.type), static_cast<double>(bytes));
+    auto what = [&] {  // formatted for a refusal only: every case is checked
+      return fmt::format("buffers.{} (line {}): {} {} elements = {:.0f} bytes", b.name, b.line,
+                         rc.counts[i], toString(b.type), static_cast<double>(bytes));
+    };
     const long double on_device = bytes + 2.0L * static_cast<long double>(limits.guard_bytes);
     if (limits.max_alloc && on_device > static_cast<long double>(limits.max_alloc))
-      return fmt::format("{}, over the device's CL_DEVICE_MAX_MEM_ALLOC_SIZE of {} bytes", what,
+      return fmt::format("{}, over the device's CL_DEVICE_MAX_MEM_ALLOC_SIZE of {} bytes", what(),
                          limits.max_alloc);
     if (bytes > static_cast<long double>(SIZE_MAX / 4))
-      return fmt::format("{}, more than this process can address", what);
+      return fmt::format("{}, more than this process can address", what());
     device_total += on_device;
     host_total += bytes;
   }

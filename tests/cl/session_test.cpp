@@ -1,8 +1,10 @@
 // The device session's reset and when runUnit uses it, on PoCL (Oclgrind for the one test that
 // says so): a reset session runs cases on a new context with rebuilt programs; a unit resets after
-// each case that ended on an OpenCL error from a command, and after nothing else.
+// each case that ended on an OpenCL error from a command, and after nothing else; guard zones
+// catch stray writes in every buffer and read mode; the buffer pool hands out what fits.
 #include "cl/session.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <string>
@@ -200,4 +202,69 @@ TEST(Unit, NoResetOnTheSimulator) {
       << u.failing->findings.front().summary;
   EXPECT_EQ(session.resets(), 0);
   EXPECT_FALSE(mentionsReset(u));
+}
+
+// Guard zones catch a stray write before the start or past the end of an input or an output
+// buffer, small or large (over 32 KiB, where the guards are read apart from the contents), in
+// every buffer-flag mode and read mode, and name the element; the results are still compared.
+TEST(Session, GuardZonesCatchStrayWritesInEveryMode) {
+  const clh::DeviceInfo* dev = pocl();
+  if (!dev) GTEST_SKIP() << "no PoCL device here";
+  const clh::Spec s = spec("stray_write");
+  clh::DeviceSession session(*dev);
+  const std::vector<clh::BufferMode> buffers = {
+      clh::BufferMode::write, clh::BufferMode::copy_host_ptr, clh::BufferMode::use_host_ptr,
+      clh::BufferMode::alloc_host_ptr, clh::BufferMode::alloc_copy_host_ptr};
+  const std::vector<clh::ReadMode> reads = {
+      clh::ReadMode::blocking, clh::ReadMode::nonblocking_wait, clh::ReadMode::nonblocking_finish,
+      clh::ReadMode::map, clh::ReadMode::host_pointer};
+  uint64_t seed = 1;
+  for (int64_t n : {16, 20000})
+    for (clh::BufferMode bm : buffers)
+      for (clh::ReadMode rm : reads)
+        for (int64_t which : {0, 2})
+          for (int64_t at : {int64_t{-1}, int64_t{-256}, n, n + 255}) {
+            clh::RunOptions run;
+            run.buffers = bm;
+            run.read = rm;
+            const std::string name = which == 0 ? "a" : "c";
+            const std::string where =
+                at < 0 ? fmt::format("{} bytes before its start (element {})", -4 * at, at)
+                       : fmt::format("byte {} past its end (element {})", 4 * (at - n), at);
+            const std::string want =
+                fmt::format("buffer '{}' was written outside its {} bytes: {} (guard zone)", name,
+                            4 * n, where);
+            const std::string label = fmt::format("N={} buffers={} read={} {}[{}]", n,
+                                                  clh::toString(bm), clh::toString(rm), name, at);
+            clh::CaseOutcome c =
+                session.runCase(s, {{"N", n}, {"W", which}, {"I", at + 1024}}, seed++, run);
+            ASSERT_EQ(c.findings.size(), 1u)
+                << label << ": " << (c.findings.empty() ? "none" : c.findings[0].summary);
+            EXPECT_EQ(c.findings[0].kind, clh::FindingKind::out_of_bounds) << label;
+            EXPECT_EQ(c.findings[0].summary, want) << label;
+            EXPECT_FALSE(session.needsReset()) << label;
+          }
+}
+
+// The pool hands out the smallest kept buffer that fits and is at most twice the size asked for,
+// else a new one of the size asked for; a buffer handed out is no longer kept.
+TEST(BufferPool, TakesTheSmallestFitUpToTwiceTheSize) {
+  const clh::DeviceInfo* dev = pocl();
+  if (!dev) GTEST_SKIP() << "no PoCL device here";
+  cl::Context context(dev->device);
+  clh::BufferPool pool;
+  size_t capacity = 0;
+  cl::Buffer small = pool.take(context, 1000, &capacity);
+  EXPECT_EQ(capacity, 1000u);
+  cl::Buffer large = pool.take(context, 3000, &capacity);
+  pool.give(small, 1000);
+  pool.give(large, 3000);
+  EXPECT_EQ(pool.take(context, 900, &capacity)(), small());  // the smallest that fits
+  EXPECT_EQ(capacity, 1000u);
+  EXPECT_NE(pool.take(context, 1000, &capacity)(), small());  // handed out already: a new one
+  EXPECT_EQ(capacity, 1000u);
+  EXPECT_NE(pool.take(context, 1400, &capacity)(), large());  // 3000 is over twice 1400
+  EXPECT_EQ(capacity, 1400u);
+  EXPECT_EQ(pool.take(context, 1500, &capacity)(), large());
+  EXPECT_EQ(capacity, 3000u);
 }

@@ -201,6 +201,37 @@ TEST(CompareMismatches, CountsAllKeepsTheFirstFew) {
   EXPECT_TRUE(none.empty());
 }
 
+// Long buffers are compared block by block, identical blocks skipped: mismatches at the edges of
+// blocks, a +0 against a -0 (equal, not identical), a NaN against a NaN and an unwritten element
+// among identical ones are all counted and kept as element by element, under every rule.
+TEST(CompareMismatches, LongBuffersCountEveryMismatch) {
+  const size_t n = 1000;
+  HostBuffer want(ElemType::f32, n);
+  for (size_t i = 0; i < n; ++i) want.as<float>()[i] = 0.5f * static_cast<float>(i);
+  want.as<float>()[300] = -0.0f;
+  want.as<float>()[600] = kNaN;
+  HostBuffer got(want);
+  for (size_t i : {0, 255, 256, 511, 999}) got.as<float>()[i] += 1.0f;
+  got.as<float>()[300] = 0.0f;                                // equal to -0
+  got.as<float>()[700] = std::bit_cast<float>(0x7FA5A5A5u);  // the poison: never written
+  const std::vector<int64_t> at = {0, 255, 256, 511, 700, 999};
+  for (const Tolerance& tol : {exact(), ulps(0), within(0, 0)}) {
+    std::vector<Mismatch> first;
+    EXPECT_EQ(compareBuffers("c", got, want, tol, {}, 8, first), 6);
+    ASSERT_EQ(first.size(), at.size());
+    for (size_t k = 0; k < at.size(); ++k) {
+      EXPECT_EQ(first[k].index, (std::vector<int64_t>{at[k]}));
+      EXPECT_EQ(first[k].unwritten, at[k] == 700);
+    }
+  }
+  HostBuffer igot(ElemType::i32, 600), iwant(ElemType::i32, 600);
+  for (size_t i = 0; i < 600; ++i) igot.as<int32_t>()[i] = iwant.as<int32_t>()[i] = int32_t(i);
+  igot.as<int32_t>()[257] = 0;
+  std::vector<Mismatch> first;
+  EXPECT_EQ(compareBuffers("i", igot, iwant, exact(), {}, 8, first), 1);
+  EXPECT_EQ(compareBuffers("i", iwant, iwant, within(-1, 0), {}, 8, first), 600);  // none meets it
+}
+
 TEST(CompareMismatches, DifferentTypeOrLengthIsALogicError) {
   std::vector<Mismatch> first;
   EXPECT_THROW(compareBuffers("x", HostBuffer(ElemType::f32, 3), HostBuffer(ElemType::f32, 4),
