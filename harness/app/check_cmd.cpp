@@ -24,30 +24,8 @@ void addCheckCommand(CLI::App& app, const std::function<clh::ToolConfig()>& conf
       ->check(CLI::Range(1, 1000000));
   cmd->add_option("--seed", a->seed, "run seed; the same seed replays the same sizes and data");
   cmd->add_option("--sizes", check.sizes, "run exactly this case, e.g. N=17,TS=4");
-  cmd->add_option_function<std::string>(
-      "--json",
-      [a](const std::string& f) {
-        a->check.reports.push_back({"json", f});
-      },
-      "write the JSON report (docs/report.md) to FILE (= --report json=FILE)");
-  cmd->add_option_function<std::string>(
-      "--junit",
-      [a](const std::string& f) {
-        a->check.reports.push_back({"junit", f});
-      },
-      "write JUnit XML to FILE (= --report junit=FILE)");
-  std::string formats;
-  for (const auto& f : clh::reportFormats()) formats += "\n  " + f.name + ": " + f.description;
-  cmd->add_option_function<std::vector<std::string>>(
-      "--report",
-      [a](const std::vector<std::string>& v) {
-        for (const auto& r : v) try {
-            a->check.reports.push_back(clh::parseReportOutput(r));
-          } catch (const std::invalid_argument& e) {
-            throw CLI::ValidationError(e.what());
-          }
-      },
-      "write the report in FORMAT to FILE (repeatable), FORMAT one of:" + formats);
+  // The outputs live in the shared arguments; the aliasing pointer keeps them alive with them.
+  clh::addReportOptions(*cmd, {a, &a->check.reports}, "the report");
   cmd->add_option("--timeout", check.timeout_s,
                   "seconds one spec may run on one device (default 600)");
   check.jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));

@@ -73,6 +73,34 @@ void clh::finishCommand(const std::string& name, const std::function<int()>& bod
   throw CLI::RuntimeError(code);
 }
 
+void clh::addReportOptions(CLI::App& cmd, const std::shared_ptr<std::vector<ReportOutput>>& outputs,
+                           const std::string& what) {
+  cmd.add_option_function<std::string>(
+      "--json",
+      [outputs](const std::string& f) {
+        outputs->push_back({"json", f});
+      },
+      "write " + what + " as JSON (docs/report.md) to FILE (= --report json=FILE)");
+  cmd.add_option_function<std::string>(
+      "--junit",
+      [outputs](const std::string& f) {
+        outputs->push_back({"junit", f});
+      },
+      "write " + what + " as JUnit XML to FILE (= --report junit=FILE)");
+  std::string formats;
+  for (const auto& f : reportFormats()) formats += "\n  " + f.name + ": " + f.description;
+  cmd.add_option_function<std::vector<std::string>>(
+      "--report",
+      [outputs](const std::vector<std::string>& v) {
+        for (const auto& r : v) try {
+            outputs->push_back(parseReportOutput(r));
+          } catch (const std::invalid_argument& e) {
+            throw CLI::ValidationError(e.what());
+          }
+      },
+      "write " + what + " in FORMAT to FILE (repeatable), FORMAT one of:" + formats);
+}
+
 int main(int argc, char** argv) {
   CLI::App app{
       "clharness: runs OpenCL kernels under random sizes on every device found and checks them\n"

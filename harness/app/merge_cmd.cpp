@@ -18,28 +18,7 @@ void addMergeCommand(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "merge", "merge the JSON reports of shards or machines into one report (docs/ci.md)");
   cmd->add_option("reports", a->inputs, "JSON reports (check --json)")->required();
-  cmd->add_option_function<std::string>(
-      "--json",
-      [a](const std::string& f) {
-        a->reports.push_back({"json", f});
-      },
-      "write the merged JSON report to FILE");
-  cmd->add_option_function<std::string>(
-      "--junit",
-      [a](const std::string& f) {
-        a->reports.push_back({"junit", f});
-      },
-      "write the merged JUnit XML to FILE");
-  cmd->add_option_function<std::vector<std::string>>(
-      "--report",
-      [a](const std::vector<std::string>& v) {
-        for (const auto& r : v) try {
-            a->reports.push_back(clh::parseReportOutput(r));
-          } catch (const std::invalid_argument& e) {
-            throw CLI::ValidationError(e.what());
-          }
-      },
-      "write the merged report in FORMAT to FILE (repeatable)");
+  clh::addReportOptions(*cmd, {a, &a->reports}, "the merged report");
   cmd->callback([a] {
     clh::finishCommand("merge", [&] {
       std::vector<clh::Report> in;

@@ -8,48 +8,20 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "grade_tool_support.hpp"
 #include "support/tool_run.hpp"
 
 namespace {
 
 using clh::test::ToolRun;
-const auto tool = &clh::test::runTool;
+using namespace clh::test::grade;
+
+std::filesystem::path freshDir(const std::string& name) {
+  return clh::test::grade::freshDir("grade_feedback_", name);
+}
 
 namespace fs = std::filesystem;
 using json = nlohmann::json;
-
-const std::string kRoot = CLHARNESS_SOURCE_ROOT;
-const std::string kSubmissions = CLH_GRADE_SUBMISSIONS;
-
-bool haveDevices() {
-  static const bool have = tool("devices --device 'Portable Computing Language'").code == 0 &&
-                           tool("devices --device Oclgrind").code == 0;
-  return have;
-}
-
-#define REQUIRE_DEVICES()                                                                          \
-  do {                                                                                             \
-    if (!haveDevices()) GTEST_SKIP() << "needs PoCL and Oclgrind; `clharness devices` lists none"; \
-  } while (0)
-
-fs::path freshDir(const std::string& name) {
-  fs::path d = fs::path(::testing::TempDir()) / ("grade_feedback_" + name);
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
-
-json readJson(const fs::path& p) {
-  std::ifstream in(p);
-  return json::parse(in);
-}
-
-std::string readText(const fs::path& p) {
-  std::ifstream in(p);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 // `cases: N` is N distinct cases: a size the generator draws again is not counted, the search
 // draws another (it used to repeat itself: 4 distinct of 8 on the simulator). Where the sizes

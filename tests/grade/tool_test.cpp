@@ -21,6 +21,7 @@
 #include <sstream>
 #include <thread>
 
+#include "grade_tool_support.hpp"
 #include "support/tool_run.hpp"
 
 extern char** environ;
@@ -28,43 +29,14 @@ extern char** environ;
 namespace {
 
 using clh::test::ToolRun;
-const auto tool = &clh::test::runTool;
+using namespace clh::test::grade;
+
+std::filesystem::path freshDir(const std::string& name) {
+  return clh::test::grade::freshDir("grade_tool_", name);
+}
 
 namespace fs = std::filesystem;
 using json = nlohmann::json;
-
-const std::string kRoot = CLHARNESS_SOURCE_ROOT;
-const std::string kSubmissions = CLH_GRADE_SUBMISSIONS;
-
-bool haveDevices() {
-  static const bool have = tool("devices --device 'Portable Computing Language'").code == 0 &&
-                           tool("devices --device Oclgrind").code == 0;
-  return have;
-}
-
-#define REQUIRE_DEVICES()                                                                          \
-  do {                                                                                             \
-    if (!haveDevices()) GTEST_SKIP() << "needs PoCL and Oclgrind; `clharness devices` lists none"; \
-  } while (0)
-
-fs::path freshDir(const std::string& name) {
-  fs::path d = fs::path(::testing::TempDir()) / ("grade_tool_" + name);
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
-
-json readJson(const fs::path& p) {
-  std::ifstream in(p);
-  return json::parse(in);
-}
-
-std::string readText(const fs::path& p) {
-  std::ifstream in(p);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 // The "// expect: item=kind item=kind" line of a faulty submission: item -> expected kind.
 std::multimap<std::string, std::string> expectations(const fs::path& file) {
