@@ -1,6 +1,5 @@
 // `clharness check`: its options, handed to runCheck (run/check.hpp).
 #include <CLI/CLI.hpp>
-#include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <thread>
@@ -82,14 +81,8 @@ void addCheckCommand(CLI::App& app, const std::function<clh::ToolConfig()>& conf
       const char* index = std::getenv("GTEST_SHARD_INDEX");
       const char* total = std::getenv("GTEST_TOTAL_SHARDS");
       if (shard.empty() && index && total) shard = std::string(index) + "/" + total;
-      if (!shard.empty()) {
-        int k = -1, n = 0;
-        char end = 0;
-        if (std::sscanf(shard.c_str(), "%d/%d%c", &k, &n, &end) != 2 || n < 1 || k < 0 || k >= n)
-          throw std::invalid_argument("--shard '" + shard + "': expected K/N with 0 <= K < N");
-        a->check.shard_index = k;
-        a->check.shard_count = n;
-      }
+      if (!shard.empty() && !clh::parseShard(shard, a->check.shard_index, a->check.shard_count))
+        throw std::invalid_argument("--shard '" + shard + "': expected K/N with 0 <= K < N");
       return clh::runCheck(config(), a->check);
     });
   });

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <deque>
 #include <filesystem>
 #include <iostream>
@@ -48,6 +49,16 @@ nlohmann::json journalOptions(const CheckOptions& o) {
           {"shrink", o.shrink}};
 }
 }  // namespace
+
+bool parseShard(const std::string& text, int& index, int& count) {
+  int k = -1, n = 0;
+  char end = 0;
+  if (std::sscanf(text.c_str(), "%d/%d%c", &k, &n, &end) != 2 || n < 1 || k < 0 || k >= n)
+    return false;
+  index = k;
+  count = n;
+  return true;
+}
 
 int runCheck(const ToolConfig& config, const CheckOptions& o) {
   std::vector<std::string> paths = o.paths;

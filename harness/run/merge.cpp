@@ -7,6 +7,8 @@
 #include <map>
 #include <set>
 
+#include "run/check.hpp"
+
 namespace clh {
 
 MergeOutcome mergeReports(const std::vector<Report>& reports,
@@ -32,7 +34,7 @@ MergeOutcome mergeReports(const std::vector<Report>& reports,
     if (!r.interrupted_by.empty())
       out.notes.push_back(name + " is incomplete (interrupted by " + r.interrupted_by + ")");
     int k = 0, n = 0;
-    if (std::sscanf(r.shard.c_str(), "%d/%d", &k, &n) == 2) {
+    if (parseShard(r.shard, k, n)) {
       shards.insert(k);
       shard_count = std::max(shard_count, n);
     }
