@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The test job: installs what is missing, builds, and runs every CTest test (unit tests of the
-# harness and one test per spec x device). Extra arguments go to ctest (e.g. -L unit).
+# harness, one test per spec x device, and example.consumer: examples/consumer/run.sh installs this
+# build and tests a project of its own against it). Extra arguments go to ctest (e.g. -L unit).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${BUILD_DIR:-$root/build}"

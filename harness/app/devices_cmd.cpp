@@ -1,6 +1,7 @@
-// `clharness devices`: the table of every device found, and device lookup for the other commands.
+// `clharness devices`: the table (or JSON) of every device found.
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <cstdlib>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -12,51 +13,13 @@
 namespace clh {
 
 namespace {
-void registerOnce(const AppConfig& config) {
-  static bool registered = false;
-  if (!registered) {
-    registerIcds(config.icd);
-    registered = true;
-  }
-}
-}  // namespace
 
-std::vector<DeviceInfo> findDevices(const AppConfig& config, const std::string& what) {
-  // The ICD loader cuts OCL_ICD_FILENAMES short in place while it loads the drivers it names, so
-  // a child process would inherit a list without some of them (NVIDIA's, on the GPU machine):
-  // the whole list is put back once the loader has read it.
-  const char* named = std::getenv("OCL_ICD_FILENAMES");
-  const std::optional<std::string> whole = named ? std::optional<std::string>(named) : std::nullopt;
-  registerOnce(config);
-  const auto all = enumerateDevices();
-  if (whole) setenv("OCL_ICD_FILENAMES", whole->c_str(), 1);
-  auto devices = selectDevices(all, what);
-  if (devices.empty() && !what.empty() && !findByIdentity(all, what))
-    std::cerr << "clharness: --device '" << what << "' selects none of the devices found here:\n"
-              << deviceListing(all);
-  return devices;
-}
-
-DeviceInfo findDeviceAgain(const AppConfig& config, const std::string& identity) {
-  registerOnce(config);
-  const auto devices = enumerateDevices();
-  if (const DeviceInfo* found = findByIdentity(devices, identity)) return *found;
-  std::string seen;
-  for (const auto& d : devices) seen += (seen.empty() ? "" : "; ") + d.identity();
-  throw std::runtime_error("device '" + identity +
-                           "' is not among the devices this process found (" +
-                           (seen.empty() ? "none" : seen) + ")");
-}
-
-namespace {
 std::string sizesList(const std::vector<size_t>& v) {
   std::string s;
   for (size_t x : v) s += (s.empty() ? "" : "x") + std::to_string(x);
   return s;
 }
-}  // namespace
-
-int runDevices(const AppConfig& config, const std::string& regex, bool json) {
+int runDevices(const ToolConfig& config, const std::string& regex, bool json) {
   auto devices = findDevices(config, regex);
   if (json) {
     nlohmann::json j = nlohmann::json::array();
@@ -95,4 +58,20 @@ int runDevices(const AppConfig& config, const std::string& regex, bool json) {
   return kExitOk;
 }
 
+}  // namespace
 }  // namespace clh
+
+void addDevicesCommand(CLI::App& app, const std::function<clh::ToolConfig()>& config) {
+  struct Args {
+    std::string device;
+    bool json = false;
+  };
+  auto a = std::make_shared<Args>();
+  auto* cmd =
+      app.add_subcommand("devices", "list every OpenCL device found (drivers and simulators)");
+  cmd->add_option("--device", a->device, clh::kDeviceOptionHelp);
+  cmd->add_flag("--json", a->json, "print JSON instead of a table");
+  cmd->callback([a, config] {
+    clh::finishCommand("devices", [&] { return clh::runDevices(config(), a->device, a->json); });
+  });
+}

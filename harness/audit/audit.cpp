@@ -1,5 +1,5 @@
 // The barrier audit's driver and rules: mutants on every device, the evidence each device gives,
-// the verdict per call, and the terminal, Markdown and JSON forms of the result.
+// the verdict per call, and the terminal and Markdown forms of the result (JSON: audit_json.cpp).
 #include "audit/audit.hpp"
 
 #include <fmt/format.h>
@@ -467,45 +467,6 @@ std::string renderMarkdown(const std::vector<SpecAudit>& audits) {
                          toString(c.verdict), markdownCell(evidence));
     }
   return out;
-}
-
-nlohmann::json toJson(const std::vector<SpecAudit>& audits) {
-  nlohmann::json specs = nlohmann::json::array();
-  for (const auto& a : audits) {
-    nlohmann::json calls = nlohmann::json::array();
-    for (const auto& c : a.calls) {
-      nlohmann::json devs = nlohmann::json::array();
-      for (const auto& d : c.devices) {
-        nlohmann::json j = {{"device", d.device},
-                            {"simulator", d.simulator},
-                            {"summary", describe(d)},
-                            {"evidence", d.evidence},
-                            {"note", d.note},
-                            {"replay", d.replay},
-                            {"paired", d.paired},
-                            {"mutant", d.mutant},
-                            {"baseline_status", toString(d.baseline.status)},
-                            {"baseline_cases", d.baseline.cases_run}};
-        if (d.baseline.failing) j["baseline_findings"] = d.baseline.failing->findings;
-        devs.push_back(std::move(j));
-      }
-      calls.push_back({{"index", c.call.index},
-                       {"function", c.call.function},
-                       {"line", c.call.line},
-                       {"column", c.call.column},
-                       {"text", c.call.text},
-                       {"verdict", toString(c.verdict)},
-                       {"reason", c.reason},
-                       {"devices", std::move(devs)}});
-    }
-    specs.push_back({{"spec", a.spec},
-                     {"spec_file", a.spec_file},
-                     {"source", a.source},
-                     {"kernels", a.kernels},
-                     {"seconds", a.seconds},
-                     {"calls", std::move(calls)}});
-  }
-  return {{"schema", "clharness-audit/1"}, {"specs", std::move(specs)}};
 }
 
 }  // namespace clh::audit

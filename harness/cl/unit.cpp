@@ -184,12 +184,22 @@ UnitResult runUnit(DeviceSession& session, const Spec& spec, const UnitOptions& 
     // Shrinking often proposes sizes already run; a case is deterministic (its data come from
     // the seed and the sizes), so its outcome is reused instead of running the kernel again.
     std::map<Sizes, std::optional<CaseOutcome>> seen;
+    int outside = 0, drawnAgain = 0;  // discarded draws: outside the domain, or run before
     auto property = [&]() {
       if (toolError) RC_DISCARD("a tool error ended the search");
       if (spoilt) RC_DISCARD("the driver cannot run anything more in this process");
       Sizes sizes = *gen;
-      RC_PRE(inDomain(spec, env, sizes, dev.simulator, nullptr));
+      if (!inDomain(spec, env, sizes, dev.simulator, nullptr)) {
+        ++outside;
+        RC_DISCARD("outside the spec's domain");
+      }
       auto known = seen.find(sizes);
+      // A passing size drawn again counts once: discarded, so that the search draws another.
+      // While shrinking, a discard is as good as a pass: neither makes the candidate a failure.
+      if (options.distinct && known != seen.end() && known->second && known->second->ok()) {
+        ++drawnAgain;
+        RC_DISCARD("drawn before");
+      }
       const std::optional<CaseOutcome>& ran =
           known != seen.end() ? known->second : seen.emplace(sizes, runOne(sizes)).first->second;
       if (!ran) RC_DISCARD("the case's buffers cannot exist on this device or host");
@@ -202,7 +212,12 @@ UnitResult runUnit(DeviceSession& session, const Spec& spec, const UnitOptions& 
     };
     const PropertyEnd end = checkQuietly(property, spec.name, propertySeed(options.seed, spec.name),
                                          cases, options.shrink);
-    if (!lastFailure && end.gave_up && !tooLarge)
+    if (!lastFailure && end.gave_up && !tooLarge && drawnAgain > outside)
+      u.message = fmt::format(
+          "{} distinct cases, not {}: {} more draws gave only sizes already run (the domain "
+          "holds few). ",
+          seen.size(), cases, drawnAgain);
+    else if (!lastFailure && end.gave_up && !tooLarge)
       u.message = fmt::format(
           "gave up after {} cases: the spec's constraints reject most generated sizes "
           "({})",

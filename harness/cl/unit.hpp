@@ -16,6 +16,10 @@ struct UnitOptions {
   int cases = 0;               ///< 0: the spec's own count for the device kind
   std::optional<Sizes> sizes;  ///< replay exactly this case (no generation)
   bool shrink = true;
+  /// Draw until `cases` distinct sizes ran (a size drawn again is discarded, not counted), or the
+  /// generator keeps drawing sizes already run (a small domain: the message says so). Off: every
+  /// draw counts, as `clharness check` has always counted them.
+  bool distinct = false;
   std::string tool = "clharness";                   ///< how the replay command names the tool
   std::function<void(const Sizes&)> on_case_start;  ///< called before each case (crash attribution)
   /// Each case runs once per entry (buffer and read modes); all must agree with the reference.

@@ -277,6 +277,19 @@ void to_json(json& j, const Report& r) {
     j["drivers"] = r.drivers;
     j["regression_mode"] = r.regression_mode;
   }
+  if (!r.shard.empty()) j["shard"] = r.shard;
+}
+
+void from_json(const json& j, Report& r) {
+  r.tool_version = j.value("tool_version", "");
+  r.seed = j.value("seed", uint64_t{0});
+  r.devices = j.value("devices", std::vector<std::string>{});
+  r.units = j.at("units").get<std::vector<UnitResult>>();
+  r.drivers = j.value("drivers", std::vector<DriverReport>{});
+  r.regression_mode = j.value("regression_mode", false);
+  r.shard = j.value("shard", "");
+  r.interrupted_by = j.value("interrupted_by", "");
+  r.units_planned = j.value("units_planned", size_t{0});
 }
 
 }  // namespace clh

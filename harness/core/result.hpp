@@ -134,6 +134,11 @@ struct Report {
   std::vector<UnitResult> units;
   std::vector<DriverReport> drivers;  ///< empty when the driver checks did not run
   bool regression_mode = false;       ///< `--baseline`: driver regressions fail the run
+  /// An interrupted run: the signal that stopped it (0: the run is complete) and how many units
+  /// it planned; every report format marks the report incomplete.
+  std::string shard;           ///< "K/N" for a shard of a run (docs/ci.md); empty: whole
+  std::string interrupted_by;  ///< e.g. "SIGINT"; empty: complete
+  size_t units_planned = 0;
 };
 
 /// The exit status of a run: kernel verdicts (isSuccess), and in regression mode the driver
@@ -155,5 +160,8 @@ void from_json(const nlohmann::json& j, DriverFinding& f);
 void to_json(nlohmann::json& j, const DriverReport& d);
 void from_json(const nlohmann::json& j, DriverReport& d);
 void to_json(nlohmann::json& j, const Report& r);
+/// Reads what to_json wrote (a shard's report, for `clharness merge`); throws
+/// nlohmann::json::exception for a missing field.
+void from_json(const nlohmann::json& j, Report& r);
 
 }  // namespace clh

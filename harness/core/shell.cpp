@@ -1,3 +1,4 @@
+// Quoting for replay commands and exact device regexes (core/shell.hpp).
 #include "core/shell.hpp"
 
 namespace clh {

@@ -33,12 +33,12 @@ std::string major(const std::string& version) {
   return version.substr(0, end);
 }
 
-semantics::CheckResult rowFromJson(const nlohmann::json& j) {
-  semantics::CheckResult r;
+drivers::CheckResult rowFromJson(const nlohmann::json& j) {
+  drivers::CheckResult r;
   r.id = j.at("id").get<std::string>();
   r.title = j.value("title", "");
   r.rule = j.value("rule", "");
-  r.verdict = semantics::verdictFromString(j.at("verdict").get<std::string>());
+  r.verdict = drivers::verdictFromString(j.at("verdict").get<std::string>());
   r.got = j.value("got", "");
   r.required = j.value("required", "");
   r.observed = j.value("observed", "");
@@ -46,8 +46,8 @@ semantics::CheckResult rowFromJson(const nlohmann::json& j) {
   return r;
 }
 
-nlohmann::json rowToJson(const semantics::CheckResult& r) {
-  nlohmann::json j = {{"id", r.id}, {"verdict", semantics::toString(r.verdict)}};
+nlohmann::json rowToJson(const drivers::CheckResult& r) {
+  nlohmann::json j = {{"id", r.id}, {"verdict", drivers::toString(r.verdict)}};
   if (!r.title.empty()) j["title"] = r.title;
   if (!r.got.empty()) j["got"] = r.got;
   if (!r.required.empty()) j["required"] = r.required;

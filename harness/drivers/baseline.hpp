@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "cl/devices.hpp"
+#include "drivers/checks.hpp"
 #include "launch/known.hpp"
-#include "semantics/driver_checks.hpp"
 
 namespace clh::drivers {
 
@@ -30,7 +30,7 @@ struct Baseline {
   std::string file;  ///< where it was read from (empty for one being recorded)
   BaselineMatch match;
   std::string recorded_on;  ///< the device's display name where it was recorded, for people
-  std::vector<semantics::CheckResult> checks;
+  std::vector<drivers::CheckResult> checks;
   std::vector<launch::KnownDeviation> launch;
 };
 

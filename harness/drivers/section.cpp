@@ -7,22 +7,22 @@
 #include <map>
 #include <set>
 
+#include "drivers/matrix.hpp"
 #include "launch/spec_shapes.hpp"
-#include "semantics/matrix.hpp"
 
 namespace clh::drivers {
 
 namespace {
 
-DriverVerdict verdictOf(const semantics::CheckResult& r) {
+DriverVerdict verdictOf(const drivers::CheckResult& r) {
   switch (r.verdict) {
-    case semantics::Verdict::conforms:
+    case drivers::Verdict::conforms:
       return DriverVerdict::conforms;
-    case semantics::Verdict::observed:
+    case drivers::Verdict::observed:
       return DriverVerdict::observed;
-    case semantics::Verdict::skipped:
+    case drivers::Verdict::skipped:
       return DriverVerdict::skipped;
-    case semantics::Verdict::deviates:
+    case drivers::Verdict::deviates:
       break;
   }
   if (r.got.rfind("the process killed by", 0) == 0) return DriverVerdict::crashed;
@@ -30,12 +30,12 @@ DriverVerdict verdictOf(const semantics::CheckResult& r) {
   return DriverVerdict::deviates;
 }
 
-DriverFinding rowFinding(const semantics::CheckResult& r, const std::string& replay) {
+DriverFinding rowFinding(const drivers::CheckResult& r, const std::string& replay) {
   DriverFinding f;
   f.check = r.id;
   f.title = r.title;
   f.verdict = verdictOf(r);
-  f.got = r.verdict == semantics::Verdict::observed ? r.observed : r.got;
+  f.got = r.verdict == drivers::Verdict::observed ? r.observed : r.got;
   f.allowed = r.required.empty() ? r.rule : r.required;
   f.detail = r.detail;
   if (f.verdict != DriverVerdict::skipped && f.verdict != DriverVerdict::observed)
@@ -50,8 +50,8 @@ std::string failureId(const launch::KnownDeviation& k) {
                      k.results.empty() ? "" : ", results: " + k.results);
 }
 
-bool sameOutcome(const semantics::CheckResult& a, const semantics::CheckResult& b) {
-  auto died = [](const semantics::CheckResult& r) {
+bool sameOutcome(const drivers::CheckResult& a, const drivers::CheckResult& b) {
+  auto died = [](const drivers::CheckResult& r) {
     return r.got.rfind("the process killed by", 0) == 0 || r.got.rfind("the process hung", 0) == 0;
   };
   return a.verdict == b.verdict && (a.got == b.got || (died(a) && died(b))) &&
@@ -108,21 +108,11 @@ std::map<std::string, std::string> variantNotes(const SectionInput& in) {
 
 }  // namespace
 
-bool chargedToDriver(const launch::ShapeCheck& c) {
-  if (!c.prediction.mustSucceed()) return true;
-  if (c.spec_expected || !c.died.empty() || c.conforms) return false;
-  const int code = c.got.code;
-  const bool refused = c.got.stage != semantics::Stage::completion && code < 0 &&
-                       code != CL_OUT_OF_RESOURCES && code != CL_OUT_OF_HOST_MEMORY &&
-                       code != CL_MEM_OBJECT_ALLOCATION_FAILURE;
-  return refused;
-}
-
 std::vector<std::pair<launch::KnownDeviation, const launch::ShapeCheck*>> driverFailures(
     const launch::LaunchFamilyResult& family) {
   std::vector<std::pair<launch::KnownDeviation, const launch::ShapeCheck*>> out;
   for (const auto& c : family.shapes) {
-    if (!chargedToDriver(c)) continue;
+    if (!launch::chargedToDriver(c)) continue;
     for (auto& key : launch::failureKeys(c)) out.emplace_back(std::move(key), &c);
   }
   return out;
@@ -141,12 +131,12 @@ DriverReport buildDriverReport(const SectionInput& in, const Baseline* baseline,
   d.notes = in.notes;
 
   // The driver checks' rows, compared as `clharness semantics --baseline` compares them.
-  std::map<std::string, semantics::Change> changes;
+  std::map<std::string, drivers::Change> changes;
   if (baseline) {
-    semantics::DeviceColumn now{dev.slug(), d.device, dev.version, dev.driver_version, in.rows};
-    semantics::DeviceColumn was{dev.slug(), d.device, "", baseline->match.driver_version,
-                                baseline->checks};
-    for (auto& c : semantics::compareWithBaseline(now, was)) changes[c.check] = c;
+    drivers::DeviceColumn now{dev.slug(), d.device, dev.version, dev.driver_version, in.rows};
+    drivers::DeviceColumn was{dev.slug(), d.device, "", baseline->match.driver_version,
+                              baseline->checks};
+    for (auto& c : drivers::compareWithBaseline(now, was)) changes[c.check] = c;
   }
   for (const auto& r : in.rows) {
     DriverFinding f = rowFinding(r, in.rows_replay);
@@ -156,9 +146,9 @@ DriverReport buildDriverReport(const SectionInput& in, const Baseline* baseline,
     } else {
       if (it == changes.end())
         f.mark = BaselineMark::known;
-      else if (it->second.kind == semantics::Change::Kind::fix)
+      else if (it->second.kind == drivers::Change::Kind::fix)
         f.mark = BaselineMark::fix;
-      else if (it->second.kind == semantics::Change::Kind::added)
+      else if (it->second.kind == drivers::Change::Kind::added)
         f.mark = BaselineMark::fresh;
       else
         f.mark = BaselineMark::regression;
@@ -175,7 +165,7 @@ DriverReport buildDriverReport(const SectionInput& in, const Baseline* baseline,
   }
   if (baseline && !in.rows.empty())
     for (const auto& [id, c] : changes)
-      if (c.kind == semantics::Change::Kind::removed) {
+      if (c.kind == drivers::Change::Kind::removed) {
         DriverFinding f;
         f.check = id;
         f.verdict = DriverVerdict::skipped;

@@ -12,20 +12,11 @@
 
 namespace clh::drivers {
 
-/// Whether a launch family's failure on this shape is the driver's answer rather than the
-/// kernel's doing: every failure of a shape that breaks a rule (the driver's answer to a launch
-/// the specification forbids: an error code it does not allow, a success, a crash, a hang, or
-/// results of a launch that should not have run), and a launch that must run refused by
-/// clSetKernelArg or the enqueue with an invalid-argument code. Every other failure of a launch
-/// that must run (an error at completion, CL_OUT_OF_RESOURCES, a crash, a hang, wrong results)
-/// is the kernel's.
-bool chargedToDriver(const launch::ShapeCheck& shape);
-
 /// What the section is built from.
 struct SectionInput {
   const DeviceInfo* device = nullptr;
   /// The driver checks' rows (clharness semantics); empty when they did not run (`notes` say why).
-  std::vector<semantics::CheckResult> rows;
+  std::vector<drivers::CheckResult> rows;
   std::string rows_replay;  ///< the command that runs the driver checks on this device
   /// Every launch family run on this device.
   std::vector<const launch::LaunchFamilyResult*> families;
@@ -47,7 +38,7 @@ std::string failureId(const launch::KnownDeviation& key);
 
 /// Whether two runs of one driver check gave the same outcome (a process that died is one outcome
 /// whatever the signal or hang; details such as timings aside).
-bool sameOutcome(const semantics::CheckResult& a, const semantics::CheckResult& b);
+bool sameOutcome(const drivers::CheckResult& a, const drivers::CheckResult& b);
 
 /// The launch failure keys of a family that are the driver's (one per shape and key).
 std::vector<std::pair<launch::KnownDeviation, const launch::ShapeCheck*>> driverFailures(

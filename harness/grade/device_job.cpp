@@ -18,6 +18,7 @@
 #include "cl/session.hpp"
 #include "cl/unit.hpp"
 #include "core/sizes.hpp"
+#include "grade/trace.hpp"
 #include "sim/oclgrind_session.hpp"
 
 namespace clh::grade {
@@ -87,6 +88,7 @@ void runDeviceJob(const DeviceInfo& device, const DeviceJob& job, const std::str
       throw std::runtime_error(
           "the simulator's diagnostics plugin was not found: race and memory checks cannot run");
     sim = std::make_unique<OclgrindSession>(plugin, simulator_log);
+    if (job.trace && !job.sizes) sim->setWatchFile(simulator_log + ".watch");
     sim->applyToProcess();  // before the context: Oclgrind reads its settings then
   }
   {
@@ -94,15 +96,29 @@ void runDeviceJob(const DeviceInfo& device, const DeviceJob& job, const std::str
     UnitOptions uo;
     uo.seed = job.seed;
     uo.cases = job.cases;
+    uo.distinct = true;  // `cases` distinct sizes, where the domain holds that many
     if (job.sizes) uo.sizes = parseSizes(*job.sizes);
     uo.on_case_start = [&emit](const Sizes& s) { emit({{"event", "case_start"}, {"sizes", s}}); };
     UnitResult unit = runUnit(session, student, uo);
-    emit({{"event", "unit"}, {"unit", unit}});
+    const int asked = job.sizes          ? 0
+                      : job.cases > 0    ? job.cases
+                      : device.simulator ? student.sim_cases
+                                         : student.cases;
+    emit({{"event", "unit"}, {"unit", unit}, {"cases_asked", asked}});
+    if (sim && job.trace && !job.sizes && builtEverything(unit))
+      emit(
+          {{"event", "trace"},
+           {"trace", traceOnSimulator(session, *sim, student, *job.trace, job.seed,
+                                      std::filesystem::path(job.submission).filename().string())}});
     if (job.speed && !device.simulator && !job.sizes && builtEverything(unit))
       emit({{"event", "speed"},
             {"speed", timeSpeedCase(session, student, reference, *job.speed, job.seed, emit)}});
   }  // the context goes before the simulator session it reports to
-  if (sim) std::filesystem::remove(sim->logPath());
+  if (sim) {
+    std::error_code ec;
+    std::filesystem::remove(sim->logPath(), ec);
+    if (!sim->watchFile().empty()) std::filesystem::remove(sim->watchFile(), ec);
+  }
 }
 
 void applyLimits(const Limits& limits) {
@@ -149,6 +165,9 @@ DeviceRun collectDeviceRun(std::istream& events, const ChildEnd& end, const RunD
         if (!j.contains("phase")) distinct.insert(*lastSizes);
       } else if (ev == "unit") {
         run.unit = j.at("unit").get<UnitResult>();
+        run.cases_asked = j.value("cases_asked", 0);
+      } else if (ev == "trace") {
+        run.trace = j.at("trace").get<SimulatorTrace>();
       } else if (ev == "speed") {
         run.speed = j.at("speed").get<SpeedSample>();
       } else if (ev == "error") {

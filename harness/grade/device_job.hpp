@@ -22,6 +22,8 @@ struct DeviceJob {
   int cases = 0;                     ///< random cases; 0: the spec's own for the device kind
   std::optional<std::string> sizes;  ///< replay exactly this case instead of searching
   std::optional<SpeedRule> speed;    ///< also time the speed case (real devices only)
+  /// On the simulator: replay a real device's failing case with its wrong elements watched.
+  std::optional<SimulatorTrace> trace;
 };
 
 /// One event: {"event": "case_start" | "unit" | "speed" | "error", ...}.

@@ -14,7 +14,9 @@
 
 #include "core/shell.hpp"
 #include "core/sizes.hpp"
+#include "grade/explain.hpp"
 #include "grade/source_guard.hpp"
+#include "grade/trace.hpp"
 
 namespace fs = std::filesystem;
 using json = nlohmann::json;
@@ -116,11 +118,6 @@ void studentNames(Finding& f, const std::map<std::string, std::string>& names) {
   }
 }
 
-std::string regexWord(const std::string& text) {
-  std::string word = text.substr(0, text.find(' '));
-  return regexEscape(word);
-}
-
 std::string formatNs(double ns) {
   if (ns >= 1e9) return fmt::format("{:.2f} s", ns / 1e9);
   if (ns >= 1e6) return fmt::format("{:.2f} ms", ns / 1e6);
@@ -128,107 +125,6 @@ std::string formatNs(double ns) {
 }
 
 }  // namespace
-
-std::string_view toString(RunEnd end) {
-  switch (end) {
-    case RunEnd::completed:
-      return "completed";
-    case RunEnd::timeout:
-      return "timeout";
-    case RunEnd::crashed:
-      return "crashed";
-    case RunEnd::tool_error:
-      return "tool_error";
-  }
-  return "?";
-}
-
-std::string Submission::file_name() const {
-  return fs::path(path).filename().string();
-}
-
-std::string Submission::safe_id() const {
-  std::string out;
-  for (char c : id) {
-    if (c == '/')
-      out += "__";
-    else if (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.')
-      out += c;
-    else
-      out += '_';
-  }
-  if (out.empty() || out[0] == '.') out = "_" + out;
-  return out;
-}
-
-const ItemGrade* Grade::item(const std::string& id) const {
-  for (const auto& i : items)
-    if (i.id == id) return &i;
-  return nullptr;
-}
-
-std::string shortDeviceRegex(const std::string& device, const std::vector<std::string>& devices) {
-  const std::vector<std::string> all = devices.empty() ? std::vector<std::string>{device} : devices;
-  const size_t colon = device.find(": ");
-  std::vector<std::string> candidates;
-  if (colon != std::string::npos) {
-    const std::string platform = device.substr(0, colon), name = device.substr(colon + 2);
-    candidates.push_back(regexWord(platform));
-    candidates.push_back(regexWord(platform) + ".*" + regexWord(name));
-  }
-  for (const auto& c : candidates) {
-    if (c.empty()) continue;
-    std::regex re(c, std::regex::ECMAScript | std::regex::icase);
-    int matches = 0;
-    bool self = false;
-    for (const auto& d : all) {
-      const bool hit = std::regex_search(d, re);
-      matches += hit ? 1 : 0;
-      self = self || (hit && d == device);
-    }
-    if (self && matches == 1) return c;
-  }
-  return exactDeviceRegex(device);
-}
-
-std::string gradeReplayCommand(const GradeContext& ctx, const Submission& s,
-                               const std::string& device, const Sizes& sizes) {
-  return fmt::format("{} grade --assignment {} {} --device {} --seed {} --sizes {}", ctx.tool,
-                     shellQuote(ctx.assignment_argument), shellQuote(s.file_name()),
-                     shellQuote(shortDeviceRegex(device, ctx.devices)), ctx.seed,
-                     shellQuote(formatSizes(sizes)));
-}
-
-std::string studentPaths(const std::string& text, const Submission& s) {
-  if (text.empty()) return text;
-  std::string out = text;
-  auto replaceAll = [&out](const std::string& from, const std::string& to) {
-    if (from.empty() || from == to) return;
-    for (size_t pos = out.find(from); pos != std::string::npos;
-         pos = out.find(from, pos + to.size()))
-      out.replace(pos, from.size(), to);
-  };
-  std::error_code ec;
-  std::string absolute = fs::absolute(s.path, ec).lexically_normal().string();
-  replaceAll(absolute, s.file_name());
-  if (s.path != s.file_name()) replaceAll(s.path, s.file_name());
-  // PoCL builds a copy in its kernel cache; Oclgrind calls every program "input.cl".
-  out = std::regex_replace(out, std::regex(R"([^\s:'"]*tempfile_[A-Za-z0-9]+\.cl)"), s.file_name());
-  out = std::regex_replace(out, std::regex(R"((^|[\s'"(])input\.cl\b)"), "$1" + s.file_name());
-  return out;
-}
-
-std::string gradeFingerprint(const Assignment& a, const std::string& submission_bytes,
-                             uint64_t seed, int cases, int simulator_cases,
-                             const std::vector<std::string>& devices) {
-  std::string all = std::string(kGradeSchema) + '\0' + submission_bytes + '\0' + a.spec_text +
-                    '\0' + a.rubric_text + '\0' + a.reference_text + '\0' + std::to_string(seed) +
-                    '\0' + std::to_string(cases) + '\0' + std::to_string(simulator_cases);
-  std::vector<std::string> sorted = devices;
-  std::sort(sorted.begin(), sorted.end());
-  for (const auto& d : sorted) all += '\0' + d;
-  return fmt::format("{:016x}", hash64(all, 0x6772616465ull));
-}
 
 Grade gradeSubmission(const Assignment& a, const Submission& s, const std::vector<DeviceRun>& input,
                       const GradeContext& ctx) {
@@ -266,6 +162,8 @@ Grade gradeSubmission(const Assignment& a, const Submission& s, const std::vecto
       for (auto& f : r.unit->failing->findings) {
         rewrite(f, s);
         studentNames(f, names);
+        nameAddressSpace(f);
+        pointAtDeclaration(f, s.text, s.file_name());
       }
     if (r.lost)
       for (auto& f : r.lost->findings) rewrite(f, s);
@@ -341,6 +239,7 @@ Grade gradeSubmission(const Assignment& a, const Submission& s, const std::vecto
       };
       for (auto& [idx, e] : byItem) {
         stamp(e);
+        if (!r.simulator) explainWithTrace(e, runs, names);  // which statement wrote it
         evidence[idx].push_back(std::move(e));
       }
       if (!other.findings.empty()) {
@@ -560,136 +459,6 @@ Grade refusedGrade(const Assignment& a, const Submission& s, const std::string& 
     g.items.push_back(std::move(ig));
   }
   return g;
-}
-
-// ---- JSON ----
-
-void to_json(json& j, const SpeedSample& s) {
-  j = {{"sizes", s.sizes}, {"student_ns", s.student_ns}, {"reference_ns", s.reference_ns}};
-  if (s.reference_ns > 0 && s.student_ns > 0) j["ratio"] = s.ratio();
-  if (!s.problem.empty()) j["problem"] = s.problem;
-}
-void from_json(const json& j, SpeedSample& s) {
-  s.sizes = j.value("sizes", Sizes{});
-  s.student_ns = j.value("student_ns", 0.0);
-  s.reference_ns = j.value("reference_ns", 0.0);
-  s.problem = j.value("problem", "");
-}
-
-void to_json(json& j, const DeviceRun& r) {
-  j = {{"device", r.device},     {"device_kind", r.device_kind},     {"simulator", r.simulator},
-       {"end", toString(r.end)}, {"cases_started", r.cases_started}, {"seconds", r.seconds}};
-  if (r.distinct_cases > 0) j["distinct_cases"] = r.distinct_cases;
-  if (r.unit) j["unit"] = *r.unit;
-  if (r.lost) j["lost"] = *r.lost;
-  if (r.speed) j["speed"] = *r.speed;
-}
-void from_json(const json& j, DeviceRun& r) {
-  r.device = j.value("device", "");
-  r.device_kind = j.value("device_kind", "");
-  r.simulator = j.value("simulator", false);
-  std::string end = j.value("end", "completed");
-  for (RunEnd e : {RunEnd::completed, RunEnd::timeout, RunEnd::crashed, RunEnd::tool_error})
-    if (end == toString(e)) r.end = e;
-  r.cases_started = j.value("cases_started", 0);
-  r.distinct_cases = j.value("distinct_cases", 0);
-  r.seconds = j.value("seconds", 0.0);
-  if (j.contains("unit")) r.unit = j["unit"].get<UnitResult>();
-  if (j.contains("lost")) r.lost = j["lost"].get<CaseOutcome>();
-  if (j.contains("speed")) r.speed = j["speed"].get<SpeedSample>();
-}
-
-void to_json(json& j, const Evidence& e) {
-  j = {{"device", e.device}, {"findings", e.findings}};
-  if (e.sizes) j["sizes"] = *e.sizes;
-  if (!e.replay.empty()) j["replay"] = e.replay;
-  if (!e.symptoms.empty()) j["symptoms"] = e.symptoms;
-  if (!e.note.empty()) j["note"] = e.note;
-  if (!e.shrunk) j["shrunk"] = false;
-}
-void from_json(const json& j, Evidence& e) {
-  e.device = j.value("device", "");
-  e.findings = j.value("findings", std::vector<Finding>{});
-  if (j.contains("sizes")) e.sizes = j["sizes"].get<Sizes>();
-  e.replay = j.value("replay", "");
-  e.symptoms = j.value("symptoms", std::vector<Finding>{});
-  e.note = j.value("note", "");
-  e.shrunk = j.value("shrunk", true);
-}
-
-void to_json(json& j, const ItemGrade& i) {
-  json kinds = json::array();
-  for (auto k : i.kinds) kinds.push_back(toString(k));
-  j = {{"id", i.id},
-       {"title", i.title},
-       {"check", toString(i.check)},
-       {"result", i.passed ? "pass" : "fail"},
-       {"points", i.points},
-       {"max_points", i.max_points},
-       {"kinds", kinds},
-       {"assessed", i.assessed},
-       {"not_students_fault", i.not_students_fault},
-       {"evidence", i.evidence}};
-  j["blocked_by"] = i.blocked_by.empty() ? json(nullptr) : json(i.blocked_by);
-  if (!i.note.empty()) j["note"] = i.note;
-}
-void from_json(const json& j, ItemGrade& i) {
-  i.id = j.value("id", "");
-  i.title = j.value("title", "");
-  i.check = itemCheckFromString(j.value("check", "results")).value_or(ItemCheck::results);
-  i.passed = j.value("result", "fail") == "pass";
-  i.points = j.value("points", 0.0);
-  i.max_points = j.value("max_points", 0.0);
-  i.kinds.clear();
-  for (const auto& k : j.value("kinds", std::vector<std::string>{}))
-    if (auto kind = findingKindFromString(k)) i.kinds.push_back(*kind);
-  i.assessed = j.value("assessed", true);
-  i.not_students_fault = j.value("not_students_fault", false);
-  i.evidence = j.value("evidence", std::vector<Evidence>{});
-  i.blocked_by = j.contains("blocked_by") && j["blocked_by"].is_string()
-                     ? j["blocked_by"].get<std::string>()
-                     : "";
-  i.note = j.value("note", "");
-}
-
-void to_json(json& j, const Grade& g) {
-  j = {{"schema", kGradeSchema},
-       {"assignment", g.assignment},
-       {"assignment_title", g.assignment_title},
-       {"submission", g.submission},
-       {"file", g.file},
-       {"fingerprint", g.fingerprint},
-       {"seed", g.seed},
-       {"points", g.points},
-       {"max_points", g.max_points},
-       {"review", g.review},
-       {"items", g.items},
-       {"other_findings", g.other_findings},
-       {"devices", g.runs},
-       {"seconds", g.seconds},
-       {"graded_at", g.graded_at}};
-  if (!g.interface_differences.empty()) j["interface_differences"] = g.interface_differences;
-  if (!g.unassessed.empty()) j["unassessed"] = g.unassessed;
-}
-void from_json(const json& j, Grade& g) {
-  if (j.value("schema", "") != kGradeSchema)
-    throw std::runtime_error("not a " + std::string(kGradeSchema) + " file");
-  g.assignment = j.value("assignment", "");
-  g.assignment_title = j.value("assignment_title", "");
-  g.submission = j.value("submission", "");
-  g.file = j.value("file", "");
-  g.fingerprint = j.value("fingerprint", "");
-  g.seed = j.value("seed", uint64_t{0});
-  g.points = j.value("points", 0.0);
-  g.max_points = j.value("max_points", 0.0);
-  g.review = j.value("review", false);
-  g.items = j.value("items", std::vector<ItemGrade>{});
-  g.other_findings = j.value("other_findings", std::vector<Evidence>{});
-  g.runs = j.value("devices", std::vector<DeviceRun>{});
-  g.seconds = j.value("seconds", 0.0);
-  g.graded_at = j.value("graded_at", "");
-  g.interface_differences = j.value("interface_differences", std::vector<std::string>{});
-  g.unassessed = j.value("unassessed", std::vector<std::string>{});
 }
 
 }  // namespace clh::grade

@@ -32,6 +32,27 @@ struct SpeedSample {
   double ratio() const { return reference_ns > 0 ? student_ns / reference_ns : 0; }
 };
 
+/// One output element a real device got wrong, and what the simulator saw of it in the same case.
+struct ElementTrace {
+  std::string buffer;          ///< the spec's name of the buffer
+  std::vector<int64_t> index;  ///< in the buffer's own shape
+  long stores = -1;            ///< stores to it on the simulator; -1: the simulator could not tell
+  std::vector<SourceLine> lines;  ///< the statements that stored to it, first seen first
+  SourceLine last_line;           ///< the statement of the last store (line 0: none or unknown)
+  std::string last_work_item;
+  /// The element in the simulator's own result: "wrong", "unwritten", "right" or "unknown".
+  std::string on_simulator = "unknown";
+};
+
+/// A real device's smallest failing case replayed on the simulator, with its wrong elements
+/// watched (docs/grading.md, "Which statement wrote it").
+struct SimulatorTrace {
+  std::string device;  ///< the real device whose failure it replays
+  Sizes sizes;
+  std::vector<ElementTrace> elements;
+  std::string problem;  ///< why the simulator could not tell, when it could not
+};
+
 /// How the process that ran a submission on one device ended.
 enum class RunEnd {
   completed,   ///< it reported its result
@@ -51,9 +72,11 @@ struct DeviceRun {
   std::optional<UnitResult> unit;  ///< the random-size search, when it finished
   std::optional<CaseOutcome>
       lost;  ///< timeout / crash / tool_error finding, with the sizes running then
-  std::optional<SpeedSample> speed;  ///< for a rubric with a speed item, on a real device
+  std::optional<SpeedSample> speed;     ///< for a rubric with a speed item, on a real device
+  std::optional<SimulatorTrace> trace;  ///< on the simulator: a real device's failure replayed
   int cases_started = 0;
   int distinct_cases = 0;  ///< distinct sizes among the random cases (the generator may repeat)
+  int cases_asked = 0;     ///< the distinct random cases wanted (0: a replay, or unknown)
   double seconds = 0;
 };
 
@@ -141,6 +164,10 @@ std::string gradeFingerprint(const Assignment& a, const std::string& submission_
 
 void to_json(nlohmann::json& j, const SpeedSample& s);
 void from_json(const nlohmann::json& j, SpeedSample& s);
+void to_json(nlohmann::json& j, const ElementTrace& e);
+void from_json(const nlohmann::json& j, ElementTrace& e);
+void to_json(nlohmann::json& j, const SimulatorTrace& t);
+void from_json(const nlohmann::json& j, SimulatorTrace& t);
 void to_json(nlohmann::json& j, const DeviceRun& r);
 void from_json(const nlohmann::json& j, DeviceRun& r);
 void to_json(nlohmann::json& j, const Evidence& e);

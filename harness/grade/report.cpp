@@ -7,8 +7,8 @@
 #include <cmath>
 #include <sstream>
 
-#include "core/reporters/reporters.hpp"
 #include "core/sizes.hpp"
+#include "report/reporters.hpp"
 
 namespace clh::grade {
 
@@ -111,14 +111,47 @@ std::string hintFor(FindingKind kind) {
   }
 }
 
+std::string hintFor(FindingKind kind, const std::string& space) {
+  if (kind != FindingKind::out_of_bounds) return hintFor(kind);
+  if (space == "local")
+    return "A work-item reads or writes outside a `__local` array: an index one past its end "
+           "(`<=` where `<` belongs, or `k + 1` at the last element). A `__local` array holds "
+           "what was declared or passed for one work-group (often one element per work-item), "
+           "however large the global size: check each index against that length.";
+  if (space == "private")
+    return "An index runs past the end of an array declared inside the kernel (private memory): "
+           "check the loop bound and the index against the array's declared length.";
+  if (space == "global" || space == "constant")
+    return "A work-item reads or writes outside a buffer. The global size is often rounded up "
+           "beyond the data (to a multiple of the local size), so the work-items past the end "
+           "need a bounds check such as `if (i < count)`; check your index arithmetic too.";
+  return hintFor(kind);
+}
+
 std::string itemMarkdown(const ItemGrade& item) {
   std::ostringstream os;
   os << fmt::format("**{}** ({} / {} points)\n\n", verdict(item), formatPoints(item.points),
                     formatPoints(item.max_points));
   if (!item.note.empty()) os << item.note << ".\n\n";
   if (!item.passed && item.blocked_by.empty())
-    for (auto k : item.kinds)
-      if (std::string h = hintFor(k); !h.empty()) os << "*Hint:* " << h << "\n\n";
+    for (auto k : item.kinds) {
+      // One hint per memory space the findings of this kind were in (an out-of-bounds access in
+      // local memory is another mistake than one in a global buffer).
+      std::vector<std::string> spaces;
+      for (const auto& e : item.evidence)
+        for (const auto& f : e.findings)
+          if (f.kind == k &&
+              std::find(spaces.begin(), spaces.end(), f.address_space) == spaces.end())
+            spaces.push_back(f.address_space);
+      if (spaces.size() > 1)
+        spaces.erase(std::remove(spaces.begin(), spaces.end(), ""), spaces.end());
+      if (k != FindingKind::out_of_bounds || spaces.empty()) spaces = {""};
+      for (const auto& space : spaces)
+        if (std::string h = hintFor(k, space); !h.empty())
+          os << (space.empty() || h == hintFor(k) ? std::string("*Hint:* ")
+                                                  : "*Hint (" + space + " memory):* ")
+             << h << "\n\n";
+    }
   for (const auto& e : item.evidence) {
     if (e.findings.empty() && !e.note.empty()) {
       os << fmt::format("On {}{}: {}.\n\n", code(e.device),
@@ -198,6 +231,12 @@ void writeFeedbackMarkdown(std::ostream& os, const Grade& g) {
     if (r.unit) {
       const int n = r.distinct_cases > 0 ? r.distinct_cases : r.unit->cases_run;
       os << fmt::format(", {} distinct case{}", n, n == 1 ? "" : "s");
+      // Fewer than asked for, with nothing failing: the generator drew no other sizes here.
+      if (!r.unit->failing && r.cases_asked > n)
+        os << fmt::format(
+            " ({} asked for: the sizes allowed on this device hold no more that the "
+            "generator draws)",
+            r.cases_asked);
     }
     os << "\n";
   }

@@ -13,6 +13,10 @@ namespace clh::grade {
 
 /// One sentence a student can act on, for a finding kind.
 std::string hintFor(FindingKind kind);
+/// The same for a finding in one address space ("global", "local", "private", "constant"): an
+/// out-of-bounds access in a __local array is not a global index past a rounded-up global size.
+/// An empty or unknown space gives hintFor(kind).
+std::string hintFor(FindingKind kind, const std::string& address_space);
 
 /// A submission's feedback: the points table, then each item with its evidence (smallest failing
 /// case, first mismatches, the race's two source lines, the build log) and replay commands.

@@ -18,11 +18,9 @@
 #include "core/fit.hpp"
 #include "core/sizes.hpp"
 #include "launch/kernel_scan.hpp"
-#include "semantics/launch_shapes.hpp"
+#include "launch/shapes.hpp"
 
 namespace clh::launch {
-
-namespace sem = clh::semantics;
 
 namespace {
 
@@ -221,8 +219,8 @@ namespace {
 // launch's arguments (see LaunchFamilyOptions::stop_after_failed_command).
 bool failedCommand(const ShapeCheck& c) {
   const cl_int code = c.got.code;
-  if (c.got.stage == sem::Stage::completion && code != CL_SUCCESS) return true;
-  if (c.got.stage == sem::Stage::enqueue &&
+  if (c.got.stage == launch::Stage::completion && code != CL_SUCCESS) return true;
+  if (c.got.stage == launch::Stage::enqueue &&
       (code == CL_OUT_OF_RESOURCES || code == CL_OUT_OF_HOST_MEMORY || code < -1000))
     return true;
   return std::any_of(c.result_findings.begin(), c.result_findings.end(), [](const Finding& f) {
@@ -282,7 +280,7 @@ LaunchFamilyResult runLaunchFamily(DeviceSession& session, const Spec& spec, con
       builds.push_back({{name, extra, {}}, opts, cl::Kernel(*b.program, kernel_name.c_str())});
     }
   }
-  for (auto& b : builds) b.info.program = sem::programOptions(b.kernel, device.device);
+  for (auto& b : builds) b.info.program = launch::programOptions(b.kernel, device.device);
 
   // The case's buffers, with guard zones on real devices; a queue of our own. Sizes that cannot
   // exist are refused first (core/fit.hpp): the unit is skipped with the note, not a tool error.
@@ -319,7 +317,7 @@ LaunchFamilyResult runLaunchFamily(DeviceSession& session, const Spec& spec, con
   if (!features.empty())
     r.notes.push_back("the kernel source uses " + joined(features, ", ") +
                       (sl.any_local ? "" : ": shapes that run keep the spec's local size"));
-  sl.device = sem::deviceLimits(device);
+  sl.device = launch::deviceLimits(device);
   if (options.adjust_limits) options.adjust_limits(sl.device);
   try {
     bindFixedArgs(builds[0].kernel, first, *buffers);
@@ -329,7 +327,7 @@ LaunchFamilyResult runLaunchFamily(DeviceSession& session, const Spec& spec, con
                 std::string("setting the spec's arguments of '") + kernel_name + "' failed: " +
                     clErrorName(e.err()) + " (does the args list match the kernel's parameters?)");
   }
-  sl.kernel = sem::kernelLimits(builds[0].kernel, device.device);
+  sl.kernel = launch::kernelLimits(builds[0].kernel, device.device);
   for (const auto& b : builds) sl.variants.push_back(b.info);
   sl.zero_local = options.zero_local;
   sl.kinds = options.kinds;
@@ -350,7 +348,7 @@ LaunchFamilyResult runLaunchFamily(DeviceSession& session, const Spec& spec, con
     check.index = i;
     check.shape = gen(shape_random, rc::kNominalSize).value();
     check.text = check.shape.toString(sl);
-    const sem::LaunchConfig& c = check.shape.config;
+    const launch::LaunchConfig& c = check.shape.config;
     Built& built = builds[std::min(check.shape.variant, builds.size() - 1)];
 
     bool args_set = true;
@@ -364,11 +362,11 @@ LaunchFamilyResult runLaunchFamily(DeviceSession& session, const Spec& spec, con
     try {
       bindLocalArgs(built.kernel, first, check.shape.local_arg_bytes);
     } catch (const cl::Error& e) {
-      check.got = {sem::Stage::set_args, e.err()};
+      check.got = {launch::Stage::set_args, e.err()};
       args_set = false;
     }
-    check.kernel = sem::kernelLimits(built.kernel, device.device);
-    check.prediction = sem::predictLaunch(sl.device, check.kernel, built.info.program, c);
+    check.kernel = launch::kernelLimits(built.kernel, device.device);
+    check.prediction = launch::predictLaunch(sl.device, check.kernel, built.info.program, c);
     if (options.on_shape_start) options.on_shape_start(check, "enqueue");
     if (args_set) {
       cl_event event = nullptr;
@@ -377,13 +375,13 @@ LaunchFamilyResult runLaunchFamily(DeviceSession& session, const Spec& spec, con
           c.global.empty() ? nullptr : c.global.data(), c.local ? c.local->data() : nullptr, 0,
           nullptr, &event);
       if (code != CL_SUCCESS) {
-        check.got = {sem::Stage::enqueue, code};
+        check.got = {launch::Stage::enqueue, code};
       } else {
         const cl_int waited = clWaitForEvents(1, &event);
         cl_int status = CL_COMPLETE;
         clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status, nullptr);
         clReleaseEvent(event);
-        check.got = {sem::Stage::completion, status < 0 ? status : waited};
+        check.got = {launch::Stage::completion, status < 0 ? status : waited};
         // A shape that ran must have stayed inside the buffers (guard zones, real devices).
         try {
           auto hits = buffers->checkGuards();
@@ -417,7 +415,7 @@ LaunchFamilyResult runLaunchFamily(DeviceSession& session, const Spec& spec, con
     check.spec_expected =
         !check.conforms && check.prediction.mustSucceed() && expects(FindingKind::launch_error);
 
-    const bool ran = check.got == sem::Outcome{sem::Stage::completion, CL_SUCCESS};
+    const bool ran = check.got == launch::Outcome{launch::Stage::completion, CL_SUCCESS};
     if (ran && check.shape.checkable && options.check_results) {
       if (options.on_shape_start) options.on_shape_start(check, "results");
       Spec variant = spec;
@@ -453,6 +451,16 @@ LaunchFamilyResult runLaunchFamily(DeviceSession& session, const Spec& spec, con
   }
   queue.finish();
   return r;
+}
+
+bool chargedToDriver(const ShapeCheck& c) {
+  if (!c.prediction.mustSucceed()) return true;
+  if (c.spec_expected || !c.died.empty() || c.conforms) return false;
+  const int code = c.got.code;
+  const bool refused = c.got.stage != Stage::completion && code < 0 &&
+                       code != CL_OUT_OF_RESOURCES && code != CL_OUT_OF_HOST_MEMORY &&
+                       code != CL_MEM_OBJECT_ALLOCATION_FAILURE;
+  return refused;
 }
 
 }  // namespace clh::launch

@@ -13,8 +13,8 @@
 #include "cl/session.hpp"
 #include "core/finding.hpp"
 #include "core/spec.hpp"
+#include "launch/rules.hpp"
 #include "launch/spec_shapes.hpp"
-#include "semantics/launch_rules.hpp"
 
 namespace clh::launch {
 
@@ -22,10 +22,10 @@ namespace clh::launch {
 struct ShapeCheck {
   int index = 0;  ///< its place in the seed's sequence (`clharness launch --shape I` replays it)
   SpecShape shape;
-  std::string text;                ///< shape.toString(): the shape as a person reads it
-  semantics::KernelLimits kernel;  ///< as queried with the shape's arguments set
-  semantics::Prediction prediction;
-  semantics::Outcome got;
+  std::string text;             ///< shape.toString(): the shape as a person reads it
+  launch::KernelLimits kernel;  ///< as queried with the shape's arguments set
+  launch::Prediction prediction;
+  launch::Outcome got;
   /// The process running the shape died ("SIGSEGV", ...) or ran out of time ("timeout"); `got`
   /// is then meaningless. Filled in by whoever ran the family in a child process.
   std::string died;
@@ -102,13 +102,13 @@ struct LaunchFamilyOptions {
   std::function<void(const LaunchFamilyResult&)> on_ready;
   /// Changes the device's limits before anything is predicted. Only for testing that a wrong
   /// prediction is caught: with true limits, leave it empty.
-  std::function<void(semantics::DeviceLimits&)> adjust_limits;
+  std::function<void(launch::DeviceLimits&)> adjust_limits;
 };
 
 /// Runs `shapes` launch shapes of the spec's first launch on the session's device, for the case
 /// `sizes` (buffers, arguments and global size as the spec resolves them there). The shapes are a
 /// function of `seed`, the spec's name and the limits only; the case's data of `seed`. Each shape's
-/// enqueue is compared with semantics::predictLaunch(); a shape that runs with the spec's global
+/// enqueue is compared with launch::predictLaunch(); a shape that runs with the spec's global
 /// size and offset and a local size that keeps the kernel's contract is also run through
 /// DeviceSession::runCase with the spec's local size (and __local arguments, and build options)
 /// replaced, and its findings that the spec does not expect are kept. Throws only for a spec that
@@ -122,5 +122,14 @@ LaunchFamilyResult runLaunchFamily(DeviceSession& session, const Spec& spec, con
 /// one whose first launch has the number of work-items nearest 256 (64 on a simulator). Throws
 /// std::runtime_error when none is in the domain.
 Sizes launchCaseSizes(const Spec& spec, bool simulator, uint64_t seed);
+
+/// Whether a launch family's failure on this shape is the driver's answer rather than the
+/// kernel's doing: every failure of a shape that breaks a rule (the driver's answer to a launch
+/// the specification forbids: an error code it does not allow, a success, a crash, a hang, or
+/// results of a launch that should not have run), and a launch that must run refused by
+/// clSetKernelArg or the enqueue with an invalid-argument code. Every other failure of a launch
+/// that must run (an error at completion, CL_OUT_OF_RESOURCES, a crash, a hang, wrong results)
+/// is the kernel's.
+bool chargedToDriver(const ShapeCheck& shape);
 
 }  // namespace clh::launch

@@ -8,26 +8,25 @@
 
 namespace clh::launch {
 
-namespace sem = clh::semantics;
 using nlohmann::json;
 
 namespace {
 
-json outcomeJson(const sem::Outcome& o) {
-  return {{"stage", sem::toString(o.stage)}, {"code", o.code}};
+json outcomeJson(const launch::Outcome& o) {
+  return {{"stage", launch::toString(o.stage)}, {"code", o.code}};
 }
 
-sem::Outcome outcomeFromJson(const json& j) {
-  sem::Outcome o;
+launch::Outcome outcomeFromJson(const json& j) {
+  launch::Outcome o;
   const std::string stage = j.at("stage");
-  o.stage = stage == "set_args"  ? sem::Stage::set_args
-            : stage == "enqueue" ? sem::Stage::enqueue
-                                 : sem::Stage::completion;
+  o.stage = stage == "set_args"  ? launch::Stage::set_args
+            : stage == "enqueue" ? launch::Stage::enqueue
+                                 : launch::Stage::completion;
   o.code = j.at("code");
   return o;
 }
 
-json configJson(const sem::LaunchConfig& c) {
+json configJson(const launch::LaunchConfig& c) {
   json j = {{"work_dim", c.work_dim},
             {"global", c.global},
             {"dynamic_local_bytes", c.dynamic_local_bytes}};
@@ -36,8 +35,8 @@ json configJson(const sem::LaunchConfig& c) {
   return j;
 }
 
-sem::LaunchConfig configFromJson(const json& j) {
-  sem::LaunchConfig c;
+launch::LaunchConfig configFromJson(const json& j) {
+  launch::LaunchConfig c;
   c.work_dim = j.at("work_dim");
   c.global = j.at("global").get<std::vector<size_t>>();
   if (!j.at("local").is_null()) c.local = j.at("local").get<std::vector<size_t>>();
@@ -46,7 +45,7 @@ sem::LaunchConfig configFromJson(const json& j) {
   return c;
 }
 
-json predictionJson(const sem::Prediction& p) {
+json predictionJson(const launch::Prediction& p) {
   json rules = json::array();
   for (const auto& r : p.rules) {
     json allows = json::array();
@@ -61,11 +60,11 @@ json predictionJson(const sem::Prediction& p) {
           {"zero_size_success", p.zero_size_success}};
 }
 
-sem::Prediction predictionFromJson(const json& j) {
-  sem::Prediction p;
+launch::Prediction predictionFromJson(const json& j) {
+  launch::Prediction p;
   for (const auto& o : j.at("allowed")) p.allowed.push_back(outcomeFromJson(o));
   for (const auto& r : j.at("rules")) {
-    sem::AppliedRule rule;
+    launch::AppliedRule rule;
     rule.id = r.at("id");
     rule.reason = r.at("reason");
     for (const auto& o : r.at("allows")) rule.allows.push_back(outcomeFromJson(o));
@@ -76,14 +75,14 @@ sem::Prediction predictionFromJson(const json& j) {
   return p;
 }
 
-json kernelJson(const sem::KernelLimits& k) {
+json kernelJson(const launch::KernelLimits& k) {
   return {{"work_group_size", k.work_group_size},
           {"local_mem_size", k.local_mem_size},
           {"compile_work_group_size", k.compile_work_group_size}};
 }
 
-sem::KernelLimits kernelFromJson(const json& j) {
-  sem::KernelLimits k;
+launch::KernelLimits kernelFromJson(const json& j) {
+  launch::KernelLimits k;
   k.work_group_size = j.at("work_group_size");
   k.local_mem_size = j.at("local_mem_size");
   k.compile_work_group_size = j.at("compile_work_group_size").get<std::array<size_t, 3>>();
@@ -160,7 +159,7 @@ SpecLaunch specLaunchFromJson(const json& j) {
     BuildVariant b;
     b.name = v.at("name");
     b.extra = v.at("extra");
-    b.program = sem::parseBuildOptions(
+    b.program = launch::parseBuildOptions(
         "-cl-std=CL" + v.at("cl_std").get<std::string>() +
         (v.at("uniform_work_group_size").get<bool>() ? " -cl-uniform-work-group-size" : ""));
     l.variants.push_back(std::move(b));

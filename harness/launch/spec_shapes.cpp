@@ -172,9 +172,9 @@ rc::Gen<SpecShape> genSpecShape(const SpecLaunch& s) {
     const unsigned n = s.workDim();
     const std::vector<size_t>& G = s.global;
     const std::vector<size_t> L = contractLocal(s);
-    const bool uniform = s.variants.empty() ||
-                         !semantics::nonUniformAllowed(s.device, s.variants[sh.variant].program);
-    semantics::LaunchConfig& c = sh.config;
+    const bool uniform =
+        s.variants.empty() || !launch::nonUniformAllowed(s.device, s.variants[sh.variant].program);
+    launch::LaunchConfig& c = sh.config;
     c.work_dim = n;
     c.global = G;
     if (!L.empty()) c.local = L;

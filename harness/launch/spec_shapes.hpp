@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "semantics/launch_rules.hpp"
+#include "launch/rules.hpp"
 
 namespace clh::launch {
 
@@ -18,9 +18,9 @@ namespace clh::launch {
 /// (non-uniform work-groups become possible where the device supports them), or that with
 /// -cl-uniform-work-group-size as well.
 struct BuildVariant {
-  std::string name;                   ///< "spec", "cl3.0", "cl3.0-uniform"
-  std::string extra;                  ///< appended to the spec's build options ("" for "spec")
-  semantics::ProgramOptions program;  ///< the options as the rules read them (as built)
+  std::string name;                ///< "spec", "cl3.0", "cl3.0-uniform"
+  std::string extra;               ///< appended to the spec's build options ("" for "spec")
+  launch::ProgramOptions program;  ///< the options as the rules read them (as built)
 };
 
 /// What the generator knows of the spec's first launch, for one case on one device.
@@ -37,8 +37,8 @@ struct SpecLaunch {
   /// sizes stay whole elements).
   std::vector<size_t> local_arg_bytes;
   std::vector<size_t> local_arg_elem;
-  semantics::DeviceLimits device;
-  semantics::KernelLimits kernel;      ///< queried with the spec's arguments set
+  launch::DeviceLimits device;
+  launch::KernelLimits kernel;         ///< queried with the spec's arguments set
   std::vector<BuildVariant> variants;  ///< at least the spec's own, first
   /// Generate zero_local shapes. PoCL 3.1 kills the process on a 0 in local_work_size[1] or [2]:
   /// leave this off unless each run is in a child process.
@@ -57,7 +57,7 @@ struct SpecShape {
   std::string kind;
   size_t variant = 0;  ///< index into SpecLaunch::variants
   /// The enqueue; dynamic_local_bytes is the sum of local_arg_bytes.
-  semantics::LaunchConfig config;
+  launch::LaunchConfig config;
   std::vector<size_t> local_arg_bytes;  ///< per __local argument, in order
   /// When it runs, the launch keeps the kernel's contract, the spec's global size and offset:
   /// its results can be compared with the spec's reference.

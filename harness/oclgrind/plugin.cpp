@@ -1,6 +1,8 @@
 // An Oclgrind plugin that writes every diagnostic Oclgrind logs, and every kernel launch, as one
 // JSON object per line to the file named by CLHARNESS_OCLGRIND_LOG. clharness::sim parses the file;
 // nothing here formats findings for people. Loaded through OCLGRIND_PLUGINS=<this .so>.
+// When CLHARNESS_OCLGRIND_WATCH names a file holding watched elements (sim/oclgrind_watch.hpp),
+// each launch of their kernel also reports which statements stored to them ("watch" lines).
 //
 // Built without RTTI, as liboclgrind is (it exports no typeinfo for oclgrind::Plugin).
 
@@ -12,12 +14,14 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
 #include <string>
+#include <vector>
 
 // Oclgrind's public headers; Kernel.h needs LLVM's ADT headers on the include path.
 #include <oclgrind/Context.h>
@@ -194,6 +198,15 @@ bool switchOn(const char* name) {
   return value != nullptr && std::string(value) == "1";
 }
 
+/// One watched element of one launch: the global addresses it spans and the stores seen there.
+struct Watched {
+  std::string element;  ///< the caller's label
+  size_t lo = 0, hi = 0;
+  long stores = 0;
+  json last = nullptr;         ///< {work_item, location} of the last store seen
+  json lines = json::array();  ///< distinct source lines that stored to it, first seen first
+};
+
 class JsonLinesPlugin : public oclgrind::Plugin {
  public:
   JsonLinesPlugin(const oclgrind::Context* context, const std::string& path)
@@ -205,6 +218,7 @@ class JsonLinesPlugin : public oclgrind::Plugin {
                {"check_api", switchOn("OCLGRIND_CHECK_API")},
                {"uniform_writes", switchOn("OCLGRIND_UNIFORM_WRITES")},
                {"quick", switchOn("OCLGRIND_QUICK")}};
+    if (const char* watch = std::getenv("CLHARNESS_OCLGRIND_WATCH")) watch_path_ = watch;
     json record = base("plugin_loaded", 0, nullptr);
     record["checks"] = checks_;
     writer_.write(record);
@@ -226,6 +240,7 @@ class JsonLinesPlugin : public oclgrind::Plugin {
     const oclgrind::Size3 groups = invocation->getNumGroups();
     groups_total_ = groups.x * groups.y * groups.z;
     groups_done_ = 0;
+    startWatching(invocation);
     last_progress_ = std::chrono::steady_clock::now().time_since_epoch().count();
     writer_.write(record);
   }
@@ -259,7 +274,21 @@ class JsonLinesPlugin : public oclgrind::Plugin {
       invocation_ = nullptr;
       launch_ = 0;
     }
+    reportWatched(launch, invocation);
     writer_.write(base("kernel_end", launch, invocation));
+  }
+
+  void memoryStore(const oclgrind::Memory* memory, const oclgrind::WorkItem* item, size_t address,
+                   size_t size, const uint8_t*) override {
+    if (watching_.load(std::memory_order_acquire)) storeSeen(memory, item, address, size);
+  }
+  void memoryStore(const oclgrind::Memory* memory, const oclgrind::WorkGroup*, size_t address,
+                   size_t size, const uint8_t*) override {
+    if (watching_.load(std::memory_order_acquire)) storeSeen(memory, nullptr, address, size);
+  }
+  void memoryAtomicStore(const oclgrind::Memory* memory, const oclgrind::WorkItem* item,
+                         oclgrind::AtomicOp, size_t address, size_t size) override {
+    if (watching_.load(std::memory_order_acquire)) storeSeen(memory, item, address, size);
   }
 
   void log(oclgrind::MessageType type, const char* message) override {
@@ -318,7 +347,83 @@ class JsonLinesPlugin : public oclgrind::Plugin {
     if (space >= 0) record["address_space"] = oclgrind::getAddressSpaceName(space);
   }
 
+  /// Reads the watch file (when there is one) and resolves the elements of this kernel's buffer
+  /// arguments to global addresses: {"watch": [{kernel, argument, offset, size, element}]}.
+  void startWatching(const oclgrind::KernelInvocation* invocation) {
+    std::lock_guard<std::mutex> lock(watch_mutex_);
+    watched_.clear();
+    watching_ = false;
+    if (watch_path_.empty() || invocation->getKernel() == nullptr) return;
+    std::ifstream in(watch_path_);
+    if (!in) return;
+    const json request = json::parse(in, nullptr, false);
+    if (!request.is_object() || !request.contains("watch") || !request["watch"].is_array()) return;
+    const oclgrind::Kernel* kernel = invocation->getKernel();
+    watch_kernel_ = kernel;
+    for (const json& w : request["watch"]) {
+      if (!w.is_object() || w.value("kernel", "") != kernel->getName()) continue;
+      const unsigned index = w.value("argument", 0u);
+      for (auto value = kernel->values_begin(); value != kernel->values_end(); ++value) {
+        const auto* argument = llvm::dyn_cast<llvm::Argument>(value->first);
+        if (argument == nullptr || argument->getArgNo() != index) continue;
+        if (!argument->getType()->isPointerTy()) break;
+        Watched element;
+        element.element = w.value("element", "");
+        element.lo = value->second.getPointer() + w.value("offset", size_t{0});
+        element.hi = element.lo + w.value("size", size_t{1});
+        watched_.push_back(std::move(element));
+        break;
+      }
+    }
+    watching_ = !watched_.empty();
+  }
+
+  void storeSeen(const oclgrind::Memory* memory, const oclgrind::WorkItem* item, size_t address,
+                 size_t size) {
+    if (memory != m_context->getGlobalMemory()) return;
+    std::lock_guard<std::mutex> lock(watch_mutex_);
+    for (Watched& w : watched_) {
+      if (address >= w.hi || address + size <= w.lo) continue;
+      ++w.stores;
+      json store = json::object();
+      if (item != nullptr) {
+        store["work_item"] = {{"global", size3(item->getGlobalID())},
+                              {"local", size3(item->getLocalID())}};
+        if (const llvm::Instruction* instruction = item->getCurrentInstruction()) {
+          json location = sourceLocation(instruction, watch_kernel_);
+          if (!location.is_null()) {
+            store["location"] = location;
+            bool known = false;
+            for (const json& l : w.lines) known = known || l["line"] == location["line"];
+            if (!known) w.lines.push_back(location);
+          }
+        }
+      }
+      w.last = std::move(store);
+    }
+  }
+
+  /// One "watch" line per watched element of the launch that ends.
+  void reportWatched(long launch, const oclgrind::KernelInvocation* invocation) {
+    std::lock_guard<std::mutex> lock(watch_mutex_);
+    watching_ = false;
+    for (const Watched& w : watched_) {
+      json record = base("watch", launch, invocation);
+      record["element"] = w.element;
+      record["stores"] = w.stores;
+      record["lines"] = w.lines;
+      if (!w.last.is_null()) record["last"] = w.last;
+      writer_.write(record);
+    }
+    watched_.clear();
+  }
+
   LineWriter writer_;
+  std::string watch_path_;
+  std::mutex watch_mutex_;
+  std::vector<Watched> watched_;
+  const oclgrind::Kernel* watch_kernel_ = nullptr;
+  std::atomic<bool> watching_{false};
   const long context_id_;
   json checks_;
   std::mutex mutex_;

@@ -69,8 +69,8 @@ std::string skippedChecksNote(const std::vector<OclgrindCheck>& skipped) {
 std::vector<std::string> withSkippedChecks(std::vector<std::string> argv,
                                            const std::vector<OclgrindCheck>& skip) {
   if (skip.empty()) return argv;
-  std::vector<std::string> out = {"/usr/bin/env",
-                                  std::string(kSkipChecksVariable) + "=" + formatSkippedChecks(skip)};
+  std::vector<std::string> out = {
+      "/usr/bin/env", std::string(kSkipChecksVariable) + "=" + formatSkippedChecks(skip)};
   out.insert(out.end(), argv.begin(), argv.end());
   return out;
 }

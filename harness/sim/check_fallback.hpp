@@ -1,7 +1,8 @@
 // Oclgrind crashing with one of its checks on (21.10's uninitialized-value check dies on some
 // float4 constant vectors): the process is run again without that check, so the other checks
 // still run, and the report says which check could not. The parent that starts simulator
-// processes calls runWithCheckFallback; the child's OclgrindSession reads which checks to leave off.
+// processes calls runWithCheckFallback; the child's OclgrindSession reads which checks to leave
+// off.
 #pragma once
 
 #include <functional>

@@ -13,6 +13,8 @@
 #include <stdexcept>
 #include <system_error>
 
+#include "sim/oclgrind_watch.hpp"
+
 namespace clh {
 namespace fs = std::filesystem;
 
@@ -28,6 +30,12 @@ std::vector<std::string> oclgrindPluginCandidates() {
     out.push_back((dir / kOclgrindPluginFileName).string());
     out.push_back((dir / "oclgrind" / kOclgrindPluginFileName).string());
     out.push_back((dir / ".." / "lib" / kOclgrindPluginFileName).lexically_normal().string());
+#ifdef CLHARNESS_OCLGRIND_PLUGIN_INSTALL_DIR
+    // An installed tool (cmake --install): PREFIX/bin/clharness, PREFIX/LIBDIR/clharness/plugin.
+    out.push_back((dir / ".." / CLHARNESS_OCLGRIND_PLUGIN_INSTALL_DIR / kOclgrindPluginFileName)
+                      .lexically_normal()
+                      .string());
+#endif
   }
   return out;
 }
@@ -76,6 +84,7 @@ std::vector<std::pair<std::string, std::string>> OclgrindSession::environment() 
       {"OCLGRIND_CHECK_API", "1"}};
   if (max_work_group_size_ > 0)
     env.emplace_back("OCLGRIND_MAX_WGSIZE", std::to_string(max_work_group_size_));
+  if (!watch_file_.empty()) env.emplace_back(kOclgrindWatchVariable, watch_file_);
   return env;
 }
 

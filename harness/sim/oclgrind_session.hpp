@@ -80,6 +80,11 @@ class OclgrindSession {
   /// leaves Oclgrind's default. Before applyToProcess().
   void setMaxWorkGroupSize(size_t items) { max_work_group_size_ = items; }
 
+  /// Names the file the plugin reads watch requests from (sim/oclgrind_watch.hpp): environment()
+  /// then sets kOclgrindWatchVariable. Before applyToProcess(); empty: no watching.
+  void setWatchFile(std::string path) { watch_file_ = std::move(path); }
+  const std::string& watchFile() const { return watch_file_; }
+
   const std::string& pluginPath() const { return plugin_path_; }
   const std::string& logPath() const { return log_path_; }
 
@@ -92,6 +97,7 @@ class OclgrindSession {
   std::optional<OclgrindChecks> checks_;  ///< the latest checks seen, for drains that see none
   std::vector<OclgrindCheck> skipped_;
   size_t max_work_group_size_ = 0;
+  std::string watch_file_;
 };
 
 }  // namespace clh

@@ -30,8 +30,7 @@ size_t items(const std::vector<size_t>& shape) {
 }  // namespace
 
 std::vector<std::vector<size_t>> driverLikeLocalSizes(const std::vector<size_t>& global,
-                                                      size_t kernel_max,
-                                                      size_t preferred_multiple,
+                                                      size_t kernel_max, size_t preferred_multiple,
                                                       const std::vector<size_t>& max_dims) {
   const size_t limit = std::max<size_t>(kernel_max, 1);
   const size_t d = global.size();
@@ -56,8 +55,8 @@ std::vector<std::vector<size_t>> driverLikeLocalSizes(const std::vector<size_t>&
   }
   // Balanced: each dimension within the d-th root of min(limit, 256), e.g. 16x16.
   const size_t balancedLimit = std::min<size_t>(limit, 256);
-  const auto root = static_cast<size_t>(
-      std::floor(std::pow(static_cast<double>(balancedLimit), 1.0 / static_cast<double>(d)) + 1e-9));
+  const auto root = static_cast<size_t>(std::floor(
+      std::pow(static_cast<double>(balancedLimit), 1.0 / static_cast<double>(d)) + 1e-9));
   if (d > 1) {
     std::vector<size_t> shape;
     for (size_t i = 0; i < d; ++i)

@@ -16,8 +16,7 @@ namespace clh {
 /// device's CL_DEVICE_MAX_WORK_ITEM_SIZES. Only {1,...} when nothing larger divides the global size
 /// (a prime global size over the limit, or a single work-item).
 std::vector<std::vector<size_t>> driverLikeLocalSizes(const std::vector<size_t>& global,
-                                                      size_t kernel_max,
-                                                      size_t preferred_multiple,
+                                                      size_t kernel_max, size_t preferred_multiple,
                                                       const std::vector<size_t>& max_dims = {});
 
 /// The one of `shapes` a case runs: a function of `key` (the case's sizes and seed), so a replay of

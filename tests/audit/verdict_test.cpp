@@ -3,12 +3,13 @@
 #include <gtest/gtest.h>
 
 #include "audit/audit.hpp"
-#include "audit/scan.hpp"
+#include "scan/scan.hpp"
 
 namespace {
 
 using namespace clh;
 using namespace clh::audit;
+using namespace clh::scan;
 
 Finding finding(FindingKind kind, std::vector<int> lines = {}, std::string summary = "s") {
   Finding f;

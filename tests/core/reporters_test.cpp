@@ -1,13 +1,15 @@
 // Golden tests of the console, JSON and JUnit reporters over one hand-built Report holding every
 // kind of outcome. The files under golden/ were written by hand from the formats' rules; a
 // difference is a change of the report format (update the golden file deliberately) or a bug.
-#include "core/reporters/reporters.hpp"
+#include "report/reporters.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <sstream>
 
 #include "core_test_support.hpp"
+#include "report/formats.hpp"
 
 namespace clh {
 namespace {
@@ -120,7 +122,7 @@ Report sampleReport() {
   return r;
 }
 
-// BUG (harness/core/reporters/console.cpp, writeConsoleReport): each details block ends with a
+// BUG (harness/report/console.cpp, writeConsoleReport): each details block ends with a
 // blank line and the totals line starts with another, so a report with failures has two blank
 // lines before the totals where a report without has one.
 TEST(ConsoleReporter, MatchesGolden) {
@@ -240,6 +242,52 @@ TEST(Reporters, NameTheLaunchFamily) {
   const auto units = nlohmann::json::parse(json.str()).at("units");
   EXPECT_EQ(units.at(0).at("family"), "cases");
   EXPECT_EQ(units.at(1).at("family"), "launch");
+}
+
+// The recipe "add an output format" of docs/architecture.md, done once: a format of the test's own
+// is registered, named by --report's parser, and written whole by the same writer as the built-in
+// ones; an unknown name is refused with the list of known ones.
+TEST(ReportFormats, AFormatOfAProgramsOwnIsWrittenByName) {
+  registerReportFormat({"unit-lines", "one line per unit", [](std::ostream& os, const Report& r) {
+                          for (const auto& u : r.units)
+                            os << u.spec << " " << toString(u.status) << "\n";
+                        }});
+  const std::string path = ::testing::TempDir() + "/clh-report-format-test.txt";
+  const ReportOutput out = parseReportOutput("unit-lines=" + path);
+  EXPECT_EQ(out.format, "unit-lines");
+  EXPECT_EQ(out.path, path);
+  ASSERT_TRUE(writeReportOutputs(sampleReport(), {out}));
+  const std::string text = test::readFile(path);
+  EXPECT_NE(text.find("handson_vadd pass\n"), std::string::npos) << text;
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'),
+            static_cast<long>(sampleReport().units.size()));
+  try {
+    parseReportOutput("nosuch=" + path);
+    FAIL() << "an unknown format was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("unit-lines"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("junit"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(parseReportOutput("json="), std::invalid_argument);
+}
+
+// Every format marks an interrupted run's report: JSON with "incomplete", JUnit with an error.
+TEST(ReportFormats, AnInterruptedRunIsMarkedIncompleteInEveryFormat) {
+  Report r = sampleReport();
+  r.interrupted_by = "SIGINT";
+  r.units_planned = 9;
+  std::ostringstream js, xml;
+  writeJsonReport(js, r);
+  const json j = json::parse(js.str());
+  EXPECT_EQ(j.value("incomplete", false), true);
+  EXPECT_EQ(j.value("interrupted_by", ""), "SIGINT");
+  EXPECT_EQ(j.value("units_planned", 0), 9);
+  writeJUnitReport(xml, r);
+  EXPECT_NE(xml.str().find("incomplete=\"true\""), std::string::npos);
+  EXPECT_NE(xml.str().find("interrupted by SIGINT"), std::string::npos);
+  std::ostringstream plain;
+  writeJsonReport(plain, sampleReport());
+  EXPECT_FALSE(json::parse(plain.str()).contains("incomplete"));
 }
 
 }  // namespace

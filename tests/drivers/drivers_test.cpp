@@ -11,7 +11,7 @@
 #include "drivers/section.hpp"
 
 namespace fs = std::filesystem;
-namespace sem = clh::semantics;
+
 using namespace clh::drivers;
 
 namespace {
@@ -26,13 +26,14 @@ clh::DeviceInfo device(const std::string& platform, const std::string& name,
   return d;
 }
 
-sem::CheckResult row(const std::string& id, sem::Verdict v, const std::string& got = "") {
-  sem::CheckResult r;
+clh::drivers::CheckResult row(const std::string& id, clh::drivers::Verdict v,
+                              const std::string& got = "") {
+  clh::drivers::CheckResult r;
   r.id = id;
   r.title = id;
   r.verdict = v;
   r.got = got;
-  if (v == sem::Verdict::deviates) r.required = "CL_INVALID_VALUE (-30)";
+  if (v == clh::drivers::Verdict::deviates) r.required = "CL_INVALID_VALUE (-30)";
   return r;
 }
 
@@ -55,24 +56,25 @@ Baseline baseline(const clh::DeviceInfo& d, bool per_model = false) {
 }
 
 // A launch shape that breaks a rule (or none) and got `got`.
-clh::launch::ShapeCheck shape(const std::string& kind, bool breaks_rule, sem::Outcome got,
+clh::launch::ShapeCheck shape(const std::string& kind, bool breaks_rule, clh::launch::Outcome got,
                               int index = 3) {
   clh::launch::ShapeCheck c;
   c.index = index;
   c.shape.kind = kind;
   c.text = kind + " 1D global {64} local {128}";
   if (breaks_rule) {
-    c.prediction.rules.push_back({"local.over_kernel_max", "over", {{sem::Stage::enqueue, -54}}});
-    c.prediction.allowed = {{sem::Stage::enqueue, -54}};
+    c.prediction.rules.push_back(
+        {"local.over_kernel_max", "over", {{clh::launch::Stage::enqueue, -54}}});
+    c.prediction.allowed = {{clh::launch::Stage::enqueue, -54}};
   } else {
-    c.prediction.allowed = {{sem::Stage::completion, 0}};
+    c.prediction.allowed = {{clh::launch::Stage::completion, 0}};
   }
   c.got = got;
   c.conforms = c.prediction.accepts(got);
   return c;
 }
 
-const sem::Outcome kRan{sem::Stage::completion, 0};
+const clh::launch::Outcome kRan{clh::launch::Stage::completion, 0};
 
 }  // namespace
 
@@ -112,10 +114,10 @@ TEST(DriverBaselines, ExactDriverVersionThenModelOverrideWin) {
   const auto old_driver = device("NVIDIA CUDA", "NVIDIA H200", "570.1");
   const auto new_driver = device("NVIDIA CUDA", "NVIDIA H200", "580.2");
   Baseline a = baseline(old_driver);
-  a.checks = {row("read.blocking", sem::Verdict::conforms)};
+  a.checks = {row("read.blocking", clh::drivers::Verdict::conforms)};
   std::ofstream(dir / "nvidia-gpu-570.json") << toJson(a).dump();
   Baseline b = baseline(new_driver);
-  b.checks = {row("read.blocking", sem::Verdict::deviates, "x")};
+  b.checks = {row("read.blocking", clh::drivers::Verdict::deviates, "x")};
   std::ofstream(dir / "nvidia-gpu-580.json") << toJson(b).dump();
   EXPECT_EQ(fs::path(findBaseline(dir.string(), new_driver)->file).filename(),
             "nvidia-gpu-580.json");
@@ -145,9 +147,10 @@ TEST(DriverSection, WithoutABaselineEveryFindingIsNew) {
   const auto d = device("P", "D", "1");
   SectionInput in;
   in.device = &d;
-  in.rows = {row("a", sem::Verdict::conforms), row("b", sem::Verdict::deviates, "CL_SUCCESS (0)"),
-             row("c", sem::Verdict::deviates, "the process killed by SIGSEGV"),
-             row("d", sem::Verdict::skipped)};
+  in.rows = {row("a", clh::drivers::Verdict::conforms),
+             row("b", clh::drivers::Verdict::deviates, "CL_SUCCESS (0)"),
+             row("c", clh::drivers::Verdict::deviates, "the process killed by SIGSEGV"),
+             row("d", clh::drivers::Verdict::skipped)};
   const clh::DriverReport r = buildDriverReport(in, nullptr, "none");
   EXPECT_EQ(r.conforming, 1);
   ASSERT_EQ(r.findings.size(), 3u);
@@ -173,15 +176,16 @@ TEST(DriverSection, WithoutABaselineEveryFindingIsNew) {
 TEST(DriverSection, MarksAgainstTheBaselineAndFailsOnlyInRegressionMode) {
   const auto d = device("P", "D", "1");
   Baseline b = baseline(d);
-  b.checks = {row("same", sem::Verdict::deviates, "CL_SUCCESS (0)"),
-              row("regressed", sem::Verdict::conforms), row("fixed", sem::Verdict::deviates, "x"),
-              row("gone", sem::Verdict::conforms)};
+  b.checks = {row("same", clh::drivers::Verdict::deviates, "CL_SUCCESS (0)"),
+              row("regressed", clh::drivers::Verdict::conforms),
+              row("fixed", clh::drivers::Verdict::deviates, "x"),
+              row("gone", clh::drivers::Verdict::conforms)};
   SectionInput in;
   in.device = &d;
-  in.rows = {row("same", sem::Verdict::deviates, "CL_SUCCESS (0)"),
-             row("regressed", sem::Verdict::deviates, "CL_SUCCESS (0)"),
-             row("fixed", sem::Verdict::conforms),
-             row("added", sem::Verdict::deviates, "CL_SUCCESS (0)")};
+  in.rows = {row("same", clh::drivers::Verdict::deviates, "CL_SUCCESS (0)"),
+             row("regressed", clh::drivers::Verdict::deviates, "CL_SUCCESS (0)"),
+             row("fixed", clh::drivers::Verdict::conforms),
+             row("added", clh::drivers::Verdict::deviates, "CL_SUCCESS (0)")};
   const clh::DriverReport r = buildDriverReport(in, &b, "b.json");
   std::map<std::string, clh::BaselineMark> marks;
   for (const auto& f : r.findings) marks[f.check] = f.mark;
@@ -202,7 +206,7 @@ TEST(DriverSection, MarksAgainstTheBaselineAndFailsOnlyInRegressionMode) {
 }
 
 TEST(DriverSection, LaunchFailuresThatAreTheDriversAndNotTheKernels) {
-  using sem::Stage;
+  using clh::launch::Stage;
   // A launch the specification forbids: whatever the driver did is its own answer.
   EXPECT_TRUE(chargedToDriver(shape("over_kernel_max", true, kRan)));
   auto died = shape("over_kernel_max", true, {Stage::enqueue, -54});

@@ -139,6 +139,27 @@ TEST(E2E, CrashIsReportedAndTheRunGoesOn) {
   EXPECT_NE(r.out.find("replay: clharness check"), std::string::npos) << r.out;
 }
 
+// A private array overflow only sizes beyond the simulator's range reach (N > 16): the real device
+// shows a crash or wrong results without a line; the simulator replays the smallest failing case
+// and names the kind and the statement. The unit's verdict stays the real device's.
+TEST(E2E, AFaultBeyondTheSimulatorsRangeGetsAKindAndALine) {
+  REQUIRE_POCL();
+  if (run("devices --device Oclgrind").code != 0) GTEST_SKIP() << "no simulator here";
+  const std::string args = "check " + spec("scratch_overflow") + kPocl +
+                           " --cases 20 --launch-shapes 0 --no-driver-checks";
+  const ToolRun r = run(args);
+  if (r.code == 0) GTEST_SKIP() << "PoCL showed nothing of the overflow here:\n" << r.out;
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("out_of_bounds: on the simulator, the same case"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("vadd_scratch_overflow.cl:11"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("replayed the smallest case N="), std::string::npos) << r.out;
+  // Without the replay, the device's failure alone, with no line.
+  const ToolRun bare = run(args + " --replay-budget 0");
+  EXPECT_EQ(bare.code, 1) << bare.out;
+  EXPECT_EQ(bare.out.find("on the simulator"), std::string::npos) << bare.out;
+}
+
 TEST(E2E, HangIsStoppedAtTheTimeout) {
   REQUIRE_POCL();
   auto t0 = std::chrono::steady_clock::now();

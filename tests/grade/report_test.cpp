@@ -133,6 +133,31 @@ TEST(Feedback, MarkdownShowsPointsEvidenceAndReplay) {
   EXPECT_NE(md.find("*Hint:* Two work-items"), std::string::npos) << md;
 }
 
+// The Devices section counts distinct cases, and says when the domain held fewer than asked for.
+TEST(Feedback, DevicesCountDistinctCasesAndSayWhenTheDomainHeldFewer) {
+  Grade g = sampleGrade();
+  DeviceRun few;
+  few.device = "Portable Computing Language: pthread-x";
+  few.unit = UnitResult{};
+  few.distinct_cases = 3;
+  few.cases_asked = 10;
+  DeviceRun all = few;
+  all.device = "Oclgrind: Oclgrind Simulator";
+  all.distinct_cases = 10;
+  g.runs = {few, all};
+  std::ostringstream os;
+  writeFeedbackMarkdown(os, g);
+  const std::string md = os.str();
+  EXPECT_NE(md.find("pthread-x`: completed, 3 distinct cases (10 asked for: the sizes allowed on "
+                    "this device hold no more"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("Simulator`: completed, 10 distinct cases\n"), std::string::npos) << md;
+  nlohmann::json j = few;
+  EXPECT_EQ(j["cases_asked"], 10);
+  EXPECT_EQ(j.get<DeviceRun>().cases_asked, 10);
+}
+
 TEST(Feedback, BuildLogIsFencedEvenWithBackquotesInIt) {
   ItemGrade item{"builds",
                  "Builds",

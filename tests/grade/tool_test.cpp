@@ -197,6 +197,23 @@ TEST(GradeTool, VaddFaultsLoseTheRightItemsAndTheBatchSurvives) {
   EXPECT_NE(md.find("Replay: `clharness grade --assignment vadd missing_bounds_check.cl"),
             std::string::npos)
       << md;
+
+  // An uninitialized value points at its declaration as well as its use.
+  std::string uninit = readText(out / "uninitialized_default.md");
+  EXPECT_NE(uninit.find("line 10 of `uninitialized_default.cl`: `c[get_global_id(0)] = result;`"),
+            std::string::npos)
+      << uninit;
+  EXPECT_NE(uninit.find("line 8 of `uninitialized_default.cl`: `float result;`"), std::string::npos)
+      << uninit;
+  EXPECT_NE(uninit.find("declared without an initial value: `result` (line 8)"), std::string::npos)
+      << uninit;
+  // A global index past the data gets the hint about the rounded-up global size.
+  std::string offByOne = readText(out / "off_by_one.md");
+  EXPECT_NE(offByOne.find("*Hint (global memory):* A work-item reads or writes outside a buffer. "
+                          "The global size is often rounded up"),
+            std::string::npos)
+      << offByOne;
+  EXPECT_NE(offByOne.find("(guard zone, global memory)"), std::string::npos) << offByOne;
 }
 
 // A submission is built from its own text only: including the reference solution (by a relative
@@ -310,6 +327,15 @@ TEST(GradeTool, TiledFaultsLoseTheRightItemsAndRacesShowBothLines) {
 TEST(GradeTool, PiFaultsLoseTheRightItemsAndASimulatorCrashCostsNothing) {
   REQUIRE_DEVICES();
   gradeAssignment("pi");
+  // A local-memory off-by-one gets the local-memory hint, not the rounded-up global size.
+  std::string local =
+      readText(fs::path(::testing::TempDir()) / "grade_tool_pi" / "local_off_by_one.md");
+  EXPECT_NE(local.find("*Hint (local memory):* A work-item reads or writes outside a `__local` "
+                       "array"),
+            std::string::npos)
+      << local;
+  EXPECT_EQ(local.find("rounded up"), std::string::npos) << local;
+  EXPECT_NE(local.find("Invalid read of size 4 at local memory"), std::string::npos) << local;
   json g = readJson(fs::path(::testing::TempDir()) / "grade_tool_pi" / "float4_sums.json");
   EXPECT_EQ(g["points"], 100);
   for (const auto& d : g["devices"]) {

@@ -27,7 +27,6 @@
 
 namespace fs = std::filesystem;
 using namespace clh::launch;
-namespace sem = clh::semantics;
 
 // The reqd_work_group_size test spec's reference (specs/reqd_scale.yaml): out = 2 * in.
 CLH_REFERENCE(launch_test_reqd_scale) {
@@ -71,7 +70,7 @@ KnownDeviations known(const clh::DeviceInfo& d) {
   if (auto b = clh::drivers::findBaseline(std::string(CLHARNESS_SOURCE_ROOT) + "/baselines", d)) {
     KnownDeviations k = clh::drivers::knownDeviations(*b, d);
     for (const auto& row : b->checks)
-      if (row.id.rfind("launch.", 0) == 0 && row.verdict == sem::Verdict::deviates)
+      if (row.id.rfind("launch.", 0) == 0 && row.verdict == clh::drivers::Verdict::deviates)
         for (const std::string& got : {row.got, std::string("completion: CL_SUCCESS (0)"),
                                        std::string("crash"), std::string("timeout")})
           for (const char* rule : {"", "none"})
@@ -159,7 +158,7 @@ TEST(SUITE, AWrongPredictionInputIsCaught) {
     clh::DeviceSession session(d);
     LaunchFamilyOptions options;
     options.kinds = {"spec"};
-    options.adjust_limits = [](sem::DeviceLimits& l) {
+    options.adjust_limits = [](clh::launch::DeviceLimits& l) {
       l.max_work_group_size = 1;
       for (auto& m : l.max_work_item_sizes) m = 1;
     };
@@ -168,7 +167,7 @@ TEST(SUITE, AWrongPredictionInputIsCaught) {
     ASSERT_EQ(r.shapes.size(), 10u);
     for (const auto& c : r.shapes) {
       EXPECT_FALSE(c.conforms) << c.toString();
-      EXPECT_EQ(c.got, (sem::Outcome{sem::Stage::completion, 0})) << c.toString();
+      EXPECT_EQ(c.got, (clh::launch::Outcome{clh::launch::Stage::completion, 0})) << c.toString();
       EXPECT_FALSE(c.prediction.accepts(c.got));
       EXPECT_TRUE(has(c.ruleIds(), "local.over_device_max")) << c.toString();
       // It ran, so its results were checked too: right, only the prediction input was wrong.
@@ -195,7 +194,7 @@ TEST(SUITE, AWrongLocalMemorySizeIsCaught) {
     clh::DeviceSession session(d);
     LaunchFamilyOptions options;
     options.kinds = {"spec"};
-    options.adjust_limits = [](sem::DeviceLimits& l) { l.local_mem_size = 0; };
+    options.adjust_limits = [](clh::launch::DeviceLimits& l) { l.local_mem_size = 0; };
     const LaunchFamilyResult r =
         runLaunchFamily(session, s, {{"BS", 4}, {"N", 8}}, 5, kSeed, options);
     ASSERT_EQ(r.shapes.size(), 5u);

@@ -11,11 +11,10 @@
 #include "launch/json.hpp"
 
 using namespace clh::launch;
-namespace sem = clh::semantics;
 
 namespace {
 
-ShapeCheck deviating(const std::vector<std::string>& rules, sem::Outcome got) {
+ShapeCheck deviating(const std::vector<std::string>& rules, clh::launch::Outcome got) {
   ShapeCheck c;
   c.index = 4;
   c.shape.kind = "local_mem_over";
@@ -27,8 +26,8 @@ ShapeCheck deviating(const std::vector<std::string>& rules, sem::Outcome got) {
   c.shape.checkable = true;
   c.text = "local_mem_over 2D global {16,16} local {8,8}";
   for (const auto& id : rules)
-    c.prediction.rules.push_back({id, "because", {{sem::Stage::enqueue, -5}}});
-  c.prediction.allowed = {{sem::Stage::enqueue, -5}};
+    c.prediction.rules.push_back({id, "because", {{clh::launch::Stage::enqueue, -5}}});
+  c.prediction.allowed = {{clh::launch::Stage::enqueue, -5}};
   c.got = got;
   c.conforms = c.prediction.accepts(got);
   return c;
@@ -41,12 +40,12 @@ clh::Finding finding(clh::FindingKind kind) {
   return f;
 }
 
-const sem::Outcome kRan{sem::Stage::completion, 0};
+const clh::launch::Outcome kRan{clh::launch::Stage::completion, 0};
 
 }  // namespace
 
 TEST(KnownDeviations, AConformingShapeHasNoFailure) {
-  ShapeCheck c = deviating({"local_mem.over_device"}, {sem::Stage::enqueue, -5});
+  ShapeCheck c = deviating({"local_mem.over_device"}, {clh::launch::Stage::enqueue, -5});
   ASSERT_TRUE(c.conforms);
   EXPECT_TRUE(failureKeys(c).empty());
   KnownDeviations none;
@@ -69,12 +68,13 @@ TEST(KnownDeviations, AnEntryCoversTheSameGotWhenItsRulesAreAllBroken) {
   ASSERT_EQ(both.uncovered(one).size(), 1u);  // one rule only: not covered
   EXPECT_EQ(both.uncovered(one)[0].rule, "local_mem.over_device");
 
-  const ShapeCheck other = deviating({"local_mem.over_device"}, {sem::Stage::completion, -5});
+  const ShapeCheck other =
+      deviating({"local_mem.over_device"}, {clh::launch::Stage::completion, -5});
   EXPECT_EQ(k.uncovered(other).size(), 1u);  // another outcome is another deviation
 }
 
 TEST(KnownDeviations, AnEntryNamingAFamilyCoversOnlyThatFamily) {
-  ShapeCheck c = deviating({}, {sem::Stage::enqueue, -54});
+  ShapeCheck c = deviating({}, {clh::launch::Stage::enqueue, -54});
   c.prediction.rules.clear();
   c.prediction.allowed = {kRan};
   c.conforms = false;
@@ -105,7 +105,7 @@ TEST(KnownDeviations, ACrashIsKnownWhateverTheSignalAndATimeoutIsNot) {
 }
 
 TEST(KnownDeviations, AFailureTheSpecExpectsOfItsKernelIsNoDeviation) {
-  ShapeCheck c = deviating({}, {sem::Stage::enqueue, -5});
+  ShapeCheck c = deviating({}, {clh::launch::Stage::enqueue, -5});
   c.prediction.rules.clear();
   c.prediction.allowed = {kRan};
   c.conforms = false;
@@ -148,7 +148,7 @@ TEST(KnownDeviations, CollectingKeepsOneEntryPerKeyAndKnownReasons) {
   r.device = "Portable Computing Language: pthread";
   r.shapes = {deviating({"local_mem.over_device"}, kRan),
               deviating({"local_mem.over_device"}, kRan), deviating({"global.zero"}, kRan),
-              deviating({"local_mem.over_device"}, {sem::Stage::enqueue, -5})};
+              deviating({"local_mem.over_device"}, {clh::launch::Stage::enqueue, -5})};
   clh::DeviceInfo dev;
   dev.platform = "Portable Computing Language";
   dev.name = "pthread";
@@ -215,7 +215,7 @@ TEST(LaunchJson, AFamilyHeaderSurvivesTheChildProtocol) {
   r.launch.device.opencl_minor = 0;
   r.launch.device.max_work_item_sizes = {4096, 4096, 4096};
   r.launch.variants = {{"spec", "", {}},
-                       {"cl3.0", "-cl-std=CL3.0", sem::parseBuildOptions("-cl-std=CL3.0")}};
+                       {"cl3.0", "-cl-std=CL3.0", clh::launch::parseBuildOptions("-cl-std=CL3.0")}};
   r.kinds = {"spec", "offset"};
   r.omitted = {{"valid", "contract"}};
   r.notes = {"a note"};

@@ -11,7 +11,6 @@
 #include <set>
 
 using namespace clh::launch;
-namespace sem = clh::semantics;
 
 namespace {
 
@@ -19,7 +18,7 @@ bool has(const std::vector<std::string>& v, const std::string& s) {
   return std::find(v.begin(), v.end(), s) != v.end();
 }
 
-std::vector<std::string> ruleIds(const sem::Prediction& p) {
+std::vector<std::string> ruleIds(const clh::launch::Prediction& p) {
   std::vector<std::string> ids;
   for (const auto& r : p.rules) ids.push_back(r.id);
   return ids;
@@ -27,8 +26,8 @@ std::vector<std::string> ruleIds(const sem::Prediction& p) {
 
 // The kernel's limits as the driver would report them with the shape's __local arguments set:
 // its own local memory plus the arguments.
-sem::KernelLimits limitsFor(const SpecLaunch& s, const SpecShape& shape) {
-  sem::KernelLimits k = s.kernel;
+clh::launch::KernelLimits limitsFor(const SpecLaunch& s, const SpecShape& shape) {
+  clh::launch::KernelLimits k = s.kernel;
   size_t spec_args = 0, shape_args = 0;
   for (size_t b : s.local_arg_bytes) spec_args += b;
   for (size_t b : shape.local_arg_bytes) shape_args += b;
@@ -36,9 +35,9 @@ sem::KernelLimits limitsFor(const SpecLaunch& s, const SpecShape& shape) {
   return k;
 }
 
-sem::Prediction predict(const SpecLaunch& s, const SpecShape& shape) {
-  return sem::predictLaunch(s.device, limitsFor(s, shape), s.variants.at(shape.variant).program,
-                            shape.config);
+clh::launch::Prediction predict(const SpecLaunch& s, const SpecShape& shape) {
+  return clh::launch::predictLaunch(s.device, limitsFor(s, shape),
+                                    s.variants.at(shape.variant).program, shape.config);
 }
 
 // A launch of a spec as a driver might present it: 1 to 3 dimensions, small global sizes, a
@@ -80,9 +79,11 @@ rc::Gen<SpecLaunch> genSpecLaunch() {
       for (unsigned i = 0; i < 3; ++i) s.kernel.compile_work_group_size[i] = i < n ? s.local[i] : 1;
     s.variants.push_back({"spec", "", {}});
     if (s.device.opencl_major >= 2) {
-      s.variants.push_back({"cl3.0", "-cl-std=CL3.0", sem::parseBuildOptions("-cl-std=CL3.0")});
-      s.variants.push_back({"cl3.0-uniform", "-cl-std=CL3.0 -cl-uniform-work-group-size",
-                            sem::parseBuildOptions("-cl-std=CL3.0 -cl-uniform-work-group-size")});
+      s.variants.push_back(
+          {"cl3.0", "-cl-std=CL3.0", clh::launch::parseBuildOptions("-cl-std=CL3.0")});
+      s.variants.push_back(
+          {"cl3.0-uniform", "-cl-std=CL3.0 -cl-uniform-work-group-size",
+           clh::launch::parseBuildOptions("-cl-std=CL3.0 -cl-uniform-work-group-size")});
     }
     return s;
   });
@@ -116,8 +117,8 @@ RC_GTEST_PROP(SpecShapes, ShapesThatMayRunStayInsideTheSpecsRangeAndContract, ()
   const unsigned n = s.workDim();
   RC_ASSERT(c.work_dim == n);
   RC_ASSERT(c.global.size() == n);
-  const sem::Prediction p = predict(s, shape);
-  if (!p.accepts({sem::Stage::completion, 0})) return;
+  const clh::launch::Prediction p = predict(s, shape);
+  if (!p.accepts({clh::launch::Stage::completion, 0})) return;
   if (std::find(c.global.begin(), c.global.end(), size_t{0}) != c.global.end())
     return;  // runs nothing
   for (unsigned i = 0; i < n; ++i) {
@@ -146,7 +147,7 @@ RC_GTEST_PROP(SpecShapes, ShapesThatMayRunStayInsideTheSpecsRangeAndContract, ()
 RC_GTEST_PROP(SpecShapes, FailingFamiliesBreakTheirOwnRule, ()) {
   const SpecLaunch s = *genSpecLaunch();
   const SpecShape shape = *genSpecShape(s);
-  const sem::Prediction p = predict(s, shape);
+  const clh::launch::Prediction p = predict(s, shape);
   const auto ids = ruleIds(p);
   const std::map<std::string, std::string> rule_of = {{"over_device_max", "local.over_device_max"},
                                                       {"over_kernel_max", "local.over_kernel_max"},
@@ -156,10 +157,10 @@ RC_GTEST_PROP(SpecShapes, FailingFamiliesBreakTheirOwnRule, ()) {
   const auto it = rule_of.find(shape.kind);
   if (it != rule_of.end()) {
     RC_ASSERT(has(ids, it->second));
-    RC_ASSERT(!p.accepts({sem::Stage::completion, 0}));
+    RC_ASSERT(!p.accepts({clh::launch::Stage::completion, 0}));
   }
   if (shape.kind == "not_dividing" &&
-      !sem::nonUniformAllowed(s.device, s.variants[shape.variant].program))
+      !clh::launch::nonUniformAllowed(s.device, s.variants[shape.variant].program))
     RC_ASSERT(has(ids, "local.not_dividing"));
   if (shape.kind == "zero_local") RC_ASSERT(has(ids, "local.zero"));
   if (shape.kind == "valid" || shape.kind == "null_local") RC_ASSERT(p.mustSucceed());

@@ -3,10 +3,12 @@
 // unit exactly once), two runs into one report (whole files), and sizes that cannot exist.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 
 #include "reliability/process_tree.hpp"
@@ -157,6 +159,55 @@ TEST(Interrupt, ResumeRunsEveryUnitExactlyOnce) {
   EXPECT_FALSE(fs::exists(json + ".journal"));  // a complete report needs no journal
 }
 
+// The driver ids of a report's first driver section that come from launch families ("shape.").
+std::set<std::string> shapeFindings(const std::string& json_path) {
+  std::ifstream in(json_path);
+  const auto j = nlohmann::json::parse(in, nullptr, false);
+  std::set<std::string> ids;
+  if (j.is_discarded() || !j.contains("drivers") || j["drivers"].empty()) return ids;
+  for (const auto& f : j["drivers"][0].value("findings", nlohmann::json::array()))
+    if (f.value("check", "").rfind("shape.", 0) == 0) ids.insert(f.value("check", ""));
+  return ids;
+}
+
+// A resumed run's driver section is the one a whole run gives: the launch families of the units
+// it takes from the journal are kept there with them, not only their verdicts.
+TEST(Interrupt, AResumedRunKeepsTheLaunchFamiliesOfItsDriverSection) {
+  REQUIRE_POCL();
+  const std::string dir = scratch("resume-launch");
+  const std::string json = dir + "/r.json", whole = dir + "/whole.json";
+  const std::string options =
+      " --device '" + kPocl + "' --cases 2 --launch-shapes 40 --no-driver-checks --jobs 1 --json ";
+  const pid_t tool = startTool(
+      {"check", kSpecs + "/resume_launch", "--device", kPocl, "--cases", "2", "--launch-shapes",
+       "40", "--no-driver-checks", "--jobs", "1", "--timeout", "300", "--json", json},
+      dir + "/log1");
+  ASSERT_GT(tool, 0);
+  // a_pi's cases and launch units are in the journal, b_hang's cases run: kill the run.
+  ASSERT_TRUE(waitFor([&] { return journalUnits(json + ".journal") == 2 && unitChild(tool); }, 240))
+      << readAll(dir + "/log1");
+  ::kill(tool, SIGKILL);
+  waitTool(tool);
+  // The journal keeps the launch unit's family, every shape of it.
+  std::ifstream jl(json + ".journal");
+  size_t shapes = 0;
+  for (std::string line; std::getline(jl, line);) {
+    const auto j = nlohmann::json::parse(line, nullptr, false);
+    if (!j.is_discarded() && j.contains("extra"))
+      shapes = j["extra"].value("shapes", nlohmann::json::array()).size();
+  }
+  EXPECT_EQ(shapes, 40u);
+
+  const ToolRun resumed =
+      runTool("check " + kSpecs + "/resume_launch" + options + json + " --timeout 2 --resume");
+  EXPECT_EQ(resumed.code, 1) << resumed.out;  // b_hang times out
+  EXPECT_NE(resumed.out.find("a_pi [launch] on " + kPocl), std::string::npos) << resumed.out;
+  const ToolRun fresh =
+      runTool("check " + kSpecs + "/resume_launch/a_pi.yaml" + options + whole + " --timeout 300");
+  EXPECT_EQ(fresh.code, 0) << fresh.out;
+  EXPECT_EQ(shapeFindings(json), shapeFindings(whole));
+}
+
 TEST(Interrupt, TwoRunsIntoOneReportGiveWholeFiles) {
   REQUIRE_POCL();
   const std::string dir = scratch("twice");
@@ -177,6 +228,43 @@ TEST(Interrupt, TwoRunsIntoOneReportGiveWholeFiles) {
   }
   for (const auto& e : fs::directory_iterator(dir))  // no temporary file left
     EXPECT_EQ(e.path().filename().string().find(".tmp-"), std::string::npos) << e.path();
+}
+
+// Two grade batches into one --out folder: each file either run writes is whole (written to a
+// temporary file, then renamed), the gradebook has one row per submission, nothing is left over.
+TEST(Interrupt, TwoGradeRunsIntoOneFolderGiveWholeFiles) {
+  REQUIRE_POCL();
+  const std::string dir = scratch("grade-twice");
+  const fs::path in = fs::path(dir) / "in", out = fs::path(dir) / "out";
+  fs::create_directories(in);
+  const std::string subs = std::string(CLH_RELIABILITY_DIR) + "/../grade/submissions/vadd/";
+  const std::vector<std::string> names = {"off_by_one.cl", "missing_bounds_check.cl"};
+  for (const auto& n : names) fs::copy_file(subs + n, in / n);
+  fs::copy_file(std::string(CLHARNESS_SOURCE_ROOT) + "/kernels/assignments/vadd.cl",
+                in / "reference.cl");
+  const std::vector<std::string> args = {
+      "grade",      "--assignment", "vadd", in.string(),         "--out",
+      out.string(), "--cases",      "5",    "--allow-unassessed"};
+  const pid_t a = startTool(args, dir + "/a.log"), b = startTool(args, dir + "/b.log");
+  ASSERT_GT(a, 0);
+  ASSERT_GT(b, 0);
+  const int ca = waitTool(a), cb = waitTool(b);
+  EXPECT_TRUE(ca == 0 || ca == 1) << readAll(dir + "/a.log");  // 1: a submission lost points
+  EXPECT_TRUE(cb == 0 || cb == 1) << readAll(dir + "/b.log");
+  size_t grades = 0;
+  for (const auto& e : fs::directory_iterator(out)) {
+    const std::string name = e.path().filename().string();
+    EXPECT_EQ(name.find(".tmp-"), std::string::npos) << "left over: " << name;
+    EXPECT_NE(name.rfind(".work-", 0), 0u) << "left over: " << name;
+    if (e.path().extension() != ".json") continue;
+    std::ifstream jf(e.path());
+    const auto j = nlohmann::json::parse(jf, nullptr, false);
+    EXPECT_FALSE(j.is_discarded()) << name << " is not whole: " << readAll(e.path().string());
+    ++grades;
+  }
+  EXPECT_GE(grades, 3u);
+  const std::string csv = readAll((out / "grades.csv").string());
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 4) << csv;  // a header and 3 rows
 }
 
 TEST(BadSizes, AHugeBufferIsASkippedCaseNamingTheBufferNotAToolError) {

@@ -1,0 +1,57 @@
+// `clharness scan FILE.cl --kernel NAME --global X[,Y[,Z]]`: checks a kernel that has no spec on
+#include <CLI/CLI.hpp>
+#include <memory>
+
+#include "app/app.hpp"
+#include "scan/command.hpp"
+
+using namespace clh::scan;
+
+void addScanCommand(CLI::App& app, const std::function<clh::ToolConfig()>& config) {
+  auto a = std::make_shared<ScanArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "scan",
+      "Check a kernel that has no spec: arguments from the kernel's own argument info, random "
+      "inputs, generous buffers, one launch on Oclgrind with every check on; lists each diagnostic "
+      "(exit 1 when there is any)");
+  cmd->add_option("file", a->file, "the kernel's .cl file")->required();
+  cmd->add_option("--kernel", a->kernel, "the kernel's name")->required();
+  cmd->add_option("--global", a->global, "global size X[,Y[,Z]]")->required();
+  cmd->add_option("--local", a->local,
+                  "local size X[,Y[,Z]] (default: chosen, at most 64 work-items, then other shapes "
+                  "a driver could pick; races between work-items show only inside a work-group; "
+                  "over 1024 raises the simulator's OCLGRIND_MAX_WGSIZE)");
+  cmd->add_option("--build-options", a->build_options,
+                  "build options, e.g. --build-options='-DTS=8' (-cl-kernel-arg-info is added)");
+  cmd->add_option("--arg", a->args,
+                  "NAME=VALUE: a scalar argument's value (or NAME=LO..HI, a range explored at its "
+                  "edges and a random value), or a buffer's or __local argument's element count "
+                  "(repeatable; default: integers get the global size X first, floats 1, buffers "
+                  "4 elements per work-item and at least 1024)");
+  cmd->add_option(
+      "--tries", a->tries,
+      "the most launches (default 12): the defaults, then other values of scalars not "
+      "fixed with --arg (0, 1, -1, the last index, a random one; within LO..HI for "
+      "--arg NAME=LO..HI) and, without --local, other local sizes; 1: the defaults only");
+  cmd->add_option("--suppress", a->suppress,
+                  "KIND: drop findings of this kind, e.g. a simulator's known false positive "
+                  "(repeatable; the listing counts what was dropped)");
+  cmd->add_option("--device", a->device_regex,
+                  std::string(clh::kDeviceOptionHelp) + "; default: oclgrind");
+  cmd->add_option("--seed", a->seed, "seed of the random inputs");
+  cmd->add_option("--json", a->json_path, "write the diagnostics as JSON to FILE");
+  cmd->add_option("--timeout", a->timeout_s,
+                  "seconds the kernel may run on one device (default 300)");
+  cmd->add_flag("--no-isolate", a->no_isolate,
+                "run in this process (a crashing kernel ends the command)");
+  cmd->add_option("--child-out", a->child_out, "(internal) the child's result file")->group("");
+  cmd->add_option("--child-stderr", a->child_stderr, "(internal) the child's stderr file")
+      ->group("");
+  auto cfg = config;
+  cmd->callback([a, cfg] {
+    clh::finishCommand("scan", [&] {
+      if (!a->child_out.empty()) return runChildScan(cfg(), *a);
+      return a->no_isolate ? runInProcess(cfg(), *a) : runScanCommand(cfg(), *a);
+    });
+  });
+}

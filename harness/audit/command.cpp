@@ -1,0 +1,288 @@
+// `clharness audit` and its child (audit/command.hpp).
+#include "audit/command.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "audit/audit.hpp"
+#include "cl/unit.hpp"
+#include "core/sizes.hpp"
+#include "proc/child.hpp"
+#include "sim/oclgrind_session.hpp"
+
+namespace fs = std::filesystem;
+
+namespace clh::audit {
+
+namespace {
+
+// The last `bytes` of a file (what a child printed before it died).
+std::string tail(const std::string& path, size_t bytes) {
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  if (!in) return {};
+  auto size = static_cast<size_t>(in.tellg());
+  size_t from = size > bytes ? size - bytes : 0;
+  in.seekg(static_cast<std::streamoff>(from));
+  std::string s(size - from, '\0');
+  in.read(s.data(), static_cast<std::streamsize>(s.size()));
+  return s;
+}
+
+// Runs one unit in a child process; a crash or a hang becomes the unit's finding.
+clh::UnitResult runIsolated(const clh::ToolConfig& config, const clh::Spec& spec,
+                            const clh::DeviceInfo& dev, const clh::UnitOptions& uo, bool paired,
+                            double timeout_s, const fs::path& scratch) {
+  static int serial = 0;
+  fs::path out = scratch / fmt::format("audit-unit-{}.jsonl", ++serial);
+  std::vector<std::string> argv = {config.exe,    "__audit_unit",
+                                   "--spec",      spec.file,
+                                   "--source",    spec.source_path,
+                                   "--device-id", dev.identity(),
+                                   "--seed",      std::to_string(uo.seed),
+                                   "--cases",     std::to_string(uo.cases),
+                                   "--out",       out.string(),
+                                   "--stderr",    out.string() + ".stderr"};
+  if (uo.sizes) argv.insert(argv.end(), {"--sizes", clh::formatSizes(*uo.sizes)});
+  if (!uo.shrink) argv.push_back("--no-shrink");
+  if (paired) argv.push_back("--paired");
+  clh::ChildOutcome child = clh::runChild(argv, timeout_s);
+
+  std::optional<clh::Sizes> last;
+  std::optional<clh::UnitResult> result;
+  std::string error;
+  int started = 0;
+  std::ifstream in(out);
+  for (std::string line; std::getline(in, line);) {
+    nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
+    if (j.is_discarded()) continue;  // cut short by a crash
+    std::string ev = j.value("event", "");
+    if (ev == "case_start") {
+      last = j["sizes"].get<clh::Sizes>();
+      ++started;
+    } else if (ev == "result") {
+      result = j["unit"].get<clh::UnitResult>();
+    } else if (ev == "error") {
+      error = j.value("message", "");
+    }
+  }
+  in.close();
+  std::string errTail = tail(out.string() + ".stderr", 2000);
+  std::error_code ec;
+  for (const char* suffix : {"", ".oclgrind.jsonl", ".stderr"})
+    fs::remove(out.string() + suffix, ec);
+  if (result && !child.timed_out && !child.signal) return *result;
+
+  clh::UnitResult u;
+  u.spec = spec.name;
+  u.spec_file = spec.file;
+  u.device = dev.displayName();
+  u.device_kind = clh::toString(dev.kind);
+  u.seed = uo.seed;
+  u.cases_run = started;
+  clh::Finding f;
+  f.device = u.device;
+  if (child.timed_out) {
+    f.kind = clh::FindingKind::timeout;
+    f.summary =
+        fmt::format("the unit ran past its {:.0f} s limit (a kernel that never ends?)", timeout_s);
+  } else if (child.signal) {
+    // The simulator checks every access: its process dying is its own failure, not the kernel's.
+    f.kind = dev.simulator ? clh::FindingKind::tool_error : clh::FindingKind::crash;
+    f.summary =
+        fmt::format("the process running the kernel died from {}", clh::signalName(child.signal));
+  } else {
+    f.kind = clh::FindingKind::tool_error;
+    f.summary =
+        !error.empty() ? error
+        : !child.error.empty()
+            ? child.error
+            : fmt::format("the unit's process exited with code {} and no result", child.exit_code);
+  }
+  f.raw = errTail;
+  clh::CaseOutcome c;
+  if (last) c.sizes = *last;
+  c.findings.push_back(f);
+  u.failing = c;
+  u.status = f.kind == clh::FindingKind::tool_error ? clh::Status::tool_error : clh::Status::fail;
+  u.message =
+      last ? "during the case " + clh::formatSizes(*last) + " (not shrunk)" : "before any case ran";
+  return u;
+}
+
+}  // namespace
+
+int runAuditUnit(const clh::ToolConfig& config, const AuditUnitArgs& a) {
+  // The simulator prints every report on stderr; the parent reads them from the plugin's log.
+  if (!a.stderr_file.empty()) {
+    if (!clh::redirectStderr(a.stderr_file)) {
+      std::cerr << "clharness: cannot write " << a.stderr_file << "\n";
+      return clh::kExitUsage;
+    }
+  }
+  std::FILE* out = std::fopen(a.out.c_str(), "w");
+  if (!out) {
+    std::cerr << "clharness: cannot write " << a.out << "\n";
+    return clh::kExitUsage;
+  }
+  int code = clh::kExitOk;
+  try {
+    const clh::Spec unmodified = clh::loadSpec(a.spec_file, config.repo_root);
+    clh::Spec spec = a.source.empty() ? unmodified : clh::audit::mutantSpec(unmodified, a.source);
+    const clh::DeviceInfo found = clh::findDeviceAgain(config, a.device_id);
+    const clh::DeviceInfo* dev = &found;
+    auto sim = clh::simulatorSession(*dev, a.out + ".oclgrind.jsonl");
+    {
+      clh::DeviceSession session(*dev, sim.get());
+      clh::UnitOptions uo;
+      if (!clh::parseSeed(a.seed, uo.seed))
+        throw std::runtime_error("--seed: not an unsigned integer");
+      uo.cases = a.cases;
+      uo.shrink = !a.no_shrink;
+      uo.tool = config.tool_name;
+      if (!a.sizes.empty()) uo.sizes = clh::parseSizes(a.sizes);
+      uo.on_case_start = [out](const clh::Sizes& s) {
+        clh::writeJsonLine(out, {{"event", "case_start"}, {"sizes", s}});
+      };
+      clh::UnitResult u = a.paired
+                              ? clh::audit::runWhereUnmodifiedPasses(session, unmodified, spec, uo)
+                              : clh::runUnit(session, spec, uo);
+      clh::writeJsonLine(out, {{"event", "result"}, {"unit", u}});
+    }
+    if (sim) fs::remove(sim->logPath());
+  } catch (const std::exception& e) {
+    clh::writeJsonLine(out, {{"event", "error"}, {"message", e.what()}});
+    code = clh::kExitUsage;
+  }
+  std::fclose(out);
+  return code;
+}
+
+int runAudit(const clh::ToolConfig& config, const AuditArgs& args) {
+  clh::audit::AuditOptions options;
+  if (!clh::parseSeed(args.seed, options.seed)) {
+    std::cerr << "clharness audit: --seed: '" << args.seed << "' is not an unsigned integer\n";
+    return clh::kExitUsage;
+  }
+  if (!args.sizes.empty()) {
+    try {
+      options.sizes = clh::parseSizes(args.sizes);
+    } catch (const std::invalid_argument& e) {
+      std::cerr << "clharness audit: " << e.what() << "\n";
+      return clh::kExitUsage;
+    }
+  }
+  std::vector<clh::Spec> specs;
+  try {
+    std::vector<std::string> paths = args.paths;
+    if (paths.empty()) paths.push_back((fs::path(config.repo_root) / "specs").string());
+    for (const auto& f : clh::findSpecFiles(paths))
+      specs.push_back(clh::loadSpec(f, config.repo_root));
+  } catch (const clh::SpecError& e) {
+    std::cerr << "clharness audit: bad spec: " << e.what() << "\n";
+    return clh::kExitUsage;
+  }
+  if (specs.empty()) {
+    std::cerr << "clharness audit: no spec files (*.yaml) under the given paths\n";
+    return clh::kExitUsage;
+  }
+  auto devices = clh::findDevices(config, args.device_regex);
+  if (devices.empty()) {
+    std::cerr << "clharness audit: no usable device"
+              << (args.device_regex.empty() ? "" : " matches --device '" + args.device_regex + "'")
+              << "; `clharness devices` lists what was found\n";
+    return clh::kExitNoDevice;
+  }
+
+  fs::path scratch = fs::temp_directory_path() / fmt::format("clharness-audit-{}", getpid());
+  fs::create_directories(scratch);
+  options.mutants_dir =
+      args.mutants_dir.empty() ? (scratch / "mutants").string() : args.mutants_dir;
+  options.only = args.calls;
+  options.cases = args.cases;
+  options.sim_cases = args.sim_cases;
+  options.shrink = !args.no_shrink;
+  options.tool = config.tool_name;
+  options.progress = [](const std::string& what) { std::cerr << "running " << what << "\n"; };
+  // --no-isolate: one session per device in this process (a crashing mutant ends the run).
+  std::map<std::string, std::unique_ptr<clh::OclgrindSession>> sims;
+  std::map<std::string, std::unique_ptr<clh::DeviceSession>> sessions;
+  std::map<std::string, clh::Spec> unmodified;  // by spec file, for paired units
+  auto inProcess = [&](const clh::Spec& spec, const clh::DeviceInfo& dev,
+                       const clh::UnitOptions& uo, bool paired) {
+    auto& session = sessions[dev.displayName()];
+    if (!session) {
+      auto& sim = sims[dev.displayName()];
+      sim = clh::simulatorSession(dev, (scratch / ("oclgrind-" + dev.slug() + ".jsonl")).string());
+      session = std::make_unique<clh::DeviceSession>(dev, sim.get());
+    }
+    if (!paired) return clh::runUnit(*session, spec, uo);
+    auto found = unmodified.find(spec.file);
+    if (found == unmodified.end())
+      found = unmodified.emplace(spec.file, clh::loadSpec(spec.file, config.repo_root)).first;
+    return clh::audit::runWhereUnmodifiedPasses(*session, found->second, spec, uo);
+  };
+  auto runner = [&](const clh::Spec& spec, const clh::DeviceInfo& dev, const clh::UnitOptions& uo,
+                    bool paired) {
+    if (args.no_isolate) return inProcess(spec, dev, uo, paired);
+    return runIsolated(config, spec, dev, uo, paired, args.timeout_s, scratch);
+  };
+
+  std::vector<clh::audit::SpecAudit> audits;
+  std::vector<std::string> without;
+  int code = clh::kExitOk;
+  for (const auto& spec : specs) {
+    try {
+      auto a = clh::audit::auditSpec(spec, devices, options, runner);
+      if (a.calls.empty()) {
+        without.push_back(spec.name);
+        continue;
+      }
+      std::cout << clh::audit::renderAudit(a) << std::flush;
+      audits.push_back(std::move(a));
+    } catch (const std::exception& e) {
+      std::cerr << "clharness audit: " << spec.name << ": " << e.what() << "\n";
+      code = clh::kExitUsage;
+    }
+  }
+  if (!without.empty()) {
+    std::string list;
+    for (const auto& n : without) list += (list.empty() ? "" : ", ") + n;
+    std::cout << "no synchronisation call to audit in: " << list << "\n";
+  }
+  if (!audits.empty()) {
+    std::cout << fmt::format("\n{:<40} {:<5} {:<36} {}\n", "SPEC", "LINE", "CALL", "VERDICT");
+    for (const auto& a : audits)
+      for (const auto& c : a.calls)
+        std::cout << fmt::format("{:<40} {:<5} {:<36} {}\n", a.spec, c.call.line, c.call.text,
+                                 clh::audit::toString(c.verdict));
+  }
+  auto write = [&](const std::string& path, const std::string& text) {
+    std::ofstream f(path);
+    f << text;
+    if (!f) {
+      std::cerr << "clharness audit: cannot write " << path << "\n";
+      code = clh::kExitUsage;
+    }
+  };
+  if (!args.json_path.empty()) write(args.json_path, clh::audit::toJson(audits).dump(2) + "\n");
+  if (!args.markdown_path.empty()) write(args.markdown_path, clh::audit::renderMarkdown(audits));
+  sessions.clear();  // contexts go before the simulator sessions they report to
+  sims.clear();
+  std::error_code ec;
+  fs::remove_all(scratch, ec);  // with the mutants, unless --mutants put them elsewhere
+  return code;
+}
+
+}  // namespace clh::audit

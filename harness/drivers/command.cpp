@@ -1,0 +1,127 @@
+// `clharness semantics` (drivers/command.hpp).
+#include "drivers/command.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cl/devices.hpp"
+#include "drivers/baseline.hpp"
+#include "drivers/checks.hpp"
+#include "drivers/launch_probes.hpp"
+#include "drivers/matrix.hpp"
+
+namespace fs = std::filesystem;
+
+namespace clh::drivers {
+
+namespace {
+
+nlohmann::json readJson(const fs::path& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot read " + path.string());
+  try {
+    return nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception& e) {
+    throw std::runtime_error(path.string() + ": " + e.what());
+  }
+}
+
+void writeJson(const fs::path& path, const nlohmann::json& json) {
+  if (path.has_parent_path()) fs::create_directories(path.parent_path());
+  std::ofstream out(path);
+  if (!out) throw std::runtime_error("cannot write " + path.string());
+  out << json.dump(2) << "\n";
+}
+
+}  // namespace
+
+int runSemantics(const SemanticsArgs& args, const std::vector<std::string>& command_path,
+                 const std::function<std::vector<clh::DeviceInfo>(const std::string&)>& devices) {
+  std::vector<clh::DeviceInfo> selected = devices(args.device_regex);
+  if (selected.empty()) {
+    std::cerr << "clharness semantics: no OpenCL device"
+              << (args.device_regex.empty() ? "" : " matches '" + args.device_regex + "'") << "\n";
+    return 3;
+  }
+  if (!args.launch_family.empty()) {
+    // Child mode: one crash-prone family on the first device, rows as JSON on stdout.
+    drivers::LaunchCheckOptions options;
+    options.families = {args.launch_family};
+    std::cout << drivers::launchRowsJson(drivers::runLaunchChecks(selected.front(), options))
+              << "\n";
+    return 0;
+  }
+  drivers::Matrix matrix;
+  for (const auto& d : selected) {
+    std::cerr << "running the semantics checks on " << d.displayName() << "\n";
+    auto results = drivers::runDriverChecks(d);
+    if (!args.isolate_launch) {
+      auto launch = drivers::runLaunchChecks(d);
+      results.insert(results.end(), launch.begin(), launch.end());
+    }
+    // Shapes that have killed a driver run in a child: this same command in child mode (every
+    // family with --isolate-launch: after a driver took a whole run down).
+    std::vector<std::string> child = {"/proc/self/exe"};
+    child.insert(child.end(), command_path.begin(), command_path.end());
+    child.insert(child.end(), {"--device", d.identity(), "--launch-family", "{family}"});
+    auto isolated = drivers::runIsolatedLaunchRows(
+        child, 300,
+        args.isolate_launch ? drivers::launchFamilies() : drivers::crashProneFamilies());
+    results.insert(results.end(), isolated.begin(), isolated.end());
+    matrix.push_back(drivers::makeColumn(d, std::move(results)));
+  }
+  std::cout << drivers::renderTable(matrix);
+
+  if (!args.json_path.empty()) writeJson(args.json_path, drivers::toJson(matrix));
+  if (!args.write_baselines.empty())
+    for (size_t i = 0; i < matrix.size(); ++i) {
+      // The driver checks' part of the device's baseline; a launch part already there is kept.
+      auto [file, b] = clh::drivers::baselineToUpdate(args.write_baselines, selected[i]);
+      b.checks = matrix[i].results;
+      writeJson(file, clh::drivers::toJson(b));
+    }
+
+  if (args.baseline_path.empty()) return 0;
+  // A folder holds driver baselines (docs/semantics.md); a file holds a matrix (or one column).
+  drivers::Matrix baseline;
+  std::vector<std::string> missing;
+  if (fs::is_directory(args.baseline_path)) {
+    for (size_t i = 0; i < matrix.size(); ++i) {  // one column per selected device, in order
+      std::string note;
+      if (auto b = clh::drivers::findBaseline(args.baseline_path, selected[i], &note)) {
+        std::cout << "baseline of " << matrix[i].name << ": " << note << "\n";
+        baseline.push_back(
+            {matrix[i].slug, matrix[i].name, "", b->match.driver_version, std::move(b->checks)});
+      } else {
+        missing.push_back(matrix[i].slug + ": " + note);
+      }
+    }
+  } else {
+    baseline = drivers::matrixFromJson(readJson(args.baseline_path));
+  }
+  size_t changes = 0;
+  std::cout << "\nchanges against the baseline:\n";
+  for (const auto& col : matrix) {
+    auto it = std::find_if(baseline.begin(), baseline.end(),
+                           [&](const drivers::DeviceColumn& b) { return b.slug == col.slug; });
+    if (it == baseline.end()) {
+      if (!fs::is_directory(args.baseline_path)) missing.push_back(col.slug);
+      continue;
+    }
+    for (const auto& c : drivers::compareWithBaseline(col, *it)) {
+      std::cout << "  " << c.toString() << "\n";
+      ++changes;
+    }
+  }
+  for (const auto& m : missing) std::cout << "  no baseline for " << m << "\n";
+  std::cout << "  " << changes << " change(s)\n";
+  return changes ? 1 : 0;
+}
+
+}  // namespace clh::drivers

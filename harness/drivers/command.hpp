@@ -1,0 +1,29 @@
+// `clharness semantics` as a library call: the driver checks of each device as a matrix, compared
+// with or written into the driver baselines.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "cl/devices.hpp"
+
+namespace clh::drivers {
+
+/// The options of `clharness semantics` (docs/semantics.md), and the hidden ones of its child.
+struct SemanticsArgs {
+  std::string device_regex;
+  std::string json_path;
+  std::string baseline_path;
+  std::string write_baselines;
+  std::string launch_family;    // hidden: child mode, see runIsolatedLaunchRows
+  bool isolate_launch = false;  // hidden: every launch family in a child of its own
+};
+
+/// The driver checks of every device `devices` selects, as a matrix; compared with the baselines
+/// or written into them. `command_path` re-runs this command for a crash-prone launch family.
+/// Returns an ExitCode (1 a change from the baseline, 2 a file that cannot be used, 3 no device).
+int runSemantics(const SemanticsArgs& args, const std::vector<std::string>& command_path,
+                 const std::function<std::vector<clh::DeviceInfo>(const std::string&)>& devices);
+
+}  // namespace clh::drivers

@@ -1,0 +1,494 @@
+// `clharness grade` and its sandboxed child (grade/command.hpp).
+#include "grade/command.hpp"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <memory>
+#include <mutex>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "core/sizes.hpp"
+#include "grade/batch.hpp"
+#include "grade/device_job.hpp"
+#include "grade/report.hpp"
+#include "grade/sandbox.hpp"
+#include "grade/source_guard.hpp"
+#include "grade/trace.hpp"
+#include "proc/child.hpp"
+
+extern char** environ;
+
+namespace fs = std::filesystem;
+namespace gr = clh::grade;
+using Clock = std::chrono::steady_clock;
+
+namespace clh::grade {
+
+namespace {
+
+std::string readFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string tailOf(const std::string& path, size_t bytes) {
+  std::string all = readFile(path);
+  return all.size() > bytes ? "..." + all.substr(all.size() - bytes) : all;
+}
+
+std::string clockText(double seconds) {
+  auto s = static_cast<long>(seconds + 0.5);
+  return s >= 3600 ? fmt::format("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+                   : fmt::format("{}:{:02}", s / 60, s % 60);
+}
+
+bool processAlive(long pid) {
+  return pid > 0 && (kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM);
+}
+
+// Leftovers of an interrupted batch whose process is gone: its scratch folder and half-written
+// files.
+void removeStale(const fs::path& out) {
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(out, ec)) {
+    std::string name = e.path().filename().string();
+    long pid = 0;
+    if (name.rfind(".work-", 0) == 0)
+      pid = std::atol(name.c_str() + 6);
+    else if (size_t at = name.find(".tmp-"); at != std::string::npos)
+      pid = std::atol(name.c_str() + at + 5);
+    else
+      continue;
+    if (!processAlive(pid)) fs::remove_all(e.path(), ec);
+  }
+}
+
+// The batch's shared state: what is done, what is running, and the progress line.
+class Progress {
+ public:
+  Progress(size_t total, bool tty) : total_(total), tty_(tty), start_(Clock::now()) {}
+
+  void started(const std::string& id) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    running_.insert(id);
+    drawLocked();
+  }
+  void finished(const std::string& id, const std::string& line) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    running_.erase(id);
+    ++done_;
+    clearLocked();
+    std::cerr << fmt::format("[{}/{}] {}\n", done_, total_, line);
+    drawLocked();
+  }
+  void tick() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    drawLocked();
+  }
+  void close() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    clearLocked();
+  }
+
+ private:
+  void clearLocked() {
+    if (tty_) std::cerr << "\r\033[K" << std::flush;
+  }
+  void drawLocked() {
+    if (!tty_ || done_ == total_) return;
+    double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
+    std::string names;
+    for (const auto& r : running_) names += (names.empty() ? "" : ", ") + r;
+    std::string eta = done_ ? "about " +
+                                  clockText(elapsed / static_cast<double>(done_) *
+                                            static_cast<double>(total_ - done_)) +
+                                  " left"
+                            : "estimating";
+    std::string line = fmt::format("[{}/{}] grading {} | {} elapsed, {}", done_, total_,
+                                   names.empty() ? "-" : names, clockText(elapsed), eta);
+    std::cerr << "\r\033[K" << line.substr(0, 150) << std::flush;
+  }
+
+  std::mutex mutex_;
+  size_t total_, done_ = 0;
+  bool tty_;
+  Clock::time_point start_;
+  std::set<std::string> running_;
+};
+
+struct Batch {
+  const clh::ToolConfig& config;
+  const GradeArgs& args;
+  gr::Assignment assignment;
+  gr::GradeContext ctx;
+  std::vector<clh::DeviceInfo> devices;
+  int cases = 0, simulator_cases = 0;
+  fs::path scratch;
+  const gr::RubricItem* speed = nullptr;
+};
+
+// One submission on one device, in a child process with its own wall-clock, CPU and memory limits.
+gr::DeviceRun runOnDevice(const Batch& b, const gr::Submission& s, const clh::DeviceInfo& dev,
+                          double limit_s, const std::optional<gr::SimulatorTrace>& trace) {
+  gr::RunDevice meta{dev.displayName(), clh::toString(dev.kind), dev.simulator};
+  // The child works in a scratch folder of its own (its home, temporary and cache folder too),
+  // with only the environment OpenCL needs.
+  fs::path jobDir = b.scratch / (s.safe_id() + "." + dev.slug());
+  std::error_code mk;
+  fs::create_directories(jobDir, mk);
+  fs::path base = jobDir / "run";
+  std::string events = base.string() + ".events.jsonl", log = base.string() + ".log";
+  unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  std::vector<std::string> argv = {
+      b.config.exe,    "__grade-one",
+      "--spec",        b.assignment.spec_file,
+      "--submission",  fs::absolute(s.path).lexically_normal().string(),
+      "--device-id",   dev.identity(),
+      "--seed",        std::to_string(b.ctx.seed),
+      "--cases",       std::to_string(dev.simulator ? b.simulator_cases : b.cases),
+      "--out",         events,
+      "--log",         log,
+      "--cpu-seconds", fmt::format("{:.0f}", std::ceil(limit_s * cores) + 1),
+      "--memory-mb",   std::to_string(b.args.memory_mb),
+      "--parent-pid",  std::to_string(getpid())};
+  // The child runs elsewhere: it is told where the repository is (its spec path is absolute).
+  argv.insert(argv.begin() + 1, {"--root", b.config.repo_root});
+  if (b.args.sizes) argv.insert(argv.end(), {"--sizes", *b.args.sizes});
+  if (trace && dev.simulator && !b.args.sizes)
+    argv.insert(argv.end(), {"--trace", nlohmann::json(*trace).dump()});
+  if (b.speed && !dev.simulator && !b.args.sizes)
+    argv.insert(argv.end(), {"--speed-sizes", b.speed->speed->sizes, "--speed-repeats",
+                             std::to_string(b.speed->speed->repeats)});
+  gr::SandboxEnd child = gr::runSandboxed(argv, gr::childEnvironment(environ, jobDir.string()),
+                                          jobDir.string(), limit_s);
+  gr::ChildEnd end;
+  end.started = child.started;
+  end.timed_out = child.timed_out;
+  end.exit_code = child.exit_code;
+  end.signal = child.signal;
+  end.error = child.error;
+  end.limit_s = limit_s;
+  end.log_tail = tailOf(log, 2000);
+  std::ifstream in(events);
+  gr::DeviceRun run = gr::collectDeviceRun(in, end, meta);
+  std::error_code ec;
+  fs::remove_all(jobDir, ec);
+  return run;
+}
+
+gr::Grade gradeOne(const Batch& b, const gr::Submission& s, const std::string& fingerprint) {
+  auto t0 = Clock::now();
+  // A submission is built from its own text only: one that would read another file of this
+  // machine is refused before any device sees it.
+  if (auto why = gr::refusedSource(s.text)) {
+    gr::Grade g = gr::refusedGrade(b.assignment, s, *why, b.ctx);
+    g.fingerprint = fingerprint;
+    g.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+    return g;
+  }
+  std::vector<gr::DeviceRun> runs;
+  // A kernel that hung on every real device will almost surely hang on the (slower) simulator
+  // too: it gets a quarter of the limit there, enough for what a short run can still show.
+  bool realRan = false, realHung = true;
+  for (const auto& dev : b.devices) {
+    double limit = b.args.timeout_s;
+    if (dev.simulator && realRan && realHung) limit = std::min(limit, std::max(5.0, limit / 4));
+    // The simulator replays a real device's smallest wrong case, watching its wrong elements.
+    runs.push_back(
+        runOnDevice(b, s, dev, limit, dev.simulator ? gr::traceRequest(runs) : std::nullopt));
+    if (!dev.simulator) {
+      realRan = true;
+      realHung = realHung && runs.back().end == gr::RunEnd::timeout;
+    }
+  }
+  gr::Grade g = gr::gradeSubmission(b.assignment, s, runs, b.ctx);
+  g.fingerprint = fingerprint;
+  g.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  return g;
+}
+
+std::string outcomeLine(const gr::Grade& g) {
+  std::string lost;
+  for (const auto& i : g.items)
+    if (!i.passed) {
+      std::string kinds;
+      for (auto k : i.kinds) kinds += (kinds.empty() ? "" : " ") + std::string(clh::toString(k));
+      lost += fmt::format("{}{}{}", lost.empty() ? "" : ", ", i.id,
+                          kinds.empty() ? "" : " (" + kinds + ")");
+    }
+  return fmt::format("{}: {}/{}{} ({:.1f} s)", g.submission, gr::formatPoints(g.points),
+                     gr::formatPoints(g.max_points), lost.empty() ? "" : ", lost " + lost,
+                     g.seconds);
+}
+
+}  // namespace
+
+int runGrade(const clh::ToolConfig& config, const GradeArgs& args) {
+  uint64_t seed = 1;
+  if (!clh::parseSeed(args.seed, seed)) {
+    std::cerr << "clharness grade: --seed: '" << args.seed << "' is not an unsigned integer\n";
+    return clh::kExitUsage;
+  }
+  Batch b{config, args, {}, {}, {}, 0, 0, {}, nullptr};
+  std::vector<gr::Submission> subs;
+  try {
+    b.assignment = gr::loadAssignment(args.assignment, config.repo_root);
+    b.assignment.spec_file = fs::absolute(b.assignment.spec_file).lexically_normal().string();
+    subs = gr::findSubmissions(args.paths);
+    for (auto& s : subs) s.text = readFile(s.path);
+    if (args.sizes) clh::parseSizes(*args.sizes);
+  } catch (const clh::SpecError& e) {
+    std::cerr << "clharness grade: " << e.what() << "\n";
+    return clh::kExitUsage;
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "clharness grade: " << e.what() << "\n";
+    return clh::kExitUsage;
+  }
+  b.devices = clh::findDevices(config, args.device_regex);  // keeps OCL_ICD_FILENAMES whole
+  if (b.devices.empty()) {
+    std::cerr << "clharness grade: no usable device"
+              << (args.device_regex.empty() ? "" : " matches --device '" + args.device_regex + "'")
+              << "; `clharness devices` lists what was found\n";
+    return clh::kExitNoDevice;
+  }
+  // Real devices first: a kernel that kills or hangs them is known before the slow simulator runs.
+  std::stable_partition(b.devices.begin(), b.devices.end(),
+                        [](const clh::DeviceInfo& d) { return !d.simulator; });
+  // Rubric items no selected device can judge would score 0 for every submission: refused,
+  // unless the instructor says so (then every feedback and the gradebook say it).
+  if (!args.sizes) {
+    bool simulator = false, real = false;
+    for (const auto& d : b.devices) (d.simulator ? simulator : real) = true;
+    std::string missing;
+    for (const auto& item : b.assignment.rubric.items) {
+      if (item.check == gr::ItemCheck::simulator && !simulator)
+        missing += fmt::format(
+            "  item '{}' ({} points, check: simulator): no simulator among the devices; install "
+            "Oclgrind (Debian: apt-get install oclgrind) and let --device select it\n",
+            item.id, gr::formatPoints(item.points));
+      if (item.check == gr::ItemCheck::speed && !real)
+        missing += fmt::format(
+            "  item '{}' ({} points, check: speed): no real device among the devices; install a "
+            "driver (a GPU's, or PoCL: apt-get install pocl-opencl-icd) and let --device select "
+            "it\n",
+            item.id, gr::formatPoints(item.points));
+    }
+    if (!missing.empty() && !args.allow_unassessed) {
+      std::cerr << "clharness grade: the devices selected cannot assess every item of the "
+                   "rubric, so every submission would lose these points:\n"
+                << missing
+                << "Grade where they can be assessed, or pass --allow-unassessed to grade without "
+                   "them (they score 0, and every feedback and the gradebook say so).\n";
+      return clh::kExitNoDevice;
+    }
+  }
+  std::vector<std::string> batchDevices;
+  for (const auto& d : b.devices) batchDevices.push_back(d.displayName());
+  // Replay lines name the assignment as a student can: by its name when that finds it.
+  std::string assignmentWord = b.assignment.name;
+  {
+    std::error_code same;
+    fs::path byName =
+        fs::path(config.repo_root) / "specs" / "assignments" / (b.assignment.name + ".yaml");
+    if (!fs::equivalent(byName, b.assignment.spec_file, same))
+      assignmentWord = fs::path(b.assignment.spec_file).filename().string();
+  }
+  b.ctx = {config.tool_name, assignmentWord, seed, batchDevices};
+  b.cases = args.cases ? args.cases : b.assignment.rubric.cases;
+  b.simulator_cases = args.cases ? args.cases : b.assignment.rubric.simulator_cases;
+  b.speed = b.assignment.rubric.firstOf(gr::ItemCheck::speed);
+  const bool replay = args.sizes.has_value();
+  const bool gradescope = args.format == "gradescope";
+  fs::path out = args.out.empty() ? fs::path("grades-" + b.assignment.name) : fs::path(args.out);
+  std::error_code ec;
+  if (!replay) {
+    fs::create_directories(out, ec);
+    if (ec || !fs::is_directory(out)) {
+      std::cerr << "clharness grade: cannot create the output folder " << out << "\n";
+      return clh::kExitUsage;
+    }
+    removeStale(out);
+    b.scratch = fs::absolute(out) / (".work-" + std::to_string(getpid()));
+  } else {
+    b.scratch = fs::temp_directory_path() / ("clharness-grade-" + std::to_string(getpid()));
+  }
+  fs::create_directories(b.scratch, ec);
+
+  std::vector<std::string> deviceNames;
+  for (const auto& d : b.devices) deviceNames.push_back(d.displayName());
+  struct Slot {
+    gr::Submission sub;
+    std::string fingerprint;
+    std::optional<gr::Grade> grade;
+  };
+  std::vector<Slot> slots;
+  std::vector<size_t> todo;
+  for (const auto& s : subs) {
+    Slot slot{s,
+              gr::gradeFingerprint(b.assignment, readFile(s.path), seed, b.cases, b.simulator_cases,
+                                   deviceNames),
+              {}};
+    if (!replay && !args.regrade) {
+      auto old = gr::readGrade(gr::resultFiles(out.string(), s).json);
+      if (old && old->fingerprint == slot.fingerprint) slot.grade = std::move(old);
+    }
+    if (!slot.grade) todo.push_back(slots.size());
+    slots.push_back(std::move(slot));
+  }
+  std::string devList;
+  for (const auto& d : deviceNames) devList += (devList.empty() ? "" : ", ") + d;
+  std::cerr << fmt::format("clharness grade: {} on {}; {} to grade", b.assignment.name, devList,
+                           todo.size());
+  if (todo.size() < slots.size())
+    std::cerr << fmt::format(", {} already graded (kept)", slots.size() - todo.size());
+  std::cerr << "\n";
+
+  std::mutex mutex;  // guards slots' grades, the gradebook and `failures`
+  int failures = 0;
+  auto writeGradebook = [&] {
+    std::vector<gr::Grade> done;
+    for (const auto& s : slots)
+      if (s.grade) done.push_back(*s.grade);
+    std::ostringstream csv;
+    gr::writeGradebookCsv(csv, b.assignment.rubric, done);
+    gr::writeFileAtomically((out / "grades.csv").string(), csv.str());
+  };
+
+  Progress progress(todo.size(), isatty(STDERR_FILENO) == 1);
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    for (size_t k = next++; k < todo.size(); k = next++) {
+      Slot& slot = slots[todo[k]];
+      progress.started(slot.sub.id);
+      try {
+        gr::Grade g = gradeOne(b, slot.sub, slot.fingerprint);
+        if (!replay) gr::writeGradeFiles(gr::resultFiles(out.string(), slot.sub), g, gradescope);
+        std::string line = outcomeLine(g);
+        {
+          std::lock_guard<std::mutex> lock(mutex);
+          slot.grade = std::move(g);
+          if (!replay) writeGradebook();
+        }
+        progress.finished(slot.sub.id, line);
+      } catch (const std::exception& e) {
+        {
+          std::lock_guard<std::mutex> lock(mutex);
+          ++failures;
+        }
+        progress.finished(slot.sub.id, slot.sub.id + ": not graded: " + e.what());
+      }
+    }
+  };
+  unsigned jobs = args.jobs > 0 ? static_cast<unsigned>(args.jobs)
+                                : std::max(1u, std::thread::hardware_concurrency());
+  jobs = std::min<unsigned>(jobs, static_cast<unsigned>(std::max<size_t>(1, todo.size())));
+  {
+    std::vector<std::thread> threads;
+    for (unsigned j = 0; j < jobs; ++j) threads.emplace_back(worker);
+    std::atomic<bool> finished{false};
+    std::thread ticker([&] {
+      while (!finished) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(500));
+        if (!finished) progress.tick();
+      }
+    });
+    for (auto& t : threads) t.join();
+    finished = true;
+    ticker.join();
+  }
+  progress.close();
+  fs::remove_all(b.scratch, ec);
+
+  std::vector<gr::Grade> grades;
+  for (const auto& s : slots)
+    if (s.grade) grades.push_back(*s.grade);
+  if (replay) {
+    for (const auto& g : grades) gr::writeFeedbackMarkdown(std::cout, g);
+    return failures ? clh::kExitUsage : clh::kExitOk;
+  }
+  try {
+    writeGradebook();
+    std::ostringstream table;
+    gr::writeSummaryTable(table, b.assignment.rubric, grades);
+    gr::writeFileAtomically((out / "summary.txt").string(), table.str());
+    if (gradescope && slots.size() == 1 && slots[0].grade)
+      gr::writeFileAtomically((out / "results.json").string(),
+                              gr::gradescopeResults(*slots[0].grade).dump(2) + "\n");
+    std::cout << table.str();
+    std::cout << fmt::format("feedback, grades.csv and summary.txt in {}\n", out.string());
+  } catch (const std::exception& e) {
+    std::cerr << "clharness grade: " << e.what() << "\n";
+    return clh::kExitUsage;
+  }
+  return failures ? clh::kExitUsage : clh::kExitOk;
+}
+
+// The child: one submission on one device. Its output goes to a log (the simulator prints every
+// diagnostic); it dies with its parent, and limits itself before the first OpenCL call.
+int runGradeChild(const clh::ToolConfig& config, const ChildArgs& a) {
+  int fd = ::open(a.log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd >= 0) {
+    dup2(fd, STDOUT_FILENO);
+    dup2(fd, STDERR_FILENO);
+    ::close(fd);
+  }
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (a.parent_pid && getppid() != a.parent_pid)
+    return clh::kExitUsage;  // the parent is already gone
+  std::FILE* out = std::fopen(a.out.c_str(), "w");
+  if (!out) {
+    std::cerr << "clharness: cannot write " << a.out << "\n";
+    return clh::kExitUsage;
+  }
+  auto emit = [out](const nlohmann::json& j) {
+    std::string line = j.dump() + "\n";
+    std::fwrite(line.data(), 1, line.size(), out);
+    std::fflush(out);
+  };
+  int code = clh::kExitOk;
+  try {
+    gr::applyLimits({a.cpu_seconds, static_cast<uint64_t>(a.memory_mb) * 1024 * 1024});
+    gr::DeviceJob job;
+    job.spec_file = a.spec;
+    job.submission = a.submission;
+    if (!clh::parseSeed(a.seed, job.seed))
+      throw std::invalid_argument("--seed: not an unsigned integer");
+    job.cases = a.cases;
+    job.sizes = a.sizes;
+    if (a.speed_sizes) {
+      gr::SpeedRule rule;
+      rule.sizes = *a.speed_sizes;
+      rule.repeats = std::max(1, a.speed_repeats);
+      job.speed = rule;
+    }
+    if (a.trace) job.trace = nlohmann::json::parse(*a.trace).get<gr::SimulatorTrace>();
+    const clh::DeviceInfo found = clh::findDeviceAgain(config, a.device_id);
+    const clh::DeviceInfo* dev = &found;
+    gr::runDeviceJob(*dev, job, config.repo_root, a.out + ".oclgrind.jsonl", emit);
+  } catch (const std::exception& e) {
+    emit({{"event", "error"}, {"message", e.what()}});
+    code = clh::kExitUsage;
+  }
+  std::fclose(out);
+  return code;
+}
+
+}  // namespace clh::grade

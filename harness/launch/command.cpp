@@ -1,0 +1,312 @@
+// `clharness launch` and its child `__launch` (launch/command.hpp).
+#include "launch/command.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <optional>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "cl/unit.hpp"
+#include "core/files.hpp"
+#include "core/result.hpp"
+#include "core/sizes.hpp"
+#include "drivers/baseline.hpp"
+#include "launch/family.hpp"
+#include "launch/json.hpp"
+#include "launch/known.hpp"
+#include "launch/run.hpp"
+#include "proc/child.hpp"
+#include "sim/oclgrind_session.hpp"
+
+namespace fs = std::filesystem;
+
+namespace clh::launch {
+
+namespace {
+
+using clh::launch::LaunchFamilyResult;
+using clh::launch::ShapeCheck;
+
+// ---- the child: one spec on one device, from shape `first` on, JSON lines to `out` ----------
+
+// ---- the parent -------------------------------------------------------------------------------
+
+using clh::FamilyRun;
+
+std::string shortName(const clh::DeviceInfo& d) {
+  return d.name.size() > 28 ? d.name.substr(0, 28) : d.name;
+}
+
+void printReport(std::ostream& os, const std::vector<FamilyRun>& runs,
+                 const std::vector<clh::DeviceInfo>& devices,
+                 const std::map<std::string, clh::launch::KnownDeviations>& known) {
+  os << "KERNEL: shapes that had to run and failed as the spec expects of its kernel (an "
+        "as-published bug)\ndevices:\n";
+  for (size_t i = 0; i < devices.size(); ++i)
+    os << fmt::format(
+        "  [{}] {} ({}; baseline {})\n", i + 1, devices[i].displayName(), devices[i].version,
+        known.at(devices[i].slug()).found ? known.at(devices[i].slug()).file : "none");
+  os << fmt::format("\n{:<44} {:>3} {:>6} {:>7} {:>7} {:>7} {:>8} {:>5} {:>4} {:>4} {:>6}\n",
+                    "SPEC", "DEV", "SHAPES", "CONFORM", "DEVIATE", "CHECKED", "MISMATCH", "KNOWN",
+                    "NEW", "DIED", "KERNEL");
+  for (const auto& run : runs) {
+    const auto& r = run.result;
+    const auto& k = known.at(run.device->slug());
+    const size_t dev = std::find_if(devices.begin(), devices.end(),
+                                    [&](const clh::DeviceInfo& d) {
+                                      return d.displayName() == run.device->displayName();
+                                    }) -
+                       devices.begin() + 1;
+    int checked = 0;
+    for (const auto& c : r.shapes) checked += c.results_checked;
+    const int fresh = clh::newFailures(r, k);
+    os << fmt::format(
+        "{:<44} {:>3} {:>6} {:>7} {:>7} {:>7} {:>8} {:>5} {:>4} {:>4} {:>6}{}\n", r.spec,
+        "[" + std::to_string(dev) + "]", r.shapes.size(), r.conforming(), r.deviating(), checked,
+        r.mismatching(), clh::failingShapes(r) - fresh, fresh, r.died(), r.specExpected(),
+        r.failure
+            ? (clh::unexpectedFailure(run) ? "  NOT RUN: " : "  not run (as the spec expects): ") +
+                  r.failure->summary
+        : !run.error.empty() ? "  stopped: " + run.error
+                             : "");
+  }
+  bool header = false;
+  for (const auto& run : runs) {
+    const auto& r = run.result;
+    const auto groups = clh::launch::groupFailures(r, known.at(run.device->slug()));
+    if (groups.empty()) continue;
+    if (!header)
+      os << "\nfailures (predicted by the specification's rules vs got; results vs the "
+            "reference), by rule:\n";
+    header = true;
+    os << fmt::format("{} on [{}] {}:\n", r.spec,
+                      std::find_if(devices.begin(), devices.end(),
+                                   [&](const clh::DeviceInfo& d) {
+                                     return d.displayName() == run.device->displayName();
+                                   }) -
+                          devices.begin() + 1,
+                      shortName(*run.device));
+    for (const auto& g : groups) {
+      const ShapeCheck& first = *g.shapes.front();
+      if (g.key.results.empty())
+        os << fmt::format("  {} {:>3}x {} {}: predicted {}; got {}\n", g.known ? "known" : "NEW  ",
+                          g.shapes.size(), g.key.kind, g.key.rule,
+                          first.prediction.allowedToString(), first.gotText());
+      else
+        os << fmt::format("  {} {:>3}x {} {}: got {} and the results disagree ({}): {}\n",
+                          g.known ? "known" : "NEW  ", g.shapes.size(), g.key.kind, g.key.rule,
+                          first.gotText(), g.key.results, first.result_findings.front().summary);
+      os << fmt::format("          e.g. #{} {}\n", first.index, first.text);
+    }
+  }
+}
+
+}  // namespace
+
+int runChildFamily(const clh::ToolConfig& config, const ChildArgs& a) {
+  std::FILE* out = std::fopen(a.out.c_str(), "w");
+  if (!out) {
+    std::cerr << "clharness __launch: cannot write " << a.out << "\n";
+    return clh::kExitUsage;
+  }
+  // The driver's and the simulator's own messages (Oclgrind's API errors, PoCL's failed
+  // assertion) go to a file the parent reads when this process dies.
+  clh::redirectStderr(a.out + ".stderr");
+  int code = clh::kExitOk;
+  try {
+    uint64_t seed = 1;
+    if (!clh::parseSeed(a.seed_text, seed)) throw std::runtime_error("bad --seed " + a.seed_text);
+    const clh::Spec spec = clh::loadSpec(a.spec, config.repo_root);
+    const clh::DeviceInfo found = clh::findDeviceAgain(config, a.device_id);
+    const clh::DeviceInfo* dev = &found;
+    // On request, Oclgrind's race and memory checks join the result checks, as in `clharness
+    // check` (they make it several times slower, and the check family runs them anyway).
+    std::unique_ptr<clh::OclgrindSession> sim;
+    if (a.simulator_checks) sim = clh::simulatorSession(*dev, a.out + ".oclgrind.jsonl");
+    clh::DeviceSession session(*dev, sim.get());
+    const clh::Sizes sizes = clh::launch::launchCaseSizes(spec, dev->simulator, seed);
+
+    clh::launch::LaunchFamilyOptions options;
+    options.first_shape = a.first;
+    options.stop_after_failed_command = true;  // the parent goes on in a new process
+    // A kernel whose spec expects its published bug here shows that bug in every launch that
+    // runs: checking their results again teaches nothing (and on the simulator costs minutes at
+    // the bug's sizes). The enqueue outcomes are still checked.
+    const bool known_broken = !clh::expectedFindings(spec, *dev).empty();
+    options.check_results = !a.no_results && !known_broken;
+    options.kinds = a.kinds;
+    options.on_ready = [out](const LaunchFamilyResult& r) {
+      clh::writeJsonLine(out, {{"event", "ready"}, {"family", clh::launch::toJson(r, false)}});
+    };
+    options.on_shape_start = [out](const ShapeCheck& c, const char* phase) {
+      clh::writeJsonLine(out,
+                         {{"event", "start"}, {"phase", phase}, {"check", clh::launch::toJson(c)}});
+    };
+    options.on_shape_done = [out](const ShapeCheck& c) {
+      clh::writeJsonLine(out, {{"event", "shape"}, {"check", clh::launch::toJson(c)}});
+    };
+    LaunchFamilyResult r =
+        clh::launch::runLaunchFamily(session, spec, sizes, a.shapes, seed, options);
+    r.shapes.clear();  // already sent one by one
+    if (known_broken && !a.no_results)
+      r.notes.push_back(
+          "results of the launches that ran were not checked: the spec expects its kernel's "
+          "published bug on this device, which every launch would show");
+    if (r.restart_at)
+      clh::writeJsonLine(out, {{"event", "restart"}, {"next", *r.restart_at}});
+    else
+      clh::writeJsonLine(out, {{"event", "done"}, {"family", clh::launch::toJson(r, false)}});
+    if (sim) fs::remove(sim->logPath());
+  } catch (const std::exception& e) {
+    clh::writeJsonLine(out, {{"event", "error"}, {"message", e.what()}});
+    code = clh::kExitUsage;
+  }
+  std::fclose(out);
+  return code;
+}
+
+int runLaunch(const clh::ToolConfig& config, const LaunchArgs& args) {
+  uint64_t seed = 1;
+  if (!clh::parseSeed(args.run.seed_text, seed)) {
+    std::cerr << "clharness launch: --seed: '" << args.run.seed_text
+              << "' is not an unsigned integer\n";
+    return clh::kExitUsage;
+  }
+  std::vector<std::string> paths = args.paths;
+  if (paths.empty()) paths.push_back((fs::path(config.repo_root) / "specs").string());
+  std::vector<clh::Spec> specs;
+  try {
+    for (const auto& f : clh::findSpecFiles(paths))
+      specs.push_back(clh::loadSpec(f, config.repo_root));
+  } catch (const clh::SpecError& e) {
+    std::cerr << "clharness launch: " << e.what() << "\n";
+    return clh::kExitUsage;
+  }
+  if (specs.empty()) {
+    std::cerr << "clharness launch: no spec files (*.yaml) under the given paths\n";
+    return clh::kExitUsage;
+  }
+  const auto devices = clh::findDevices(config, args.device_regex);
+  if (devices.empty()) {
+    std::cerr << "clharness launch: no usable device"
+              << (args.device_regex.empty() ? "" : " matches --device '" + args.device_regex + "'")
+              << "; `clharness devices` lists what was found\n";
+    return clh::kExitNoDevice;
+  }
+  const std::string baseline_dir = args.baseline_dir.empty()
+                                       ? (fs::path(config.repo_root) / "baselines").string()
+                                       : args.baseline_dir;
+  std::map<std::string, clh::launch::KnownDeviations> known;
+  std::map<std::string, std::optional<clh::drivers::Baseline>> baselines;
+  try {
+    for (const auto& d : devices) {
+      auto& b = baselines[d.slug()] = clh::drivers::findBaseline(baseline_dir, d);
+      if (b) {
+        known[d.slug()] = clh::drivers::knownDeviations(*b, d);
+      } else {
+        known[d.slug()].slug = d.slug();
+        known[d.slug()].device = d.displayName();
+      }
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "clharness launch: " << e.what() << "\n";
+    return clh::kExitUsage;
+  }
+
+  const fs::path scratch = fs::temp_directory_path() / fmt::format("clharness-launch-{}", getpid());
+  fs::create_directories(scratch);
+  std::vector<FamilyRun> runs;
+  const size_t total = specs.size() * devices.size();
+  for (const auto& spec : specs)
+    for (const auto& dev : devices) {
+      runs.push_back(clh::runLaunchIsolated(config, args.run, spec, dev, scratch));
+      const auto& r = runs.back().result;
+      std::cerr << fmt::format("[{}/{}] {} on {}: {} shapes, {} conforming, {} died ({:.1f} s){}\n",
+                               runs.size(), total, spec.name, dev.displayName(), r.shapes.size(),
+                               r.conforming(), r.died(), runs.back().seconds,
+                               r.failure ? " (not run)" : "");
+    }
+  std::error_code ec;
+  fs::remove_all(scratch, ec);
+
+  printReport(std::cout, runs, devices, known);
+
+  int fresh = 0, mismatches = 0, broken = 0;
+  for (const auto& run : runs) {
+    fresh += clh::newFailures(run.result, known.at(run.device->slug()));
+    mismatches += run.result.mismatching();
+    broken += !run.error.empty() || clh::unexpectedFailure(run);
+  }
+  std::cout << fmt::format(
+      "\n{} spec x device runs; {} shape(s) with a failure no baseline "
+      "records; {} with results that disagree, known ones included{}\n",
+      runs.size(), fresh, mismatches,
+      broken ? fmt::format(", {} run(s) stopped early", broken) : "");
+
+  if (!args.json_path.empty()) {
+    nlohmann::json j = {{"command", "clharness launch"},
+                        {"seed", seed},
+                        {"shapes_per_spec", args.run.shape >= 0 ? 1 : args.run.shapes},
+                        {"baselines", baseline_dir}};
+    j["devices"] = nlohmann::json::array();
+    for (const auto& d : devices)
+      j["devices"].push_back({{"name", d.displayName()},
+                              {"slug", d.slug()},
+                              {"version", d.version},
+                              {"driver_version", d.driver_version}});
+    j["families"] = nlohmann::json::array();
+    for (const auto& run : runs) {
+      const auto& k = known.at(run.device->slug());
+      auto s = clh::launch::summaryJson(run.result, k.found ? &k : nullptr);
+      s["restarts"] = run.restarts;
+      s["fresh_starts"] = run.fresh_starts;
+      s["seconds"] = std::round(run.seconds * 10) / 10;
+      s["error"] = run.error;
+      j["families"].push_back(std::move(s));
+    }
+    j["totals"] = {
+        {"runs", runs.size()}, {"new_failures", fresh}, {"result_mismatches", mismatches}};
+    if (fs::path(args.json_path).has_parent_path())
+      fs::create_directories(fs::path(args.json_path).parent_path());
+    std::ofstream f(args.json_path);
+    f << j.dump(1) << "\n";
+    if (!f) {
+      std::cerr << "clharness launch: cannot write " << args.json_path << "\n";
+      return clh::kExitUsage;
+    }
+  }
+  if (!args.write_baselines.empty()) {
+    std::vector<LaunchFamilyResult> results;
+    for (const auto& run : runs) results.push_back(run.result);
+    for (const auto& d : devices) {
+      // This run's deviations join the launch part of the device's baseline: entries already
+      // there stay (another spec set, other families), and so does the driver checks' part.
+      auto [file, b] = clh::drivers::baselineToUpdate(args.write_baselines, d);
+      for (auto& e : clh::launch::collectDeviations(results, d, known.at(d.slug())).entries)
+        if (std::none_of(b.launch.begin(), b.launch.end(),
+                         [&](const clh::launch::KnownDeviation& k) { return k.sameKey(e); }))
+          b.launch.push_back(std::move(e));
+      try {
+        clh::writeFileAtomically(file, clh::drivers::toJson(b).dump(2) + "\n");
+      } catch (const std::runtime_error& e) {
+        std::cerr << "clharness launch: " << e.what() << "\n";
+        return clh::kExitUsage;
+      }
+    }
+  }
+  return fresh || broken ? clh::kExitCheckFailed : clh::kExitOk;
+}
+
+}  // namespace clh::launch

@@ -1,0 +1,182 @@
+// One device's driver section in a check run (run/driver_section.hpp).
+#include "run/driver_section.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <iostream>
+#include <optional>
+
+#include "core/files.hpp"
+#include "core/shell.hpp"
+#include "drivers/launch_probes.hpp"
+#include "drivers/matrix.hpp"
+#include "proc/child.hpp"
+
+namespace fs = std::filesystem;
+
+namespace clh {
+
+namespace {
+
+// The driver checks (`clharness semantics`) of one device in a child process: a driver that
+// takes its process down is a finding of the driver section, and the run goes on.
+struct DriverRows {
+  std::vector<drivers::CheckResult> rows;
+  std::vector<std::string> notes;
+};
+
+DriverRows runDriverRowsOnce(const ToolConfig& config, const DeviceInfo& dev,
+                             const fs::path& scratch, double timeout_s, bool isolate_launch) {
+  const fs::path out = scratch / fmt::format("driver-{}.json", dev.slug());
+  fs::remove(out);
+  const fs::path err = scratch / fmt::format("driver-{}.stderr", dev.slug());
+  std::vector<std::string> argv = {"/bin/sh",
+                                   "-c",
+                                   "exec \"$0\" \"$@\" 2>\"" + err.string() + "\" >/dev/null",
+                                   config.exe,
+                                   "semantics",
+                                   "--device",
+                                   exactDeviceRegex(dev.displayName()),
+                                   "--json",
+                                   out.string()};
+  if (isolate_launch) argv.push_back("--isolate-launch");
+  const ChildOutcome child = runChild(argv, timeout_s);
+  DriverRows r;
+  std::ifstream in(out);
+  if (in) {
+    try {
+      for (const auto& col : drivers::matrixFromJson(nlohmann::json::parse(in)))
+        r.rows = col.results;  // the one device its identity names
+    } catch (const std::exception& e) {
+      r.notes.push_back(std::string("the driver checks' output could not be read: ") + e.what());
+    }
+  }
+  if (r.rows.empty()) {
+    drivers::CheckResult crashed;
+    crashed.id = "driver_checks";
+    crashed.title = "the driver checks (clharness semantics) as a whole";
+    crashed.verdict = drivers::Verdict::deviates;
+    crashed.got = child.timed_out
+                      ? fmt::format("the process hung (killed after {:.0f} s)", timeout_s)
+                  : child.signal
+                      ? "the process killed by " + signalName(child.signal)
+                      : fmt::format("the process exited with code {} and no rows", child.exit_code);
+    crashed.required = "every check ends with a result";
+    crashed.detail = lastLines(err.string(), 3);
+    r.rows.push_back(std::move(crashed));
+  }
+  std::error_code ec;
+  fs::remove(out, ec);
+  fs::remove(err, ec);
+  return r;
+}
+
+// The driver checks; when the driver takes their process down, once more with every launch family
+// in a process of its own, so the crash is pinned to its family and the other rows still come.
+DriverRows runDriverRows(const ToolConfig& config, const DeviceInfo& dev, const fs::path& scratch,
+                         double timeout_s) {
+  DriverRows r = runDriverRowsOnce(config, dev, scratch, timeout_s, false);
+  if (r.rows.size() != 1 || r.rows[0].id != "driver_checks") return r;
+  const std::string first = r.rows[0].got;
+  r = runDriverRowsOnce(config, dev, scratch, timeout_s, true);
+  r.notes.push_back("the driver checks' process died (" + first +
+                    "); they ran again with each launch family in a process of its own");
+  return r;
+}
+
+// Regression mode: a driver finding that is new or regressed is looked at once more (the driver
+// checks run again; a launch shape is replayed in a new process); one that then comes out
+// otherwise is flaky, not a regression.
+void recheck(const ToolConfig& config, const CheckOptions& o, const DeviceInfo& dev,
+             const fs::path& scratch, const drivers::SectionInput& in, DriverReport& section,
+             const std::deque<FamilyRun>& families) {
+  std::optional<DriverRows> again;
+  // The rerun of a launch failure: its first shape replayed; nullopt when the shape is not found.
+  auto replayShape = [&](const std::string& id) -> std::optional<std::pair<bool, std::string>> {
+    for (const auto& run : families)
+      for (const auto& [key, shape] : drivers::driverFailures(run.result)) {
+        if (drivers::failureId(key) != id) continue;
+        LaunchRunOptions one;
+        one.seed_text = std::to_string(o.seed);
+        one.timeout_s = o.timeout_s;
+        one.shape = shape->index;
+        one.kinds = launch::kernelFamilies();
+        const FamilyRun replay = runLaunchIsolated(config, one, *run.spec, dev, scratch);
+        bool same = false;
+        std::string got = replay.error;
+        for (const auto& c : replay.result.shapes) {
+          got = c.gotText();
+          for (const auto& k : launch::failureKeys(c)) same |= k.sameKey(key);
+        }
+        return std::pair{same, got};
+      }
+    return std::nullopt;
+  };
+  // The rerun of a driver check: all of them once more, this one's row compared.
+  auto rerunRow = [&](const std::string& id) -> std::optional<std::pair<bool, std::string>> {
+    if (!again) again = runDriverRows(config, dev, scratch, o.timeout_s);
+    auto byId = [&](const drivers::CheckResult& r) { return r.id == id; };
+    const auto first = std::find_if(in.rows.begin(), in.rows.end(), byId);
+    const auto next = std::find_if(again->rows.begin(), again->rows.end(), byId);
+    if (first == in.rows.end() || next == again->rows.end()) return std::nullopt;
+    return std::pair{drivers::sameOutcome(*first, *next),
+                     next->verdict == drivers::Verdict::observed ? next->observed
+                     : next->got.empty() ? std::string(drivers::toString(next->verdict))
+                                         : next->got};
+  };
+  for (auto& f : section.findings) {
+    if (!failsRegression(f.mark)) continue;
+    const auto rerun = f.check.rfind("shape.", 0) == 0 ? replayShape(f.check) : rerunRow(f.check);
+    if (!rerun) continue;
+    if (!rerun->first) f.mark = BaselineMark::flaky;
+    f.detail +=
+        (f.detail.empty() ? "" : "; ") + (rerun->first ? std::string("the same again on a rerun")
+                                                       : "a rerun gave: " + rerun->second);
+  }
+}
+
+}  // namespace
+
+DriverReport deviceDriverSection(const ToolConfig& config, const CheckOptions& o,
+                                 const DeviceInfo& dev, const drivers::Baseline* base,
+                                 const std::string& baseline_note,
+                                 const std::deque<FamilyRun>& fams, const fs::path& scratch,
+                                 bool driver_checks) {
+  drivers::SectionInput in;
+  in.device = &dev;
+  if (driver_checks) {
+    const auto t0 = std::chrono::steady_clock::now();
+    DriverRows rows = runDriverRows(config, dev, scratch, o.timeout_s);
+    in.rows = std::move(rows.rows);
+    in.notes = std::move(rows.notes);
+    std::cerr << fmt::format(
+        "[drivers] {}: {} driver checks ({:.2f}s)\n", dev.displayName(), in.rows.size(),
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  } else {
+    in.notes.push_back("the driver checks did not run (--no-driver-checks)");
+  }
+  in.rows_replay = fmt::format("{} semantics --device {}", config.tool_name,
+                               shellQuote(exactDeviceRegex(dev.displayName())));
+  for (const auto& run : fams) in.families.push_back(&run.result);
+  in.replay = [&config, &fams](const launch::LaunchFamilyResult& r, int shape) {
+    for (const auto& run : fams)
+      if (&run.result == &r) return launchReplay(config.tool_name, run, shape);
+    return std::string();
+  };
+  DriverReport section = drivers::buildDriverReport(in, base, baseline_note);
+  if (o.regression) recheck(config, o, dev, scratch, in, section, fams);
+  if (!o.write_baseline.empty()) {
+    const drivers::Baseline b = drivers::recordBaseline(in, base, o.per_model);
+    const fs::path file = fs::path(o.write_baseline) / drivers::baselineFileName(b.match);
+    fs::create_directories(file.parent_path());
+    writeFileAtomically(file.string(), drivers::toJson(b).dump(2) + "\n");
+    std::cerr << "clharness: recorded the baseline of " << dev.displayName() << " in " << file
+              << "\n";
+  }
+  return section;
+}
+
+}  // namespace clh

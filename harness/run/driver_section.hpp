@@ -1,0 +1,26 @@
+// The driver section of one device in a check run: the driver checks (`clharness semantics`) in a
+// child process, the launch families' failures that are the driver's, marked against the device's
+// baseline; in regression mode each new or regressed finding is looked at once more.
+#pragma once
+
+#include <deque>
+#include <filesystem>
+#include <string>
+
+#include "core/result.hpp"
+#include "drivers/section.hpp"
+#include "launch/run.hpp"
+#include "run/check.hpp"
+
+namespace clh {
+
+/// One device's section. `driver_checks` false leaves the driver checks out (with a note);
+/// `baseline` may be null (findings are then unmarked, and the report says so via `note`). With
+/// `options.write_baseline` the section is also recorded as a baseline file there.
+DriverReport deviceDriverSection(const ToolConfig& config, const CheckOptions& options,
+                                 const DeviceInfo& device, const drivers::Baseline* baseline,
+                                 const std::string& baseline_note,
+                                 const std::deque<FamilyRun>& families,
+                                 const std::filesystem::path& scratch, bool driver_checks);
+
+}  // namespace clh

@@ -1,0 +1,130 @@
+// The check run's journal (JSON lines, flock'ed) and its whole-file report writing.
+#include "run/journal.hpp"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "core/files.hpp"
+#include "proc/child.hpp"
+#include "report/reporters.hpp"
+
+namespace fs = std::filesystem;
+
+namespace clh {
+
+std::string unitKey(const std::string& family, const std::string& spec_file,
+                    const std::string& device) {
+  return family + "\n" + spec_file + "\n" + device;
+}
+
+std::string unitKey(const UnitResult& u) {
+  return unitKey(u.family, u.spec_file, u.device);
+}
+
+RunJournal::~RunJournal() {
+  if (file_) std::fclose(file_);  // closing the descriptor releases the lock
+}
+
+std::string RunJournal::open(const std::string& path, const nlohmann::json& options, bool resume) {
+  path_ = path;
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) return "cannot open " + path + ": " + std::strerror(errno);
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    ::close(fd);
+    return "another clharness run is writing " + path;
+  }
+  // Read what an earlier run left (only used with resume).
+  std::vector<std::pair<UnitResult, nlohmann::json>> earlier;
+  if (resume) {
+    std::ifstream in(path);
+    std::string line;
+    bool first = true;
+    while (std::getline(in, line)) {
+      nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
+      if (j.is_discarded() || !j.is_object()) continue;  // a line cut short by a kill
+      if (first) {
+        first = false;
+        if (j.value("event", "") != "start") break;
+        if (j.value("options", nlohmann::json()) != options) {
+          ::close(fd);
+          return fmt::format(
+              "{} was written by a run with other options ({}); this run has {}: run with the "
+              "same options, or without --resume",
+              path, j.value("options", nlohmann::json()).dump(), options.dump());
+        }
+        continue;
+      }
+      if (j.value("event", "") != "unit") continue;
+      try {
+        earlier.emplace_back(j.at("unit").get<UnitResult>(), j.value("extra", nlohmann::json()));
+      } catch (const std::exception&) {
+      }
+    }
+  }
+  // Rewrite it whole (the header and the readable units), then append.
+  std::string text = nlohmann::json{{"event", "start"}, {"options", options}}.dump() + "\n";
+  for (const auto& [u, extra] : earlier) {
+    nlohmann::json line = {{"event", "unit"}, {"unit", u}};
+    if (!extra.is_null()) line["extra"] = extra;
+    text += line.dump() + "\n";
+  }
+  if (::ftruncate(fd, 0) != 0 ||
+      ::pwrite(fd, text.data(), text.size(), 0) != static_cast<ssize_t>(text.size())) {
+    ::close(fd);
+    return "cannot write " + path + ": " + std::strerror(errno);
+  }
+  ::fsync(fd);
+  file_ = ::fdopen(fd, "a");
+  if (!file_) {
+    ::close(fd);
+    return "cannot write " + path;
+  }
+  fd_ = fd;
+  for (auto& e : earlier) done_[unitKey(e.first)] = std::move(e);
+  resumed_ = done_.size();
+  return "";
+}
+
+std::optional<UnitResult> RunJournal::take(const std::string& key, nlohmann::json* extra) {
+  auto it = done_.find(key);
+  if (it == done_.end()) return std::nullopt;
+  UnitResult u = std::move(it->second.first);
+  if (extra) *extra = std::move(it->second.second);
+  done_.erase(it);
+  return u;
+}
+
+void RunJournal::append(const UnitResult& u, const nlohmann::json& extra) {
+  if (!file_) return;
+  nlohmann::json line = {{"event", "unit"}, {"unit", u}};
+  if (!extra.is_null()) line["extra"] = extra;
+  writeJsonLine(file_, line);
+  ::fdatasync(fd_);
+}
+
+void RunJournal::finish() {
+  if (!file_) return;
+  std::error_code ec;
+  fs::remove(path_, ec);
+  std::fclose(file_);
+  file_ = nullptr;
+  fd_ = -1;
+}
+
+std::string interruptedLine(const Report& report, const std::string& journal) {
+  return fmt::format(
+      "interrupted by {}: {} of {} units ran (the totals above count only those){}\n",
+      report.interrupted_by, report.units.size(), report.units_planned,
+      journal.empty() ? std::string()
+                      : "; the same command with --resume runs the rest (journal " + journal + ")");
+}
+
+}  // namespace clh

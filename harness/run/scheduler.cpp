@@ -1,0 +1,53 @@
+// The thread pool of a check run (run/scheduler.hpp).
+#include "run/scheduler.hpp"
+
+#include <condition_variable>
+#include <map>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace clh {
+
+void runTasks(const TaskPool& pool, const std::function<void(size_t task)>& run) {
+  std::vector<bool> started(pool.tasks, false);
+  std::map<size_t, int> busy;
+  std::mutex m;
+  std::condition_variable cv;
+  size_t remaining = pool.tasks;
+  auto worker = [&] {
+    for (;;) {
+      size_t t = pool.tasks;
+      {
+        std::unique_lock<std::mutex> lock(m);
+        cv.wait(lock, [&] {
+          if (remaining == 0 || (pool.stop && pool.stop())) return true;
+          for (size_t i = 0; i < pool.tasks; ++i) {
+            const size_t r = pool.resource_of(i);
+            if (!started[i] && (!pool.exclusive(r) || busy[r] == 0)) {
+              t = i;
+              return true;
+            }
+          }
+          return false;
+        });
+        if (t == pool.tasks) return;
+        started[t] = true;
+        --remaining;
+        ++busy[pool.resource_of(t)];
+      }
+      run(t);
+      {
+        std::lock_guard<std::mutex> lock(m);
+        --busy[pool.resource_of(t)];
+      }
+      cv.notify_all();
+    }
+  };
+  std::vector<std::thread> threads;
+  for (size_t i = 1; i < pool.jobs; ++i) threads.emplace_back(worker);
+  worker();
+  for (auto& th : threads) th.join();
+}
+
+}  // namespace clh

@@ -1,0 +1,239 @@
+// A unit in a process of its own, both sides: the parent reads the child's JSON lines and names
+// what ended it; the child (`__unit`) runs the spec's cases in its own OpenCL session.
+#include "run/units.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "core/files.hpp"
+#include "proc/child.hpp"
+#include "sim/check_fallback.hpp"
+
+namespace fs = std::filesystem;
+
+namespace clh {
+
+bool loadSpecs(const ToolConfig& config, const std::vector<std::string>& paths,
+               std::vector<Spec>& specs) {
+  std::vector<std::string> files;
+  try {
+    files = findSpecFiles(paths);
+  } catch (const SpecError& e) {
+    std::cerr << "clharness: " << e.what() << "\n";
+    return false;
+  }
+  if (files.empty()) {
+    std::cerr << "clharness: no spec files (*.yaml) under the given paths\n";
+    return false;
+  }
+  bool ok = true;
+  for (const auto& f : files) {
+    try {
+      specs.push_back(loadSpec(f, config.repo_root));
+    } catch (const SpecError& e) {
+      std::cerr << "clharness: bad spec: " << e.what() << "\n";
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+namespace {
+
+// A unit that ended without a result: crash, timeout, or a child that failed to start.
+UnitResult lostUnit(const ToolConfig& config, const Spec& spec, const DeviceInfo& dev,
+                    const CheckOptions& o, const ChildOutcome& child,
+                    const std::optional<Sizes>& lastSizes, int casesStarted) {
+  UnitResult u = unitFor(spec, dev, o.seed);
+  u.cases_run = casesStarted;
+  u.expected = expectedFindings(spec, dev);
+  Finding f;
+  if (child.timed_out) {
+    f.kind = FindingKind::timeout;
+    f.summary = fmt::format("the unit ran past its {:.0f} s limit (a kernel that never ends?)",
+                            o.timeout_s);
+  } else if (child.signal && dev.simulator) {
+    // The simulator checks every access; its process dying is the simulator's own failure.
+    f.kind = FindingKind::tool_error;
+    f.summary = fmt::format("the simulator {} crashed ({}): not the kernel's fault",
+                            driverName(dev), signalName(child.signal));
+  } else if (child.signal) {
+    f.kind = FindingKind::crash;
+    f.summary =
+        fmt::format("the process running the kernel died from {}", signalName(child.signal));
+  } else {
+    f.kind = FindingKind::tool_error;
+    f.summary =
+        child.error.empty()
+            ? fmt::format("the unit's process exited with code {} and no result", child.exit_code)
+            : child.error;
+  }
+  f.device = u.device;
+  CaseOutcome c;
+  if (lastSizes) c.sizes = *lastSizes;
+  c.findings.push_back(f);
+  u.failing = c;
+  u.status = classify(c, u.expected);
+  if (lastSizes)
+    u.replay = replayCommand(config.tool_name, spec.file, u.device, o.seed, *lastSizes);
+  u.message = lastSizes ? "during the case " + formatSizes(*lastSizes) + " (not shrunk further)"
+                        : "before any case ran";
+  return u;
+}
+
+// One process for the unit; `skip` leaves some of the simulator's checks off. `transient`: it ended
+// with no result for no reason of the kernel's; `signalled`: it died from a signal.
+UnitResult runIsolatedOnce(const ToolConfig& config, const Spec& spec, const DeviceInfo& dev,
+                           const CheckOptions& o, const fs::path& scratch,
+                           const std::vector<OclgrindCheck>& skip, bool* transient,
+                           bool* signalled) {
+  fs::path out = scratch / fmt::format("unit-{}-{}.jsonl", dev.slug(), spec.name);
+  fs::remove(out);
+  std::vector<std::string> argv = {config.exe,    "__unit",
+                                   "--spec",      spec.file,
+                                   "--device-id", dev.identity(),
+                                   "--seed",      std::to_string(o.seed),
+                                   "--cases",     std::to_string(o.cases),
+                                   "--out",       out.string()};
+  if (o.sizes) argv.insert(argv.end(), {"--sizes", *o.sizes});
+  argv.insert(argv.end(), {"--buffer-mode", o.buffer_mode, "--read-mode", o.read_mode});
+  if (!o.shrink) argv.push_back("--no-shrink");
+  ChildOutcome child = runChild(withSkippedChecks(argv, skip), o.timeout_s);
+  *signalled = child.signal != 0;
+
+  std::optional<Sizes> lastSizes;
+  std::optional<UnitResult> result;
+  int started = 0;
+  std::string error;
+  std::ifstream in(out);
+  std::string line;
+  while (std::getline(in, line)) {
+    nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
+    if (j.is_discarded()) continue;  // a line cut short by a crash
+    std::string ev = j.value("event", "");
+    if (ev == "case_start") {
+      lastSizes = j["sizes"].get<Sizes>();
+      ++started;
+    } else if (ev == "result") {
+      result = j["unit"].get<UnitResult>();
+    } else if (ev == "error") {
+      error = j.value("message", "");
+    }
+  }
+  const std::string lastWords = lastLines(out.string() + ".stderr", 20);
+  std::error_code ec;
+  fs::remove(out, ec);
+  fs::remove(out.string() + ".stderr", ec);
+  if (result && !child.timed_out && !child.signal) return *result;
+  // A process that ended with no result, no signal and no message of its own (a symbol lookup
+  // error while the dynamic loader set it up, a busy file system) may do better a second time.
+  *transient = !result && !child.timed_out && !child.signal && error.empty() && started == 0;
+  if (!error.empty()) child.error = error;
+  UnitResult u = lostUnit(config, spec, dev, o, child, lastSizes, started);
+  if (!lastWords.empty() && u.failing && !u.failing->findings.empty())
+    u.failing->findings.front().raw = "the process's last words on stderr:\n" + lastWords + "\n";
+  return u;
+}
+
+}  // namespace
+
+UnitResult runUnitIsolated(const ToolConfig& config, const Spec& spec, const DeviceInfo& dev,
+                           const CheckOptions& o, const fs::path& scratch) {
+  bool transient = false, signalled = false;
+  UnitResult u;
+  if (dev.simulator) {
+    // Oclgrind dying with one of its checks on is the simulator's failure: the unit runs again
+    // without that check, so the others still look (the unit's observations say which could not).
+    std::optional<UnitResult> first;
+    const CheckFallbackOutcome fb =
+        runWithCheckFallback([&](const std::vector<OclgrindCheck>& skip) {
+          u = runIsolatedOnce(config, spec, dev, o, scratch, skip, &transient, &signalled);
+          if (!first) first = u;
+          return signalled;
+        });
+    if (fb.crashed) u = *first;
+  } else {
+    u = runIsolatedOnce(config, spec, dev, o, scratch, {}, &transient, &signalled);
+  }
+  if (!transient) return u;
+  const std::string first = u.failing && !u.failing->findings.empty()
+                                ? u.failing->findings.front().summary +
+                                      (u.failing->findings.front().raw.empty()
+                                           ? ""
+                                           : " (" + u.failing->findings.front().raw + ")")
+                                : u.message;
+  bool again = false;
+  u = runIsolatedOnce(config, spec, dev, o, scratch, {}, &again, &signalled);
+  u.observations.push_back(
+      "flaky: the unit's first process ended with no result and was run once more (clharness or "
+      "the machine, not the kernel): " +
+      first);
+  return u;
+}
+
+std::vector<RunOptions> runModes(const std::string& bufferMode, const std::string& readMode) {
+  std::vector<std::optional<BufferMode>> buffers;
+  std::vector<std::optional<ReadMode>> reads;
+  if (bufferMode == "default")
+    buffers.push_back(std::nullopt);
+  else if (bufferMode == "all")
+    buffers.assign(allBufferModes().begin(), allBufferModes().end());
+  else if (auto m = bufferModeFromString(bufferMode))
+    buffers.push_back(*m);
+  else
+    throw std::invalid_argument("--buffer-mode: unknown mode '" + bufferMode + "'");
+  if (readMode == "default")
+    reads.push_back(std::nullopt);
+  else if (readMode == "all")
+    reads.assign(allReadModes().begin(), allReadModes().end());
+  else if (auto m = readModeFromString(readMode))
+    reads.push_back(*m);
+  else
+    throw std::invalid_argument("--read-mode: unknown mode '" + readMode + "'");
+  std::vector<RunOptions> out;
+  for (const auto& b : buffers)
+    for (const auto& r : reads) {
+      // Filled in place: GCC 12 warns (wrongly) that a copied RunOptions may be uninitialised.
+      RunOptions& ro = out.emplace_back();
+      if (b) ro.buffers = *b;
+      ro.read = r;
+    }
+  return out;
+}
+
+int runUnitChild(const ToolConfig& config, const UnitChildOptions& o) {
+  std::FILE* out = std::fopen(o.out.c_str(), "w");
+  if (!out) {
+    std::cerr << "clharness: cannot write " << o.out << "\n";
+    return kExitUsage;
+  }
+  // The driver's and the simulator's own messages (Oclgrind prints each error it reports, up to
+  // a thousand) go to a file: the plugin already hands them over as findings, and the parent
+  // quotes the file's end when this process dies.
+  redirectStderr(o.out + ".stderr");
+  try {
+    Spec spec = loadSpec(o.spec_file, config.repo_root);
+    const DeviceInfo found = findDeviceAgain(config, o.device_id);
+    const DeviceInfo* dev = &found;
+    std::unique_ptr<OclgrindSession> sim = simulatorSession(*dev, o.out + ".oclgrind.jsonl");
+    DeviceSession session(*dev, sim.get());
+    UnitOptions uo = unitOptions(config, o);
+    uo.on_case_start = [out](const Sizes& s) {
+      writeJsonLine(out, {{"event", "case_start"}, {"sizes", s}});
+    };
+    UnitResult u = runUnit(session, spec, uo);
+    writeJsonLine(out, {{"event", "result"}, {"unit", u}});
+    if (sim) std::filesystem::remove(sim->logPath());
+  } catch (const std::exception& e) {
+    writeJsonLine(out, {{"event", "error"}, {"message", e.what()}});
+    std::fclose(out);
+    return kExitUsage;
+  }
+  std::fclose(out);
+  return kExitOk;
+}
+}  // namespace clh

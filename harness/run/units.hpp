@@ -1,0 +1,58 @@
+// One unit (a spec's random cases on one device) in a child process of its own: the parent's side
+// (a crash, a timeout or a lost process becomes the unit's finding) and the child's (`__unit`).
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cl/session.hpp"
+#include "cl/tool.hpp"
+#include "cl/unit.hpp"
+#include "core/sizes.hpp"
+#include "run/check.hpp"
+
+namespace clh {
+
+/// Loads every spec under `paths`; prints each error (file:line: ...) and returns false on any.
+bool loadSpecs(const ToolConfig& config, const std::vector<std::string>& paths,
+               std::vector<Spec>& specs);
+
+/// The run modes `--buffer-mode` and `--read-mode` ask for (one entry per combination); throws
+/// std::invalid_argument naming the bad word.
+std::vector<RunOptions> runModes(const std::string& buffer_mode, const std::string& read_mode);
+
+/// The unit in child processes of `config.exe` (`__unit`), its JSON lines under `scratch`. On the
+/// simulator a crash with one of Oclgrind's checks on is retried without that check; a process
+/// that ended with no result for no reason of the kernel's is run once more (flaky).
+UnitResult runUnitIsolated(const ToolConfig& config, const Spec& spec, const DeviceInfo& dev,
+                           const CheckOptions& options, const std::filesystem::path& scratch);
+
+/// The child side of an isolated unit: runs one spec on one device, writing JSON lines to `out`.
+struct UnitChildOptions {
+  std::string spec_file;
+  std::string device_id;  ///< DeviceInfo::identity() of the parent's device
+  uint64_t seed = 1;
+  int cases = 0;
+  std::optional<std::string> sizes;
+  bool shrink = true;
+  std::string out;
+  std::string buffer_mode = "default", read_mode = "default";
+};
+int runUnitChild(const ToolConfig& config, const UnitChildOptions& options);
+
+/// What a unit runs with, from the options of `check` or of its child (the same fields).
+template <class Options>
+UnitOptions unitOptions(const ToolConfig& config, const Options& o) {
+  UnitOptions uo;
+  uo.seed = o.seed;
+  uo.cases = o.cases;
+  uo.shrink = o.shrink;
+  uo.tool = config.tool_name;
+  uo.modes = runModes(o.buffer_mode, o.read_mode);
+  if (o.sizes) uo.sizes = parseSizes(*o.sizes);
+  return uo;
+}
+
+}  // namespace clh

@@ -1,0 +1,311 @@
+// `clharness scan` and its child (scan/command.hpp).
+#include "scan/command.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <iterator>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/shell.hpp"
+#include "proc/child.hpp"
+#include "scan/scan.hpp"
+#include "sim/check_fallback.hpp"
+#include "sim/oclgrind_session.hpp"
+
+namespace fs = std::filesystem;
+
+namespace clh::scan {
+
+namespace {
+
+std::vector<size_t> parseDims(const std::string& option, const std::string& text) {
+  std::vector<size_t> out;
+  std::string item;
+  for (size_t i = 0; i <= text.size(); ++i) {
+    if (i < text.size() && text[i] != ',' && text[i] != 'x') {
+      item += text[i];
+      continue;
+    }
+    size_t used = 0;
+    unsigned long long v = 0;
+    try {
+      v = std::stoull(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (item.empty() || used != item.size() || v == 0)
+      throw clh::scan::ScanUsageError(option + " '" + text +
+                                      "': expected 1 to 3 positive sizes, e.g. 64,64");
+    out.push_back(v);
+    item.clear();
+  }
+  if (out.size() > 3) throw clh::scan::ScanUsageError(option + " '" + text + "': at most 3 sizes");
+  return out;
+}
+
+clh::scan::ScanOptions toOptions(const ScanArgs& a) {
+  clh::scan::ScanOptions o;
+  o.source_path = a.file;
+  o.kernel = a.kernel;
+  o.build_options = a.build_options;
+  o.global = parseDims("--global", a.global);
+  if (!a.local.empty()) o.local = parseDims("--local", a.local);
+  for (const auto& kv : a.args) {
+    size_t eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == kv.size())
+      throw clh::scan::ScanUsageError("--arg '" + kv + "': expected NAME=VALUE");
+    o.args[kv.substr(0, eq)] = kv.substr(eq + 1);
+  }
+  if (a.tries < 1) throw clh::scan::ScanUsageError("--tries: at least 1");
+  o.tries = a.tries;
+  for (const auto& word : a.suppress) {
+    auto kind = clh::findingKindFromString(word);
+    if (!kind) throw clh::scan::ScanUsageError("--suppress '" + word + "': not a finding kind");
+    o.suppress.push_back(*kind);
+  }
+  try {
+    size_t used = 0;
+    o.seed = std::stoull(a.seed, &used, 0);
+    if (used != a.seed.size()) throw std::invalid_argument("seed");
+  } catch (const std::exception&) {
+    throw clh::scan::ScanUsageError("--seed '" + a.seed + "': not an unsigned integer");
+  }
+  return o;
+}
+
+// While a child scans: reads the plugin's progress lines from its log and, once the launch has
+// run a few seconds, shows on stderr how far it is and an estimate of what is left.
+class ProgressShower {
+ public:
+  explicit ProgressShower(std::string log) : log_(std::move(log)), thread_([this] { run(); }) {}
+  ~ProgressShower() { stop(); }
+  void stop() {
+    done_ = true;
+    if (thread_.joinable()) thread_.join();
+  }
+
+ private:
+  void run() {
+    const auto start = std::chrono::steady_clock::now();
+    std::streamoff offset = 0;
+    bool shown = false;
+    long launches = 0;
+    auto launchStart = start;
+    while (!done_) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      std::ifstream in(log_);
+      if (!in) continue;
+      in.seekg(offset);
+      std::string line;
+      while (std::getline(in, line) && !in.eof()) {
+        offset += static_cast<std::streamoff>(line.size() + 1);
+        nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
+        if (!j.is_object()) continue;
+        const std::string event = j.value("event", "");
+        if (event == "kernel_begin") {
+          ++launches;
+          launchStart = std::chrono::steady_clock::now();
+        }
+        if (event != "progress") continue;
+        const double elapsed =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - launchStart).count();
+        const long doneGroups = j.value("groups_done", 0L), total = j.value("groups_total", 0L);
+        if (elapsed < 3 || total <= 0 || doneGroups <= 0) continue;
+        const double left =
+            elapsed * static_cast<double>(total - doneGroups) / static_cast<double>(doneGroups);
+        std::cerr << fmt::format(
+            "\rscan: launch {}: {} of {} work-groups ({:.0f}%), about {:.0f} s left   ", launches,
+            doneGroups, total, 100.0 * static_cast<double>(doneGroups) / static_cast<double>(total),
+            left);
+        shown = true;
+      }
+    }
+    if (shown) std::cerr << "\n";
+  }
+
+  std::string log_;
+  std::atomic<bool> done_{false};
+  std::thread thread_;
+};
+
+}  // namespace
+
+// The child side: the scan on the one device the regex selects, its result as JSON in a file.
+int runChildScan(const clh::ToolConfig& config, const ScanArgs& a) {
+  nlohmann::json out;
+  int code = clh::kExitOk;
+  if (!a.child_stderr.empty()) {  // the findings come from the plugin's log, not from this text
+    clh::redirectStderr(a.child_stderr);
+  }
+  try {
+    clh::scan::ScanOptions o = toOptions(a);
+    // A local size over Oclgrind's largest work-group (1024): raise it, before Oclgrind is loaded
+    // (it reads OCLGRIND_MAX_WGSIZE when asked for the device's limits).
+    size_t groupItems = 1;
+    for (size_t l : o.local) groupItems *= l;
+    if (groupItems > 1024) ::setenv("OCLGRIND_MAX_WGSIZE", std::to_string(groupItems).c_str(), 1);
+    auto devices = clh::findDevices(config, a.device_regex);
+    if (devices.empty()) throw std::runtime_error("the device is gone");
+    const clh::DeviceInfo& dev = devices.front();
+    std::unique_ptr<clh::OclgrindSession> sim;
+    if (dev.simulator) {
+      std::string plugin = clh::findOclgrindPlugin();
+      if (plugin.empty())
+        throw std::runtime_error("the simulator's diagnostics plugin was not found");
+      sim = std::make_unique<clh::OclgrindSession>(plugin, a.child_out + ".oclgrind.jsonl");
+      if (groupItems > 1024) sim->setMaxWorkGroupSize(groupItems);
+      sim->applyToProcess();
+    }
+    {
+      clh::DeviceSession session(dev, sim.get());
+      out["result"] = clh::scan::runScan(session, o);
+    }
+    if (sim) fs::remove(sim->logPath());
+  } catch (const clh::scan::ScanUsageError& e) {
+    out["usage_error"] = e.what();
+  } catch (const std::exception& e) {
+    out["error"] = e.what();
+  }
+  std::ofstream f(a.child_out);
+  f << out.dump() << "\n";
+  if (!f) code = clh::kExitUsage;
+  return code;
+}
+
+int runScanCommand(const clh::ToolConfig& config, const ScanArgs& a) {
+  try {
+    toOptions(a);  // usage errors before any device is touched
+  } catch (const clh::scan::ScanUsageError& e) {
+    std::cerr << "clharness scan: " << e.what() << "\n";
+    return clh::kExitUsage;
+  }
+  if (!fs::is_regular_file(a.file)) {
+    std::cerr << "clharness scan: no kernel file " << a.file << "\n";
+    return clh::kExitUsage;
+  }
+  auto devices = clh::findDevices(config, a.device_regex);
+  if (devices.empty()) {
+    std::cerr << "clharness scan: no device matches '" << a.device_regex
+              << "'; `clharness devices` lists what was found\n";
+    return clh::kExitNoDevice;
+  }
+  fs::path scratch = fs::temp_directory_path() / fmt::format("clharness-scan-{}", getpid());
+  fs::create_directories(scratch);
+  std::vector<clh::scan::ScanResult> results;
+  int code = clh::kExitOk;
+  for (const auto& dev : devices) {
+    fs::path out = scratch / (dev.slug() + ".json");
+    std::vector<std::string> argv = {
+        config.exe, "scan",        a.file,       "--kernel",       a.kernel,
+        "--global", a.global,      "--device",   dev.identity(),   "--seed",
+        a.seed,     "--child-out", out.string(), "--child-stderr", out.string() + ".stderr"};
+    if (!a.local.empty()) argv.insert(argv.end(), {"--local", a.local});
+    if (!a.build_options.empty()) argv.push_back("--build-options=" + a.build_options);
+    for (const auto& kv : a.args) argv.push_back("--arg=" + kv);
+    for (const auto& kind : a.suppress) argv.push_back("--suppress=" + kind);
+    argv.push_back("--tries=" + std::to_string(a.tries));
+    // On the simulator a crash may be one of its checks': run again without it (check_fallback).
+    clh::ChildOutcome child;
+    nlohmann::json j;
+    std::string stderrText;
+    auto attempt = [&](const std::vector<clh::OclgrindCheck>& skip) {
+      std::error_code gone;
+      fs::remove(out, gone);
+      fs::remove(out.string() + ".oclgrind.jsonl", gone);
+      ProgressShower progress(out.string() + ".oclgrind.jsonl");
+      clh::ChildOutcome c = clh::runChild(clh::withSkippedChecks(argv, skip), a.timeout_s);
+      progress.stop();
+      nlohmann::json got;
+      if (std::ifstream in(out); in) got = nlohmann::json::parse(in, nullptr, false);
+      std::ifstream err(out.string() + ".stderr");
+      std::string text((std::istreambuf_iterator<char>(err)), std::istreambuf_iterator<char>());
+      const bool crashed = c.signal != 0 && !c.timed_out;
+      if (skip.empty() || !crashed) child = c, j = got, stderrText = text;
+      return dev.simulator && crashed;
+    };
+    // Every attempt crashed: not a check's crash, and the first attempt's outcome (kept) stands.
+    const clh::CheckFallbackOutcome fallback = clh::runWithCheckFallback(attempt);
+    clh::scan::ScanResult r;
+    r.device = dev.displayName();
+    r.kernel = a.kernel;
+    r.source = a.file;
+    if (j.is_object() && j.contains("usage_error")) {
+      std::cerr << "clharness scan: " << j["usage_error"].get<std::string>() << "\n";
+      code = clh::kExitUsage;
+      continue;
+    }
+    if (j.is_object() && j.contains("result") && !child.timed_out && !child.signal) {
+      r = j["result"].get<clh::scan::ScanResult>();
+      if (!fallback.note.empty()) r.notes.push_back(fallback.note);
+    } else {
+      clh::Finding f;
+      f.device = r.device;
+      f.kernel = a.kernel;
+      if (child.timed_out) {
+        f.kind = clh::FindingKind::timeout;
+        f.summary = fmt::format("the kernel ran past the {:.0f} s limit (--timeout)", a.timeout_s);
+      } else if (child.signal) {
+        f.kind = dev.simulator ? clh::FindingKind::tool_error : clh::FindingKind::crash;
+        f.summary = fmt::format(
+            "the process running the kernel died from {}{}", clh::signalName(child.signal),
+            dev.simulator ? " (the simulator's failure, not the kernel's)" : "");
+      } else {
+        f.kind = clh::FindingKind::tool_error;
+        f.summary = j.is_object() && j.contains("error")
+                        ? j["error"].get<std::string>()
+                        : "the scan's process ended without a result";
+      }
+      const std::string& text = stderrText;
+      f.raw = text.size() > 4000 ? text.substr(text.size() - 4000) : text;
+      r.findings.push_back(f);
+    }
+    std::cout << clh::scan::renderScan(r);
+    if (!r.findings.empty() && code == clh::kExitOk) code = clh::kExitCheckFailed;
+    results.push_back(std::move(r));
+  }
+  std::error_code ec;
+  fs::remove_all(scratch, ec);
+  if (!a.json_path.empty()) {
+    std::ofstream f(a.json_path);
+    f << nlohmann::json{{"schema", "clharness-scan/1"}, {"results", results}}.dump(2) << "\n";
+    if (!f) {
+      std::cerr << "clharness scan: cannot write " << a.json_path << "\n";
+      return clh::kExitUsage;
+    }
+  }
+  return code;
+}
+
+// In one process, for --no-isolate: a kernel that crashes ends the command.
+int runInProcess(const clh::ToolConfig& config, ScanArgs a) {
+  a.child_out =
+      (fs::temp_directory_path() / fmt::format("clharness-scan-{}.json", getpid())).string();
+  int code = runChildScan(config, a);
+  std::ifstream in(a.child_out);
+  nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+  in.close();
+  fs::remove(a.child_out);
+  if (code != 0 || !j.is_object()) return clh::kExitUsage;
+  if (j.contains("usage_error") || j.contains("error")) {
+    std::cerr << "clharness scan: "
+              << (j.contains("error") ? j["error"] : j["usage_error"]).get<std::string>() << "\n";
+    return clh::kExitUsage;
+  }
+  auto r = j["result"].get<clh::scan::ScanResult>();
+  std::cout << clh::scan::renderScan(r);
+  return r.findings.empty() ? clh::kExitOk : clh::kExitCheckFailed;
+}
+
+}  // namespace clh::scan

@@ -1,0 +1,39 @@
+// `clharness scan` as library calls: one kernel file (no spec) under generated arguments on the
+// simulator, in a child process unless asked otherwise.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "cl/tool.hpp"
+
+namespace clh::scan {
+
+/// The options of `clharness scan` (docs/cli.md), and the hidden ones of its child.
+struct ScanArgs {
+  std::string file, kernel, global, local, build_options;
+  std::vector<std::string> args;
+  std::vector<std::string> suppress;
+  std::string device_regex = "Oclgrind";
+  std::string seed = "1";
+  std::string json_path;
+  double timeout_s = 300;
+  int tries = 12;
+  bool no_isolate = false;
+  std::string child_out;     // hidden: the child's JSON result
+  std::string child_stderr;  // hidden: where the child's stderr (the simulator's text) goes
+};
+
+// The child side: the scan on the one device the regex selects, its result as JSON in a file.
+/// The child side: the scan in this process, its result as JSON in `child_out`.
+int runChildScan(const clh::ToolConfig& config, const ScanArgs& a);
+
+/// The scan in a child process (the simulator may crash); prints the result and returns an
+/// ExitCode (1 when something was found).
+int runScanCommand(const clh::ToolConfig& config, const ScanArgs& a);
+
+// In one process, for --no-isolate: a kernel that crashes ends the command.
+/// The scan in this process (`--no-isolate`).
+int runInProcess(const clh::ToolConfig& config, ScanArgs a);
+
+}  // namespace clh::scan

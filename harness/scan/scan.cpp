@@ -1,0 +1,386 @@
+// The scan of a kernel without a spec: argument info -> an in-memory spec (random inputs, no
+// reference, nothing compared) -> one case on the session's device, whose findings are the scan's.
+#include "scan/scan.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <functional>
+#include <numeric>
+#include <random>
+#include <regex>
+#include <set>
+
+#include "core/reference.hpp"
+#include "core/result.hpp"
+#include "sim/work_groups.hpp"
+
+namespace clh::scan {
+
+namespace {
+
+// The reference of a scan: there is nothing to compare, every buffer is an input.
+constexpr const char* kNoReference = "__scan_no_reference";
+
+std::string trim(std::string s) {
+  auto blank = [](unsigned char c) { return std::isspace(c); };
+  s.erase(s.begin(), std::find_if_not(s.begin(), s.end(), blank));
+  s.erase(std::find_if_not(s.rbegin(), s.rend(), blank).base(), s.end());
+  return s;
+}
+
+std::string dims(const std::vector<size_t>& v) {
+  std::string s;
+  for (size_t x : v) s += (s.empty() ? "" : ",") + std::to_string(x);
+  return s;
+}
+
+std::string addressSpace(cl_kernel_arg_address_qualifier q) {
+  switch (q) {
+    case CL_KERNEL_ARG_ADDRESS_GLOBAL:
+      return "global";
+    case CL_KERNEL_ARG_ADDRESS_CONSTANT:
+      return "constant";
+    case CL_KERNEL_ARG_ADDRESS_LOCAL:
+      return "local";
+    default:
+      return "private";
+  }
+}
+
+// The type a pointer argument points to, as the kernel spells it: "__global int[8]*" -> "int[8]".
+std::string pointee(std::string t) {
+  while (!t.empty() && (t.back() == '*' || std::isspace(static_cast<unsigned char>(t.back()))))
+    t.pop_back();
+  for (const char* q : {"__global ", "__constant ", "__local ", "global ", "constant ", "local "})
+    if (t.rfind(q, 0) == 0) t = t.substr(std::string(q).size());
+  return trim(t);
+}
+
+double parseNumber(const std::string& name, const std::string& text) {
+  try {
+    size_t used = 0;
+    double v = std::stod(text, &used);
+    if (used == text.size()) return v;
+  } catch (const std::exception&) {
+  }
+  throw ScanUsageError(fmt::format("--arg {}={}: not a number", name, text));
+}
+
+size_t parseCount(const std::string& name, const std::string& text) {
+  double v = parseNumber(name, text);
+  if (v < 1 || v != static_cast<double>(static_cast<size_t>(v)))
+    throw ScanUsageError(fmt::format(
+        "--arg {}={}: a buffer's element count must be a positive integer", name, text));
+  return static_cast<size_t>(v);
+}
+
+std::string number(double v) {
+  return fmt::format("{:.17g}", v);
+}
+
+// The key under which the reports of one problem from several launches merge: kind, space,
+// lines, and the summary without its count of reports.
+std::string mergeKey(const Finding& f) {
+  static const std::regex count(R"( \(\d+ reports\)$)");
+  std::set<std::string> lines;
+  for (const auto& l : f.lines) lines.insert(l.file + ":" + std::to_string(l.line));
+  std::string key = std::string(toString(f.kind)) + "|" + f.address_space + "|";
+  for (const auto& l : lines) key += l + ",";
+  return key + "|" + std::regex_replace(f.summary, count, "");
+}
+
+}  // namespace
+
+ScanResult runScan(DeviceSession& session, const ScanOptions& options) {
+  ScanResult r;
+  r.device = session.device().displayName();
+  r.kernel = options.kernel;
+  r.source = options.source_path;
+  r.global = options.global;
+  if (options.global.empty() || options.global.size() > 3)
+    throw ScanUsageError("--global needs 1 to 3 sizes");
+  for (size_t g : options.global)
+    if (g == 0) throw ScanUsageError("--global: a size of 0 launches nothing");
+  if (!options.local.empty() && options.local.size() != options.global.size())
+    throw ScanUsageError(fmt::format("--local has {} sizes and --global {}", options.local.size(),
+                                     options.global.size()));
+  if (options.build_options.find_first_of("{}") != std::string::npos)
+    throw ScanUsageError(
+        "--build-options: braces are not supported (they name size expressions in specs)");
+  r.build_options = options.build_options;
+  if (r.build_options.find("-cl-kernel-arg-info") == std::string::npos)
+    r.build_options += std::string(r.build_options.empty() ? "" : " ") + "-cl-kernel-arg-info";
+
+  const DeviceInfo& dev = session.device();
+  if (options.local.empty()) {
+    r.local = defaultLocalSize(options.global,
+                               std::min<size_t>(kScanMaxLocalItems, dev.max_work_group_size),
+                               dev.max_work_item_sizes);
+    r.local_chosen = true;
+    r.notes.push_back(fmt::format("local size {} chosen (set it with --local)", dims(r.local)));
+  } else {
+    r.local = options.local;
+    for (size_t d = 0; d < r.local.size(); ++d)
+      if (r.local[d] == 0 || r.global[d] % r.local[d] != 0)
+        throw ScanUsageError(
+            fmt::format("--local {} does not divide --global {}", dims(r.local), dims(r.global)));
+  }
+
+  const BuildOutcome& built = session.build(options.source_path, r.build_options, {options.kernel});
+  if (built.failure) {
+    r.findings.push_back(*built.failure);
+    return r;
+  }
+  r.build_options = built.options;  // on the simulator: the build its checks ran on
+  cl::Kernel kernel = built.kernels.at(options.kernel);
+  cl_uint count = kernel.getInfo<CL_KERNEL_NUM_ARGS>();
+
+  size_t items = std::accumulate(r.global.begin(), r.global.end(), size_t{1}, std::multiplies<>());
+  size_t groupItems =
+      std::accumulate(r.local.begin(), r.local.end(), size_t{1}, std::multiplies<>());
+  size_t bufferDefault = std::max(kScanMinBufferElements, kScanBufferPerItem * items);
+
+  Spec spec;
+  spec.name = "scan_" + options.kernel;
+  spec.file = options.source_path;
+  spec.source = options.source_path;
+  spec.source_path = options.source_path;
+  spec.reference = kNoReference;
+  spec.build_options = r.build_options;
+  spec.cases = 1;
+  spec.sim_cases = 1;
+  LaunchSpec launch;
+  launch.kernel = options.kernel;
+  for (size_t g : r.global) launch.global.push_back({std::to_string(g), 0});
+  for (size_t l : r.local) launch.local.push_back({std::to_string(l), 0});
+
+  std::vector<std::string> known;
+  struct UnsizedLocal {
+    size_t arg;
+    ElemType type;
+    int width;
+  };
+  std::vector<UnsizedLocal> locals;  // __local arguments the user did not size: sized below
+  struct Explored {
+    size_t arg;
+    std::string name;
+    std::vector<double> values;  // besides the default
+  };
+  std::vector<Explored> explore;  // scalars the user did not fix
+  for (cl_uint i = 0; i < count; ++i) {
+    ScanArgument a;
+    a.index = static_cast<int>(i);
+    try {
+      a.address_space = addressSpace(kernel.getArgInfo<CL_KERNEL_ARG_ADDRESS_QUALIFIER>(i));
+      a.type_name = trim(kernel.getArgInfo<CL_KERNEL_ARG_TYPE_NAME>(i));
+      a.name = trim(kernel.getArgInfo<CL_KERNEL_ARG_NAME>(i));
+    } catch (const cl::Error& e) {
+      throw std::runtime_error(
+          fmt::format("{} gave no argument info for '{}' ({}): scan cannot "
+                      "tell buffers from scalars",
+                      r.device, options.kernel, clErrorName(e.err())));
+    }
+    // Some drivers keep the NUL terminator in returned strings.
+    a.type_name.erase(std::find(a.type_name.begin(), a.type_name.end(), '\0'), a.type_name.end());
+    a.name.erase(std::find(a.name.begin(), a.name.end(), '\0'), a.name.end());
+    if (a.name.empty()) a.name = "arg" + std::to_string(i);
+    known.push_back(a.name);
+    auto given = options.args.find(a.name);
+    a.from_user = given != options.args.end();
+
+    ElemType type = ElemType::u8;
+    int width = 1;
+    bool pointer = a.address_space != "private";
+    if (!parseArgType(a.type_name, type, width))
+      throw ScanUsageError(
+          fmt::format("argument {} '{}' has type '{}', which scan cannot fill "
+                      "(it fills scalars, vectors in memory and buffers of them)",
+                      i, a.name, a.type_name));
+    ArgSpec arg;
+    arg.type = type;
+    if (a.address_space == "global" || a.address_space == "constant") {
+      size_t n = a.from_user ? parseCount(a.name, given->second) : bufferDefault;
+      BufferSpec b;
+      b.name = a.name;
+      b.type = type;
+      b.count = {std::to_string(n * width), 0};
+      b.role = Role::in;
+      b.init.kind = InitSpec::Kind::uniform;
+      if (isFloat(type)) {
+        b.init.a = -1, b.init.b = 1, b.init.text = "uniform(-1, 1)";
+      } else {
+        b.init.a = 0, b.init.b = 100, b.init.text = "uniform(0, 100)";
+      }
+      spec.buffers.push_back(b);
+      arg.kind = ArgSpec::Kind::buffer;
+      arg.buffer = a.name;
+      a.given = fmt::format("{} x {}, random {}", n, pointee(a.type_name),
+                            isFloat(type) ? "in [-1, 1]" : "in [0, 100]");
+    } else if (pointer) {  // __local
+      arg.kind = ArgSpec::Kind::local;
+      if (a.from_user) {
+        size_t n = parseCount(a.name, given->second);
+        arg.value = {std::to_string(n * width), 0};
+        a.given = fmt::format("{} x {} of local memory", n, pointee(a.type_name));
+      } else {
+        locals.push_back({launch.args.size(), type, width});
+      }
+    } else {
+      if (width != 1)
+        throw ScanUsageError(
+            fmt::format("argument {} '{}' is a vector ({}) passed by value, which "
+                        "scan cannot fill",
+                        i, a.name, a.type_name));
+      double v = 0;
+      const size_t range = a.from_user ? given->second.find("..") : std::string::npos;
+      if (range != std::string::npos) {  // LO..HI: explored like an unset scalar, within it
+        const double lo = parseNumber(a.name, given->second.substr(0, range));
+        const double hi = parseNumber(a.name, given->second.substr(range + 2));
+        if (lo > hi)
+          throw ScanUsageError(fmt::format("--arg {}={}: the range's low end is above its high end",
+                                           a.name, given->second));
+        std::vector<double> values = rangeValuesToTry(type, lo, hi, options.seed + i);
+        v = values.front();
+        values.erase(values.begin());
+        explore.push_back({launch.args.size(), a.name, values});
+        a.given = fmt::format("= {} (of {}..{})", number(v), number(lo), number(hi));
+      } else {
+        v = a.from_user ? parseNumber(a.name, given->second)
+                        : (isFloat(type) ? 1.0 : static_cast<double>(r.global[0]));
+        if (!a.from_user)
+          explore.push_back({launch.args.size(), a.name,
+                             scalarValuesToTry(type, v, r.global[0], options.seed + i)});
+        a.given = fmt::format("= {}", number(v));
+      }
+      arg.kind = ArgSpec::Kind::scalar;
+      arg.name = a.name;
+      arg.value = {number(v), 0};
+    }
+    launch.args.push_back(arg);
+    r.arguments.push_back(a);
+  }
+  for (const auto& [name, value] : options.args)
+    if (std::find(known.begin(), known.end(), name) == known.end()) {
+      std::string list;
+      for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
+      throw ScanUsageError(
+          fmt::format("--arg {}: kernel '{}' has no parameter of that name (it has: {})", name,
+                      options.kernel, list.empty() ? "none" : list));
+    }
+  // Unset __local arguments share the device's local memory: 4 elements per work-item of the
+  // group, at least 1024, as far as the memory allows.
+  if (!locals.empty()) {
+    uint64_t room =
+        dev.local_mem_size ? dev.local_mem_size / 2 : 16384;  // leave room for the kernel's own
+    for (const auto& l : locals) {
+      size_t width = static_cast<size_t>(l.width);
+      size_t want = std::max(kScanMinBufferElements, kScanBufferPerItem * groupItems);
+      size_t fit = room / locals.size() / (sizeOf(l.type) * width);
+      size_t n = std::max<size_t>(1, std::min(want, fit));
+      launch.args[l.arg].value = {std::to_string(n * width), 0};
+      r.arguments[l.arg].given =
+          fmt::format("{} x {} of local memory", n, pointee(r.arguments[l.arg].type_name));
+    }
+  }
+  spec.launches.push_back(launch);
+  if (!spec.buffers.empty() &&
+      std::any_of(r.arguments.begin(), r.arguments.end(), [](const ScanArgument& a) {
+        return !a.from_user && (a.address_space == "global" || a.address_space == "constant");
+      }))
+    r.notes.push_back(
+        fmt::format("buffers not set with --arg NAME=COUNT hold {} elements each: an "
+                    "access past a smaller real buffer goes unseen",
+                    bufferDefault));
+
+  ReferenceRegistry::instance().add(kNoReference, [](RefCase&) {});
+
+  // The launches: the defaults, then one value at a time of each scalar not fixed and, when no
+  // local size was given, other shapes a driver could pick, in rounds, within options.tries.
+  struct Try {
+    std::string label;
+    std::map<size_t, double> values;  // argument position -> value
+    std::vector<size_t> local;
+  };
+  std::vector<std::vector<size_t>> otherLocals;
+  if (r.local_chosen) {
+    size_t kernelMax = dev.max_work_group_size, multiple = 1;
+    try {
+      kernelMax = kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dev.device);
+      multiple = kernel.getWorkGroupInfo<CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE>(dev.device);
+    } catch (const cl::Error&) {
+    }
+    for (auto& shape : driverLikeLocalSizes(r.global, std::min<size_t>(kernelMax, 256), multiple,
+                                            dev.max_work_item_sizes))
+      if (shape != r.local) otherLocals.push_back(std::move(shape));
+  }
+  std::vector<Try> tries = {{"defaults", {}, r.local}};
+  const size_t most = static_cast<size_t>(std::max(options.tries, 1));
+  for (size_t round = 0; tries.size() < most; ++round) {
+    bool any = false;
+    for (const auto& e : explore)
+      if (round < e.values.size() && tries.size() < most) {
+        tries.push_back({fmt::format("{}={}", e.name, number(e.values[round])),
+                         {{e.arg, e.values[round]}},
+                         r.local});
+        any = true;
+      }
+    if (round < otherLocals.size() && tries.size() < most) {
+      tries.push_back({"local " + dims(otherLocals[round]), {}, otherLocals[round]});
+      any = true;
+    }
+    if (!any) break;
+  }
+  if (!explore.empty() || !otherLocals.empty()) {
+    std::string scalars;
+    for (const auto& e : explore) {
+      std::string values;
+      for (double v : e.values) values += ", " + number(v);
+      scalars += fmt::format("{}{}{}", scalars.empty() ? "" : "; ", e.name, values);
+    }
+    std::string locals;
+    for (const auto& l : otherLocals) locals += (locals.empty() ? "" : "; ") + dims(l);
+    r.notes.push_back(fmt::format(
+        "{} launches of at most {} (--tries){}{}; fix a scalar with --arg NAME=VALUE, explore a "
+        "range with --arg NAME=LO..HI",
+        tries.size(), most, scalars.empty() ? "" : "; other scalar values: " + scalars,
+        locals.empty() ? "" : "; other local sizes: " + locals));
+  }
+
+  std::map<std::string, size_t> seen;  // merge key -> index in r.findings
+  for (const auto& t : tries) {
+    Spec one = spec;
+    for (const auto& [arg, value] : t.values) one.launches[0].args[arg].value = {number(value), 0};
+    one.launches[0].local.clear();
+    for (size_t l : t.local) one.launches[0].local.push_back({std::to_string(l), 0});
+    const auto start = std::chrono::steady_clock::now();
+    CaseOutcome outcome = session.runCase(one, {}, options.seed);
+    ScanTry done{t.label, t.local, outcome.findings.size(),
+                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()};
+    r.tries.push_back(done);
+    for (auto& f : outcome.findings) {
+      const std::string key = mergeKey(f);
+      if (seen.count(key)) continue;
+      if (t.label != "defaults") f.summary += " [with " + t.label + "]";
+      seen.emplace(key, r.findings.size());
+      r.findings.push_back(std::move(f));
+    }
+    // A kernel that does not build or launch fails the same way with other values.
+    if (std::any_of(r.findings.begin(), r.findings.end(), [](const Finding& f) {
+          return f.kind == FindingKind::build_error || f.kind == FindingKind::tool_error;
+        }))
+      break;
+  }
+  for (auto& note : session.takeSimulatorNotes()) r.notes.push_back(std::move(note));
+  for (FindingKind kind : options.suppress) {
+    auto dropped = std::erase_if(r.findings, [&](const Finding& f) { return f.kind == kind; });
+    if (dropped)
+      r.notes.push_back(fmt::format("{} {} finding{} suppressed (--suppress)", dropped,
+                                    toString(kind), dropped == 1 ? "" : "s"));
+  }
+  return r;
+}
+
+}  // namespace clh::scan

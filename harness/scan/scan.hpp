@@ -1,0 +1,112 @@
+// `clharness scan`: checks a kernel that has no spec. Its arguments come from the kernel's own
+// argument info; buffers get random contents and generous sizes; launches on a device (the
+// simulator, with every check on, building the kernel as written) give the diagnostics: one with
+// the defaults, then others that explore what the user did not fix (scalar values, local sizes).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "cl/session.hpp"
+#include "core/finding.hpp"
+
+namespace clh::scan {
+
+/// A scan that cannot run as asked: an unknown `--arg` name, an argument type scan cannot fill,
+/// a local size that does not fit the global one. The message says which and why.
+class ScanUsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// What one kernel argument was given.
+struct ScanArgument {
+  int index = 0;
+  std::string name;           ///< the parameter's name (CL_KERNEL_ARG_NAME)
+  std::string address_space;  ///< "global", "constant", "local" or "private"
+  std::string type_name;   ///< as the kernel declares it (CL_KERNEL_ARG_TYPE_NAME), e.g. "float*"
+  std::string given;       ///< what it got, e.g. "4096 float4, random in [-1, 1]" or "= 256"
+  bool from_user = false;  ///< set with --arg NAME=VALUE
+};
+
+struct ScanOptions {
+  std::string source_path;
+  std::string kernel;
+  std::string build_options;  ///< `-cl-kernel-arg-info` is added when missing
+  std::vector<size_t> global;
+  std::vector<size_t> local;  ///< empty: chosen (defaultLocalSize)
+  /// NAME -> VALUE: a scalar's value (or LO..HI, a range to explore), or the element count of a
+  /// buffer or __local argument.
+  std::map<std::string, std::string> args;
+  /// The most launches: the defaults first, then other values of the scalars not fixed and other
+  /// local sizes when none was given. 1: the defaults only.
+  int tries = 12;
+  uint64_t seed = 1;
+  /// Findings of these kinds are dropped (a simulator's known false positive); a note counts them.
+  std::vector<FindingKind> suppress;
+};
+
+/// One launch of a scan: what differed from the defaults, and what it found.
+struct ScanTry {
+  std::string values;  ///< e.g. "defaults", "n=0", "local 7"
+  std::vector<size_t> local;
+  size_t findings = 0;
+  double seconds = 0;
+};
+
+struct ScanResult {
+  std::string device;
+  std::string kernel;
+  std::string source;
+  std::string build_options;  ///< as used
+  std::vector<size_t> global, local;
+  bool local_chosen = false;  ///< the local size was chosen, not given
+  std::vector<ScanArgument> arguments;
+  std::vector<Finding> findings;   ///< every diagnostic: the kernel's, or the tool's (tool_error)
+  std::vector<std::string> notes;  ///< what the reader should know about how it ran
+  std::vector<ScanTry> tries;      ///< every launch, the defaults first
+};
+
+/// Defaults for what the user did not set.
+inline constexpr size_t kScanMinBufferElements = 1024;  ///< a buffer holds at least this many
+inline constexpr size_t kScanBufferPerItem = 4;         ///< ... or 4 elements per work-item
+inline constexpr size_t kScanMaxLocalItems = 64;        ///< the chosen work-group's size limit
+
+/// The values a scan tries for a scalar argument the user did not fix, after `first` (the
+/// default): 0, 1, -1 (signed types), the last index `global_x - 1`, and a random value in
+/// [2, global_x) from `seed`; for floats 0, -1 and 0.5. Distinct, `first` excluded.
+std::vector<double> scalarValuesToTry(ElemType type, double first, size_t global_x, uint64_t seed);
+
+/// For `--arg NAME=LO..HI`: LO, HI, LO + 1, HI - 1 and a random value between, distinct, in order.
+std::vector<double> rangeValuesToTry(ElemType type, double lo, double hi, uint64_t seed);
+
+/// A work-group size for `global`: in each dimension in turn, the largest divisor of the global
+/// size that keeps the group within `max_items` work-items (and within `max_dims`, when given).
+std::vector<size_t> defaultLocalSize(const std::vector<size_t>& global, size_t max_items,
+                                     const std::vector<size_t>& max_dims = {});
+
+/// Element type and vector width of an argument type name: "float4*" -> (float, 4),
+/// "const uint*" -> (uint, 1). False for a type scan cannot fill (a struct, an image, half).
+bool parseArgType(const std::string& type_name, ElemType& type, int& width);
+
+/// Builds the kernel on the session's device (adding -cl-kernel-arg-info), reads its argument
+/// info, fills every argument and runs one launch. A kernel that does not build is a build_error
+/// finding. Throws ScanUsageError for what the user must change, std::runtime_error for a device
+/// that gives no argument info.
+ScanResult runScan(DeviceSession& session, const ScanOptions& options);
+
+/// The terminal listing: the launch, each argument, then each diagnostic with its source lines.
+std::string renderScan(const ScanResult& result);
+
+void to_json(nlohmann::json& j, const ScanArgument& a);
+void from_json(const nlohmann::json& j, ScanArgument& a);
+void to_json(nlohmann::json& j, const ScanTry& t);
+void from_json(const nlohmann::json& j, ScanTry& t);
+void to_json(nlohmann::json& j, const ScanResult& r);
+void from_json(const nlohmann::json& j, ScanResult& r);
+
+}  // namespace clh::scan

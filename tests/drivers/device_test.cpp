@@ -1,0 +1,203 @@
+// Device runs of clharness::semantics, built twice: for real drivers (CLH_SEMANTICS_SIMULATOR=0,
+// suite Device) and for Oclgrind (=1, suite Simulator). Launch shapes on the kernels of kernels/,
+// and the whole semantics column of each device against baselines/semantics/<slug>.json.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <sstream>
+
+#include "cl/devices.hpp"
+#include "drivers/baseline.hpp"
+#include "drivers/checks.hpp"
+#include "drivers/launch_probes.hpp"
+#include "drivers/matrix.hpp"
+#include "launch/shapes.hpp"
+
+#if CLH_SEMANTICS_SIMULATOR
+#define SUITE Simulator
+#else
+#define SUITE Device
+#endif
+
+namespace fs = std::filesystem;
+using namespace clh::drivers;
+using namespace clh::launch;
+
+namespace {
+
+const char* kKind = CLH_SEMANTICS_SIMULATOR ? "simulator" : "device";
+
+const std::vector<clh::DeviceInfo>& allDevices() {
+  static const std::vector<clh::DeviceInfo> all = [] {
+    clh::registerIcds({});
+    return clh::enumerateDevices();
+  }();
+  return all;
+}
+
+std::vector<clh::DeviceInfo> devicesOfThisKind() {
+  std::vector<clh::DeviceInfo> out;
+  for (const auto& d : allDevices())
+    if (d.simulator == bool(CLH_SEMANTICS_SIMULATOR)) out.push_back(d);
+  return out;
+}
+
+std::string readFile(const fs::path& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::optional<DeviceColumn> baselineFor(const clh::DeviceInfo& d) {
+  auto b = clh::drivers::findBaseline(CLH_SEMANTICS_BASELINES, d);
+  if (!b) return std::nullopt;
+  return DeviceColumn{d.slug(), d.displayName(), "", b->match.driver_version, b->checks};
+}
+
+const CheckResult* row(const DeviceColumn& col, const std::string& id) {
+  for (const auto& r : col.results)
+    if (r.id == id) return &r;
+  return nullptr;
+}
+
+std::string skipMessage(const std::vector<std::string>& missing) {
+  std::string s = "no baseline in " CLH_SEMANTICS_BASELINES " for:";
+  for (const auto& m : missing) s += " " + m;
+  return s + " (results were only listed; write one with `clharness semantics --write-baselines`)";
+}
+
+}  // namespace
+
+// Each kernel of kernels/ under >= 100 shapes: every outcome the rules allow, or a deviation that
+// the device's baseline records for that family (listed with both codes on stdout).
+TEST(SUITE, LaunchShapesMatchPredictions) {
+  auto devices = devicesOfThisKind();
+  if (devices.empty()) GTEST_SKIP() << "no OpenCL " << kKind << " here";
+  std::vector<std::string> missing;
+  for (const auto& d : devices) {
+    SCOPED_TRACE(d.displayName());
+    auto baseline = baselineFor(d);
+    if (!baseline) missing.push_back(d.slug());
+    cl::Context context(d.device);
+    // The same kernels, options and seeds as runLaunchChecks(), so the baseline's rows apply.
+    ShapeOptions base;
+    if (d.simulator) base.max_global_items = 1024;
+    struct Case {
+      const char* name;
+      bool offsets, dynamic_local;
+    };
+    const Case cases[] = {{"index_writer", true, false},
+                          {"dynamic_local", false, true},
+                          {"required_size", false, false},
+                          {"static_local", false, false}};
+    uint64_t seed = LaunchCheckOptions{}.seed;
+    int deviations = 0;
+    for (const auto& c : cases) {
+      SCOPED_TRACE(c.name);
+      cl::Program program(
+          context, readFile(fs::path(CLH_SEMANTICS_KERNELS) / (std::string(c.name) + ".cl")));
+      try {
+        program.build({d.device});
+      } catch (const cl::Error&) {
+        FAIL() << "build failed: " << program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(d.device);
+      }
+      cl::Kernel kernel(program, c.name);
+      ShapeOptions o = base;
+      o.offsets = c.offsets;
+      o.dynamic_local = c.dynamic_local;
+      cl::Buffer current;
+      auto set = [&](cl::Kernel& k, const LaunchShape& s) {
+        size_t items = 1;
+        for (size_t g : s.config.global) items *= std::max<size_t>(g, 1);
+        current = cl::Buffer(context, CL_MEM_WRITE_ONLY, items * sizeof(int));
+        k.setArg(0, current);
+        if (c.dynamic_local) {
+          k.setArg(2, static_cast<cl_uint>(s.config.dynamic_local_bytes / sizeof(int)));
+          k.setArg(1, cl::Local(s.config.dynamic_local_bytes));
+        }
+      };
+      // Each kernel writes one int per work-item: a success must have run every one.
+      auto output = [&](const LaunchShape&) { return current; };
+      auto results = checkLaunchShapes(d, kernel, set, LaunchCheckOptions{}.shapes_per_kernel,
+                                       seed++, o, output);
+      EXPECT_GE(results.size(), 100u);
+      for (const auto& r : results) {
+        EXPECT_FALSE(r.prediction.allowed.empty()) << r.toString();
+        if (r.conforms) continue;
+        ++deviations;
+        std::cout << "[deviation] " << d.slug() << " " << c.name << ": " << r.toString() << "\n";
+        if (!baseline) continue;
+        const CheckResult* known = row(*baseline, "launch." + r.shape.kind);
+        EXPECT_TRUE(known && known->verdict == Verdict::deviates)
+            << "a deviation the baseline does not record: " << r.toString();
+      }
+    }
+    std::cout << d.slug() << ": " << deviations << " deviating shapes\n";
+  }
+  if (!missing.empty()) GTEST_SKIP() << skipMessage(missing);
+}
+
+// Every driver check and launch row of each device, compared with its committed baseline.
+TEST(SUITE, SemanticsMatchBaseline) {
+  auto devices = devicesOfThisKind();
+  if (devices.empty()) GTEST_SKIP() << "no OpenCL " << kKind << " here";
+  std::vector<std::string> missing;
+  for (const auto& d : devices) {
+    SCOPED_TRACE(d.displayName());
+    auto results = runDriverChecks(d);
+    auto launch = runLaunchChecks(d);
+    results.insert(results.end(), launch.begin(), launch.end());
+    auto isolated = runIsolatedLaunchRows(
+        {"/proc/self/exe", "--clh-launch-family={family}", "--clh-device=" + exactDeviceRegex(d)});
+    results.insert(results.end(), isolated.begin(), isolated.end());
+    // Every check of the catalogue ran to a value.
+    for (const auto& info : driverChecks())
+      EXPECT_TRUE(std::any_of(results.begin(), results.end(), [&](const CheckResult& r) {
+        return r.id == info.id;
+      })) << info.id;
+    DeviceColumn col = makeColumn(d, results);
+    std::cout << renderTable({col});
+    auto baseline = baselineFor(d);
+    if (!baseline) {
+      missing.push_back(d.slug());
+      continue;
+    }
+    for (const auto& change : compareWithBaseline(col, *baseline))
+      ADD_FAILURE() << change.toString();
+  }
+  if (!missing.empty()) GTEST_SKIP() << skipMessage(missing);
+}
+
+// Child mode (--clh-launch-family=F --clh-device=REGEX): one crash-prone launch family on one
+// device, rows as JSON on stdout; what runIsolatedLaunchRows() runs.
+int main(int argc, char** argv) {
+  std::string family, regex;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a.rfind("--clh-launch-family=", 0) == 0) family = a.substr(20);
+    if (a.rfind("--clh-device=", 0) == 0) regex = a.substr(13);
+  }
+  if (!family.empty()) {
+    clh::registerIcds({});
+    auto devices = clh::selectDevices(clh::enumerateDevices(), regex);
+    if (devices.empty()) return 3;
+    LaunchCheckOptions options;
+    options.families = {family};
+    std::cout << launchRowsJson(runLaunchChecks(devices.front(), options)) << "\n";
+    return 0;
+  }
+  testing::InitGoogleTest(&argc, argv);
+  // Ended without exit-time destructors: PoCL 3.1, running __local arguments over its own
+  // CL_DEVICE_LOCAL_MEM_SIZE in this process (the local_mem_over rows), can leave the heap
+  // damaged, and a free() at exit then aborts a run whose tests passed ("corrupted double-linked
+  // list", seen under load). The driver's deviation itself is what the rows report.
+  const int rc = RUN_ALL_TESTS();
+  std::fflush(nullptr);
+  std::_Exit(rc);
+}
