@@ -7,7 +7,8 @@
 #                                 a regular expression); it becomes CLH_BENCH_DEVICE
 # The binary: $BENCH_BIN, else $BUNDLE/bench_overhead (a bundle from ci/bundle.sh), else
 # ${BUILD_DIR:-build}/bench/bench_overhead. BENCH_REPETITIONS (default 7) repetitions of each
-# benchmark, interleaved at random; the table quotes their medians.
+# benchmark of BENCH_MIN_TIME seconds (default 0.5), interleaved at random; the table quotes their
+# medians.
 set -euo pipefail
 if [ $# -ne 2 ]; then
   echo "usage: bench/run.sh DEVICE OUTDIR" >&2
@@ -17,6 +18,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 device=$1
 out=$2
 reps=${BENCH_REPETITIONS:-7}
+min_time=${BENCH_MIN_TIME:-0.5}  # seconds per repetition (Google Benchmark's default)
 bin=${BENCH_BIN:-}
 if [ -z "$bin" ] && [ -n "${BUNDLE:-}" ]; then bin="$BUNDLE/bench_overhead"; fi
 [ -n "$bin" ] || bin="${BUILD_DIR:-$root/build}/bench/bench_overhead"
@@ -31,7 +33,8 @@ commit() {  # the tree's commit; a copy that is no git checkout (the GPU machine
   git -C "$root" diff --quiet HEAD -- . 2>/dev/null && echo "$c" || echo "$c, with uncommitted changes"
 }
 export CLHARNESS_ROOT="${CLHARNESS_ROOT:-$root}"
-args=(--benchmark_repetitions="$reps" --benchmark_enable_random_interleaving=true
+args=(--benchmark_repetitions="$reps" --benchmark_min_time="$min_time"
+  --benchmark_enable_random_interleaving=true
   --benchmark_report_aggregates_only=true --benchmark_out="$out/bench.json"
   --benchmark_out_format=json)
 {

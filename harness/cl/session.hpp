@@ -1,6 +1,7 @@
 // A device session: one context and profiling queue on one device, with a program cache keyed by
-// (source, build options), and the runner of one case of a spec. A session can start afresh
-// (reset) after a command failed, as some drivers leave the context unusable then.
+// (source, build options), a pool of guarded device buffers, and the runner of one case of a
+// spec. A session can start afresh (reset) after a command failed, as some drivers leave the
+// context unusable then.
 #pragma once
 
 #include <map>

@@ -61,15 +61,33 @@ constexpr ElemType elemTypeOf<double>() {
   return ElemType::f64;
 }
 
+namespace detail {
+/// Uninitialised storage of at least `words` words; `capacity` gets its size. A large block
+/// (256 KiB or more) freed by an earlier buffer is handed out again when one fits (at most twice
+/// the size): a case's megabytes then come without new pages, which the system zeroes and
+/// faults in one by one (at 2^20 elements, several milliseconds a case on a virtual machine).
+uint64_t* takeStorage(size_t words, size_t* capacity);
+/// Gives back what takeStorage handed out: kept for a later take (a bounded number and amount),
+/// or freed.
+void giveStorage(uint64_t* p, size_t capacity);
+struct GiveStorage {
+  size_t capacity = 0;
+  void operator()(uint64_t* p) const { giveStorage(p, capacity); }
+};
+inline std::unique_ptr<uint64_t[], GiveStorage> storage(size_t words) {
+  size_t capacity = 0;
+  uint64_t* p = takeStorage(words, &capacity);
+  return std::unique_ptr<uint64_t[], GiveStorage>(p, GiveStorage{capacity});
+}
+}  // namespace detail
+
 /// A typed, contiguous host array. Raw bytes are kept aligned for any element type.
 class HostBuffer {
  public:
   HostBuffer() = default;
   /// Uninitialised storage: every user fills it (inputs, poison, a read from the device).
   HostBuffer(ElemType type, size_t count)
-      : type_(type),
-        count_(count),
-        storage_(std::make_unique_for_overwrite<uint64_t[]>((count * sizeOf(type) + 7) / 8 + 1)) {}
+      : type_(type), count_(count), storage_(detail::storage((count * sizeOf(type) + 7) / 8 + 1)) {}
   HostBuffer(const HostBuffer& o) : HostBuffer(o.type_, o.count_) {
     std::memcpy(data(), o.data(), bytes());
   }
@@ -105,7 +123,7 @@ class HostBuffer {
   }
   ElemType type_ = ElemType::f32;
   size_t count_ = 0;
-  std::unique_ptr<uint64_t[]> storage_;
+  std::unique_ptr<uint64_t[], detail::GiveStorage> storage_;
 };
 
 }  // namespace clh
