@@ -1,0 +1,175 @@
+#!/usr/bin/env python3
+"""Tests of bench/corpus/gpuverify-manifest.py on a small suite of its own, laid out and headed as
+GPUVerify's testsuite/OpenCL is: verdicts, expected kinds, sizes, what is left out and why.
+
+Usage: gpuverify_manifest_test.py SCRIPT
+"""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import textwrap
+import unittest
+
+SCRIPT = None
+
+# folder -> kernel.cl, each headed like a GPUVerify test.
+SUITE = {
+    "races/fail/write_write": """\
+        //xfail:NOT_ALL_VERIFIED
+        //--local_size=1024 --num_groups=1024 --no-inline
+        //kernel.cl:[\\d]+:[\\d]+:[\\s]+error:[\\s]+possible write-write race on A\\[0\\]
+        __kernel void foo(__local int* A) { A[0] = get_local_id(0); }
+        """,
+    "races/pass": """\
+        //pass
+        //--local_size=[8,8] --global_size=[16,16]
+        __kernel void bar(__global int* A) { A[get_global_id(1) * 16 + get_global_id(0)] = 1; }
+        """,
+    "array_bounds/fail": """\
+        //xfail:NOT_ALL_VERIFIED
+        //--local_size=8 --num_groups=8 --check-array-bounds
+        //kernel.cl:7:[\\d]+:[\\s]+error:[\\s]+possible array out-of-bounds access on array L
+        __kernel void foo() { local int L[25]; L[get_global_id(0)] = 1; }
+        """,
+    "null/fail": """\
+        //xfail:NOT_ALL_VERIFIED
+        //--local_size=2 --num_groups=2
+        //error: possible null pointer access for work item
+        __kernel void foo(__global int* b) { __global int* a = 0; b[0] = a[get_global_id(0)]; }
+        """,
+    "divergence/fail": """\
+        //xfail:NOT_ALL_VERIFIED
+        //--local_size=16 --num_groups=2
+        //kernel.cl:4:5:[\\s]+error:[\\s]+barrier may be reached by non-uniform control flow
+        __kernel void foo() { if (get_local_id(0) == 0) barrier(CLK_LOCAL_MEM_FENCE); }
+        """,
+    "no_error_line/fail": """\
+        //xfail:NOT_ALL_VERIFIED
+        //--local_size=64 --num_groups=128
+        kernel void foo(global float* p) { p[0] = get_global_id(0); }
+        """,
+    "annotation/fail": """\
+        //xfail:NOT_ALL_VERIFIED
+        //--local_size=64 --num_groups=64
+        //kernel.cl:3:3:[\\s]+error:[\\s]+this assertion might not hold
+        __kernel void foo() { __assert(false); }
+        """,
+    "annotation/silent_fail": """\
+        //xfail:NOT_ALL_VERIFIED
+        //--local_size=64 --num_groups=1
+        __kernel void foo(int a) { __requires(a > 0); for (int i = 0; __invariant(i == 5), i < 8; i++) {} }
+        """,
+    "annotation/pass": """\
+        //pass
+        //--local_size=64 --num_groups=*
+        __kernel void foo(__global int* A, int n) { __requires(n == 64); A[get_global_id(0)] = n; }
+        """,
+    "tools/clang": """\
+        //xfail:CLANG_ERROR
+        //--local_size=4 --num_groups=2
+        __kernel void foo() { undeclared(); }
+        """,
+}
+
+
+def make_suite(root):
+    base = os.path.join(root, "testsuite", "OpenCL")
+    for folder, text in SUITE.items():
+        os.makedirs(os.path.join(base, folder))
+        with open(os.path.join(base, folder, "kernel.cl"), "w") as f:
+            f.write(textwrap.dedent(text))
+    return base
+
+
+def manifest(path):
+    cases, comments = {}, []
+    with open(path) as f:
+        for line in f:
+            if line.startswith("#"):
+                comments.append(line)
+            elif line.strip():
+                case = json.loads(line)
+                cases[case["id"]] = case
+    return cases, comments
+
+
+def option(case, name):
+    run = case["run"]
+    return run[run.index(name) + 1]
+
+
+class GpuverifyManifest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.base = make_suite(self.tmp.name)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def write(self, *extra):
+        r = subprocess.run([sys.executable, SCRIPT, self.tmp.name] + list(extra),
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return r
+
+    def test_verdicts_and_kinds_come_from_the_suites_own_lines(self):
+        self.write()
+        cases, _ = manifest(os.path.join(self.base, "clharness-manifest.jsonl"))
+        self.assertEqual(cases["races/fail/write_write"]["expect"], ["race"])
+        self.assertEqual(cases["races/pass"]["expect"], [])
+        self.assertEqual(cases["array_bounds/fail"]["expect"], ["out_of_bounds"])
+        self.assertEqual(cases["null/fail"]["expect"], ["out_of_bounds"])
+        self.assertEqual(cases["divergence/fail"]["expect"], ["divergence"])
+        self.assertEqual(cases["no_error_line/fail"]["expect"], ["race"])
+        self.assertEqual(cases["annotation/pass"]["expect"], [])
+
+    def test_an_annotations_fault_and_a_tools_error_are_comment_lines_with_the_reason(self):
+        self.write()
+        cases, comments = manifest(os.path.join(self.base, "clharness-manifest.jsonl"))
+        for left_out in ("annotation/fail", "annotation/silent_fail", "tools/clang"):
+            self.assertNotIn(left_out, cases)
+        text = "".join(comments)
+        self.assertIn("# left out annotation/fail: the fault is a GPUVerify annotation", text)
+        self.assertIn("# left out annotation/silent_fail: the fault is a GPUVerify annotation", text)
+        self.assertIn("# left out tools/clang: xfail:CLANG_ERROR", text)
+        self.assertIn('"faulty": 5', comments[0])
+        self.assertIn('"left_out": 3', comments[0])
+
+    def test_sizes_kernel_and_build_options(self):
+        self.write()
+        cases, _ = manifest(os.path.join(self.base, "clharness-manifest.jsonl"))
+        passing = cases["races/pass"]
+        self.assertEqual(passing["run"][:4], ["scan", "races/pass/kernel.cl", "--kernel", "bar"])
+        self.assertEqual(option(passing, "--global"), "16,16")
+        self.assertEqual(option(passing, "--local"), "8,8")
+        self.assertEqual(option(cases["array_bounds/fail"], "--global"), "64")
+        # GPUVerify's "*" (any number of groups) runs a small one.
+        self.assertEqual(option(cases["annotation/pass"], "--global"), "512")
+        build = [a for a in cases["annotation/pass"]["run"] if a.startswith("--build-options=")][0]
+        self.assertIn("-D__requires(x)=", build)
+        self.assertIn("-D__assert(x)=", build)
+        self.assertIn("--check-array-bounds", cases["array_bounds/fail"]["note"])
+
+    def test_a_large_grid_keeps_its_local_size_and_runs_fewer_groups(self):
+        self.write("--max-items", "4096")
+        cases, _ = manifest(os.path.join(self.base, "clharness-manifest.jsonl"))
+        big = cases["races/fail/write_write"]
+        self.assertEqual(option(big, "--local"), "1024")
+        self.assertEqual(option(big, "--global"), "4096")
+        self.assertIn("work-groups 4 of GPUVerify's 1024", big["note"])
+
+    def test_paths_stay_relative_to_a_manifest_written_elsewhere(self):
+        out = os.path.join(self.tmp.name, "elsewhere", "m.jsonl")
+        os.makedirs(os.path.dirname(out))
+        self.write("--out", out)
+        cases, _ = manifest(out)
+        kernel = cases["races/pass"]["run"][1]
+        self.assertTrue(os.path.isfile(os.path.join(os.path.dirname(out), kernel)), kernel)
+
+
+if __name__ == "__main__":
+    SCRIPT = sys.argv.pop(1)
+    unittest.main()
