@@ -39,12 +39,15 @@ import sys
 ANNOTATION_ERRORS = re.compile(
     r"assertion might not hold|invariant might not|loop invariant|precondition|postcondition|"
     r"barrier invariant|barrier interval")
-# Annotations that may appear in kernels kept: each becomes an empty macro.
+# Statements of GPUVerify's specification language that may appear in kernels kept: each becomes
+# the expression 0 (they also stand in loop conditions: `while (__invariant(i < n), i < n)`).
 ANNOTATION_MACROS = [
-    "__requires(x)", "__ensures(x)", "__assert(x)", "__assume(x)", "__invariant(x)",
-    "__global_requires(x)", "__global_ensures(x)", "__global_invariant(x)",
-    "__global_assert(x)", "__function_wide_invariant(x)", "__candidate_invariant(x)",
-]
+    "__requires", "__ensures", "__assert", "__assume", "__invariant", "__global_requires",
+    "__global_ensures", "__global_invariant", "__global_assert", "__function_wide_invariant",
+    "__function_wide_candidate_invariant", "__candidate_invariant",
+    "__candidate_global_invariant", "__reads_from", "__writes_to", "__requires_fresh_array",
+    "__array_snapshot", "__read_permission",
+] + ["__barrier_invariant_%d" % n for n in range(1, 20)] + ["__barrier_invariant_binary_1"]
 ANNOTATION_USE = re.compile(r"\b(__assert|__global_assert|__barrier_invariant\w*|DECLARE_UF\w*|"
                             r"__axiom|__function_wide_candidate_invariant)\b")
 # Annotations a faulty kernel may violate without any race: with no error line naming a race, the
@@ -157,7 +160,7 @@ def case_of(root, path, max_items, tries):
     if not names:
         return case_id, None, "no kernel in the file"
     glob, local, size_note = geometry(options, max_items)
-    build = " ".join("-D%s=" % m for m in ANNOTATION_MACROS)
+    build = " ".join("-D%s(...)=0" % m for m in ANNOTATION_MACROS)
     run = ["scan", rel, "--kernel", names[0], "--global", glob, "--local", local,
            "--build-options=" + build, "--tries", str(tries)]
     notes = [verdict]
