@@ -80,11 +80,7 @@ void BufferPool::clear() {
 
 CaseBuffers::CaseBuffers(cl::Context& context, cl::CommandQueue& queue, size_t guard,
                          BufferPool* pool)
-    : context_(context),
-      queue_(queue),
-      guard_(guard),
-      pattern_(freshPattern(guard)),
-      pool_(guard > 0 ? pool : nullptr) {}
+    : context_(context), queue_(queue), guard_(guard), pattern_(freshPattern(guard)), pool_(pool) {}
 
 CaseBuffers::~CaseBuffers() {
   if (!pool_) return;
@@ -157,7 +153,8 @@ size_t CaseBuffers::add(const std::string& name, const HostBuffer& hb, BufferMod
     queue_.enqueueUnmapMemObject(whole, p);
   }
   cl::Buffer view = whole;
-  if (guard_ > 0) {
+  // Inside guards, or inside a larger pooled buffer: the kernel gets a buffer of its own size.
+  if (guard_ > 0 || (e.pooled && e.pooled != total)) {
     cl_buffer_region region{guard_, body};
     view = whole.createSubBuffer(CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region);
   }

@@ -124,7 +124,7 @@ class DeviceSession {
   OclgrindSession* sim_ = nullptr;
   std::map<std::string, std::unique_ptr<ExprEnv>> envs_;  // per spec name
   size_t guard_bytes_ = 0;
-  BufferPool pool_;  ///< device buffers kept between cases (guarded, write mode)
+  BufferPool pool_;  ///< device buffers kept between cases (write mode, real devices)
   bool needs_reset_ = false;
   int resets_ = 0;
   std::vector<std::string> sim_notes_;          ///< for takeSimulatorNotes, in order, once each
