@@ -32,6 +32,10 @@ void addCheckCommand(CLI::App& app, const std::function<clh::ToolConfig()>& conf
                   "units run at once, each in its own processes (default: the number of cores); "
                   "a GPU takes one unit at a time, and CPU timings are taken under that load")
       ->check(CLI::Range(1, 256));
+  cmd->add_option("--cpu-device-jobs", check.cpu_device_jobs,
+                  "at most N units at once on one CPU device, within --jobs (default: no limit "
+                  "of its own)")
+      ->check(CLI::Range(0, 256));
   cmd->add_flag("--no-isolate", a->no_isolate,
                 "run in this process (a crashing kernel ends the run)");
   cmd->add_flag("--no-shrink", a->no_shrink, "report the first failing case without shrinking it");

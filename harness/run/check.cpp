@@ -248,12 +248,18 @@ int runCheck(const ToolConfig& config, const CheckOptions& o) {
     announce(*slot.launch, "shapes");
   };
   // Units run on `jobs` threads, each waiting on its own child processes. A GPU takes one unit at
-  // a time (its timings and memory stay its own); CPU drivers and the simulator take any number.
+  // a time (its timings and memory stay its own); a CPU driver `cpu_device_jobs` (0: any number);
+  // the simulator any number.
   TaskPool pool;
   pool.tasks = slots.size();
   pool.jobs = o.isolate ? static_cast<size_t>(std::max(1, o.jobs)) : 1;
   pool.resource_of = [&](size_t t) { return t % devices.size(); };
-  pool.exclusive = [&](size_t d) { return devices[d].kind == DeviceKind::gpu; };
+  pool.capacity = [&](size_t d) -> size_t {
+    if (devices[d].kind == DeviceKind::gpu) return 1;
+    if (devices[d].kind == DeviceKind::cpu)
+      return static_cast<size_t>(std::max(0, o.cpu_device_jobs));
+    return 0;
+  };
   pool.stop = [] { return interruptRequested() != 0; };
   runTasks(pool, runTask);
   // The launch families of each device, for its driver section.

@@ -24,6 +24,10 @@ struct CheckOptions {
   bool shrink = true;
   /// Units run at once (each in its own processes); a GPU still takes one at a time.
   int jobs = 1;
+  /// Units at once on one CPU device, within `jobs` (0: no limit of its own). Measured on a
+  /// 16-core host, more units at once were faster, with PoCL's kernel cache empty or full
+  /// (docs/performance.md); a limit is for a machine where they contend.
+  int cpu_device_jobs = 0;
   std::string buffer_mode = "default";  ///< a BufferMode name, "all", or "default" (the spec's)
   std::string read_mode = "default";    ///< a ReadMode name, "all", or "default" (the spec's)
   /// Launch shapes per spec and device (a unit of family "launch" each); 0: none. Not run when
