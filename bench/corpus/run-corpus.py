@@ -261,7 +261,7 @@ def main(argv):
     sys.stdout.write(render(summary, results))
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
-            json.dump({"schema": SCHEMA, "manifest": os.path.abspath(args.manifest),
+            json.dump({"schema": SCHEMA, "manifest": args.manifest,
                        "summary": summary, "cases": results}, f, indent=1)
             f.write("\n")
     return 0 if all(r["ok"] for r in results) else 1
