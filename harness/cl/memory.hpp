@@ -54,7 +54,11 @@ class CaseBuffers {
   }
 
   /// Creates the buffer for `host` (its initial contents) in `mode` and returns its index.
-  size_t add(const std::string& name, const HostBuffer& host, BufferMode mode);
+  /// `write_contents = false`: a new buffer whose contents are never written (only its guard
+  /// zones), so the simulator sees them as uninitialized; `mode` is then `write`.
+  /// `access`: CL_MEM_READ_WRITE, CL_MEM_READ_ONLY or CL_MEM_WRITE_ONLY.
+  size_t add(const std::string& name, const HostBuffer& host, BufferMode mode,
+             bool write_contents = true, cl_mem_flags access = CL_MEM_READ_WRITE);
   size_t add(const std::string& name, const HostBuffer& host) {
     return add(name, host, default_mode_);
   }

@@ -337,7 +337,11 @@ CaseOutcome DeviceSession::runCase(const Spec& spec, const Sizes& sizes, uint64_
   const ReadMode readMode = run.read.value_or(spec.read.value_or(ReadMode::blocking));
   try {
     for (const auto& b : spec.buffers)
-      bufs.add(b.name, host.at(b.name), b.memory.value_or(run.buffers));
+      bufs.add(b.name, host.at(b.name), b.memory.value_or(run.buffers),
+               b.init.kind != InitSpec::Kind::none,
+               b.access == BufferSpec::Access::read_only    ? CL_MEM_READ_ONLY
+               : b.access == BufferSpec::Access::write_only ? CL_MEM_WRITE_ONLY
+                                                            : CL_MEM_READ_WRITE);
   } catch (const cl::Error& e) {
     needs_reset_ = !device_.simulator;
     out.findings.push_back(finding(FindingKind::launch_error,
@@ -362,6 +366,12 @@ CaseOutcome DeviceSession::runCase(const Spec& spec, const Sizes& sizes, uint64_
             break;
           case ArgSpec::Kind::local:
             k.setArg(index, cl::Local(std::max<size_t>(a.local_bytes, 1)));
+            break;
+          case ArgSpec::Kind::bytes:
+            k.setArg(index, a.bytes.size(), a.bytes.data());
+            break;
+          case ArgSpec::Kind::null:  // a NULL buffer (OpenCL 1.2: a NULL arg_value)
+            k.setArg(index, sizeof(cl_mem), nullptr);
             break;
         }
         ++index;
