@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "app/app.hpp"
+#include "core/shard.hpp"
 #include "run/check.hpp"
 
 void addCheckCommand(CLI::App& app, const std::function<clh::ToolConfig()>& config) {
@@ -81,12 +82,9 @@ void addCheckCommand(CLI::App& app, const std::function<clh::ToolConfig()>& conf
       a->check.shrink = !a->no_shrink;
       a->check.driver_checks = !a->no_driver_checks;
       a->check.regression = baseline->count() > 0;
-      std::string shard = a->shard;
-      const char* index = std::getenv("GTEST_SHARD_INDEX");
-      const char* total = std::getenv("GTEST_TOTAL_SHARDS");
-      if (shard.empty() && index && total) shard = std::string(index) + "/" + total;
-      if (!shard.empty() && !clh::parseShard(shard, a->check.shard_index, a->check.shard_count))
-        throw std::invalid_argument("--shard '" + shard + "': expected K/N with 0 <= K < N");
+      const clh::Shard shard = clh::shardFromOption(a->shard);
+      a->check.shard_index = shard.index;
+      a->check.shard_count = shard.count;
       return clh::runCheck(config(), a->check);
     });
   });

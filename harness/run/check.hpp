@@ -52,9 +52,6 @@ struct CheckOptions {
   bool resume = false;
 };
 
-/// Reads a shard "K/N" (0 <= K < N) into `index` and `count`; false when `text` is not one.
-bool parseShard(const std::string& text, int& index, int& count);
-
 /// Runs the check and writes its reports; returns an ExitCode (0 every unit as expected, 1 a
 /// check failed, 2 bad usage or spec, 3 no usable device, 130/143 interrupted).
 int runCheck(const ToolConfig& config, const CheckOptions& options);
