@@ -3,17 +3,20 @@
 // nothing here formats findings for people. Loaded through OCLGRIND_PLUGINS=<this .so>.
 // When CLHARNESS_OCLGRIND_WATCH names a file holding watched elements (sim/oclgrind_watch.hpp),
 // each launch of their kernel also reports which statements stored to them ("watch" lines).
+// An out-of-bounds access to local or private memory names the array it was derived from.
 //
 // Built without RTTI, as liboclgrind is (it exports no typeinfo for oclgrind::Plugin).
 
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <mutex>
@@ -33,10 +36,14 @@
 #include <oclgrind/WorkGroup.h>
 #include <oclgrind/WorkItem.h>
 
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Argument.h"
+#include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DebugLoc.h"
+#include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 
 namespace {
 
@@ -73,6 +80,185 @@ int pointerAddressSpace(const llvm::Instruction* instruction) {
     }
   }
   return -1;
+}
+
+/// The pointer an instruction reads or writes through (as pointerAddressSpace picks it), or null.
+const llvm::Value* accessedPointer(const llvm::Instruction* instruction) {
+  if (const auto* load = llvm::dyn_cast<llvm::LoadInst>(instruction)) {
+    return load->getPointerOperand();
+  }
+  if (const auto* store = llvm::dyn_cast<llvm::StoreInst>(instruction)) {
+    return store->getPointerOperand();
+  }
+  if (const auto* rmw = llvm::dyn_cast<llvm::AtomicRMWInst>(instruction)) {
+    return rmw->getPointerOperand();
+  }
+  if (const auto* cmpxchg = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(instruction)) {
+    return cmpxchg->getPointerOperand();
+  }
+  if (const auto* call = llvm::dyn_cast<llvm::CallInst>(instruction)) {
+    for (const llvm::Use& arg : call->args()) {
+      if (arg->getType()->isPointerTy()) return arg.get();
+    }
+  }
+  return nullptr;
+}
+
+/// A source-level type as C writes it ("int[10][10]", "struct point[4]"), from debug info.
+std::string typeName(const llvm::DIType* type) {
+  std::string dims;
+  while (type != nullptr) {
+    if (const auto* composite = llvm::dyn_cast<llvm::DICompositeType>(type)) {
+      if (composite->getTag() != llvm::dwarf::DW_TAG_array_type) {
+        const std::string name = composite->getName().str();
+        const char* tag = composite->getTag() == llvm::dwarf::DW_TAG_structure_type ? "struct "
+                          : composite->getTag() == llvm::dwarf::DW_TAG_union_type   ? "union "
+                                                                                    : "";
+        return (name.empty() ? std::string(tag) + "{...}" : tag + name) + dims;
+      }
+      for (const llvm::DINode* element : composite->getElements()) {
+        const auto* range = llvm::dyn_cast_or_null<llvm::DISubrange>(element);
+        const auto* count =
+            range != nullptr ? range->getCount().dyn_cast<llvm::ConstantInt*>() : nullptr;
+        dims += count != nullptr ? "[" + std::to_string(count->getSExtValue()) + "]" : "[]";
+      }
+      type = composite->getBaseType();
+    } else if (const auto* derived = llvm::dyn_cast<llvm::DIDerivedType>(type)) {
+      if (derived->getTag() == llvm::dwarf::DW_TAG_pointer_type) return "pointer" + dims;
+      if (derived->getTag() == llvm::dwarf::DW_TAG_typedef && !derived->getName().empty()) {
+        return derived->getName().str() + dims;
+      }
+      type = derived->getBaseType();
+    } else {
+      return type->getName().str() + dims;
+    }
+  }
+  return dims;
+}
+
+/// The line declaring private array `name` in the source, searched from `use` back to the start of
+/// the function that uses it: Oclgrind strips the llvm.dbg.declare calls that would say it. A
+/// declaration is the name followed by '[' after a type's last word ("int p[4]", "float4 v[2]").
+unsigned declarationLine(const std::string& name, const llvm::Instruction* use,
+                         const oclgrind::Kernel* kernel) {
+  const oclgrind::Program* program = kernel != nullptr ? kernel->getProgram() : nullptr;
+  const llvm::DebugLoc& loc = use->getDebugLoc();
+  if (program == nullptr || !loc || name.empty() ||
+      name.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_") !=
+          std::string::npos) {
+    return 0;
+  }
+  unsigned first = 1;
+  if (const auto* scope = llvm::dyn_cast_or_null<llvm::DIScope>(loc.getScope())) {
+    if (const llvm::DISubprogram* function =
+            llvm::dyn_cast<llvm::DILocalScope>(scope)->getSubprogram()) {
+      first = std::max(1u, function->getLine());
+    }
+  }
+  const std::regex declaration("(^|[^A-Za-z0-9_])([A-Za-z_][A-Za-z0-9_]*)[\\s*]+" + name +
+                               "\\s*\\[");
+  for (unsigned line = std::min<unsigned>(loc.getLine(), program->getNumSourceLines());
+       line >= first && line > 0; --line) {
+    const char* text = program->getSourceLine(line);
+    std::cmatch m;
+    if (text == nullptr || !std::regex_search(text, m, declaration)) continue;
+    const std::string word = m[2].str();
+    if (word != "return" && word != "case" && word != "else" && word != "sizeof") return line;
+  }
+  return 0;
+}
+
+/// The name, type and line of a __local variable or a private alloca, from its debug info.
+void addDeclaration(json& out, const llvm::Value* object) {
+  const llvm::DIVariable* variable = nullptr;
+  if (const auto* global = llvm::dyn_cast<llvm::GlobalVariable>(object)) {
+    llvm::SmallVector<llvm::DIGlobalVariableExpression*, 1> expressions;
+    global->getDebugInfo(expressions);
+    if (!expressions.empty()) variable = expressions.front()->getVariable();
+  } else if (llvm::isa<llvm::AllocaInst>(object)) {
+    // dbg.declare names the alloca through metadata, so it is not among the alloca's users.
+    for (const llvm::DbgDeclareInst* declare :
+         llvm::FindDbgDeclareUses(const_cast<llvm::Value*>(object))) {
+      if (declare->getVariable() != nullptr) {
+        variable = declare->getVariable();
+        break;
+      }
+    }
+  }
+  if (variable != nullptr) {
+    out["name"] = variable->getName().str();
+    const std::string type = typeName(variable->getType());
+    if (!type.empty()) out["type"] = type;
+    if (variable->getLine() > 0) out["line"] = variable->getLine();
+  } else if (const auto* argument = llvm::dyn_cast<llvm::Argument>(object)) {
+    out["argument"] = argument->getArgNo();
+  }
+  if (!out.contains("name") && object->hasName()) out["name"] = object->getName().str();
+}
+
+/// The __local or private array a work-item's current access was derived from (its pointer's
+/// underlying object: a kernel's __local variable or __local argument, or an alloca), as
+/// {name, address_space, size, offset, type, line}: `size` the bytes Oclgrind gave it, `offset`
+/// where the access starts from the array's start (past `size`: past its end), taken from the
+/// text's address when it names one, else from the pointer's value. Null when the pointer comes
+/// from something else (a pointer loaded from memory, a helper's parameter, a global buffer).
+json arrayOf(const char* text, const oclgrind::WorkItem* item, const oclgrind::Kernel* kernel) {
+  if (item == nullptr || kernel == nullptr) return nullptr;
+  const llvm::Instruction* instruction = item->getCurrentInstruction();
+  const llvm::Value* pointer = instruction != nullptr ? accessedPointer(instruction) : nullptr;
+  if (pointer == nullptr) return nullptr;
+  const unsigned space = pointer->getType()->getPointerAddressSpace();
+  if (space != oclgrind::AddrSpaceLocal && space != oclgrind::AddrSpacePrivate) return nullptr;
+  const llvm::Value* object = llvm::getUnderlyingObject(pointer, 16);
+  const oclgrind::Memory* memory = nullptr;
+  if (llvm::isa<llvm::AllocaInst>(object)) {
+    memory = item->getPrivateMemory();
+  } else if (llvm::isa<llvm::GlobalVariable>(object) || llvm::isa<llvm::Argument>(object)) {
+    // Only the kernel's own values have an address in this work-item (a helper's parameter or
+    // another kernel's __local variable has none).
+    bool known = false;
+    for (auto value = kernel->values_begin(); value != kernel->values_end() && !known; ++value) {
+      known = value->first == object;
+    }
+    if (!known || object->getType()->getPointerAddressSpace() != space) return nullptr;
+    memory = space == oclgrind::AddrSpaceLocal ? item->getWorkGroup()->getLocalMemory()
+                                               : item->getPrivateMemory();
+  } else {
+    return nullptr;
+  }
+  const size_t base = item->getOperand(object).getPointer();
+  const oclgrind::Memory::Buffer* storage = memory->getBuffer(base);
+  if (storage == nullptr) return nullptr;
+  size_t target = item->getOperand(pointer).getPointer();
+  static const std::regex address("at (local|private) memory address 0x([0-9a-fA-F]+)");
+  std::cmatch m;
+  if (text != nullptr && std::regex_search(text, m, address)) {
+    target = std::stoull(m[2].str(), nullptr, 16);
+  }
+  json out = json::object();
+  addDeclaration(out, object);
+  if (llvm::isa<llvm::AllocaInst>(object) && !out.contains("line") && out.contains("name")) {
+    const unsigned line = declarationLine(out["name"].get<std::string>(), instruction, kernel);
+    if (line > 0) out["line"] = line;
+  }
+  out["address_space"] = oclgrind::getAddressSpaceName(space);
+  out["size"] = storage->size;
+  if (memory->extractBuffer(target) == memory->extractBuffer(base)) {
+    out["offset"] = static_cast<long long>(memory->extractOffset(target)) -
+                    static_cast<long long>(memory->extractOffset(base));
+  }
+  return out;
+}
+
+/// Whether a message reports an access outside local or private memory's bounds (Oclgrind's
+/// "Invalid read/write ... at local memory address", "Index (N) exceeds static array size (M)").
+bool isArrayBoundsMessage(const char* text) {
+  if (text == nullptr) return false;
+  const std::string head(text, ::strnlen(text, 200));
+  if (head.rfind("Index (", 0) == 0) return head.find("exceeds static array size") != head.npos;
+  return (head.rfind("Invalid read", 0) == 0 || head.rfind("Invalid write", 0) == 0) &&
+         (head.find(" at local memory") != head.npos ||
+          head.find(" at private memory") != head.npos);
 }
 
 /// File, line, column and source text of an instruction, from its debug location.
@@ -309,6 +495,10 @@ class JsonLinesPlugin : public oclgrind::Plugin {
       addSimulatorState(record, invocation);
       json buffer = bufferOf(message, invocation->getKernel(), m_context->getGlobalMemory());
       if (!buffer.is_null()) record["buffer"] = std::move(buffer);
+      if (isArrayBoundsMessage(message)) {
+        json array = arrayOf(message, invocation->getCurrentWorkItem(), invocation->getKernel());
+        if (!array.is_null()) record["array"] = std::move(array);
+      }
     }
     writer_.write(record);
   }

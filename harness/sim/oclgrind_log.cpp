@@ -178,6 +178,34 @@ std::string bufferPhrase(const json& record) {
   return "in " + what;
 }
 
+/// Which __local or private array an out-of-bounds access was derived from, from the plugin's
+/// "array" field: "past the end of __local array 'L' (int[25], 100 bytes, declared at line 6)",
+/// "before the start of ...", or "in ..." when the access lies inside it (an index past one
+/// dimension of a multi-dimensional array). Empty when the record has none.
+std::string arrayPhrase(const json& record) {
+  if (!record.contains("array") || !record["array"].is_object()) return {};
+  const json& array = record["array"];
+  const std::string space = array.value("address_space", "");
+  const std::string name = array.value("name", "");
+  const std::string type = array.value("type", "");
+  const long long size = array.value("size", 0LL);
+  std::string what =
+      (space == "local"     ? "__local "
+       : space == "private" ? "private "
+                            : "") +
+      std::string(array.contains("argument") ? "argument" : "array") +
+      (name.empty() ? "" : " '" + name + "'") + " (" + (type.empty() ? "" : type + ", ") +
+      std::to_string(size) + " bytes" +
+      (array.value("line", 0) > 0 ? ", declared at line " + std::to_string(array.value("line", 0))
+                                  : "") +
+      ")";
+  if (!array.contains("offset")) return "in " + what;
+  const long long offset = array.value("offset", 0LL);
+  if (offset < 0) return "before the start of " + what;
+  if (offset >= size) return "past the end of " + what;
+  return "in " + what;
+}
+
 /// The one-line summary of a finding (before merging adds its count).
 std::string summarize(FindingKind kind, const MessageText& text, const Finding& finding,
                       const std::string& buffer) {
@@ -244,7 +272,9 @@ std::optional<Finding> findingFromRecord(const json& record, const OclgrindParse
       if (line.file == kOclgrindSourceName) line.file = options.source_file;
     }
   }
-  finding.summary = summarize(finding.kind, text, finding, bufferPhrase(record));
+  std::string place = bufferPhrase(record);
+  if (place.empty()) place = arrayPhrase(record);
+  finding.summary = summarize(finding.kind, text, finding, place);
   return finding;
 }
 

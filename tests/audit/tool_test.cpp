@@ -195,8 +195,9 @@ TEST(ScanTool, AKnownFalsePositiveCanBeSuppressed) {
   // Oclgrind 21.10 marks what async_work_group_strided_copy copies as uninitialized in the
   // optimised build (the spec of this kernel suppresses it too; the unoptimised build scan uses by
   // default does not show it): listed, exit 1; with --suppress, counted in a note, exit 0.
-  std::string args = "scan " + root("kernels/handson/mmul_async.cl") +
-                     " --kernel mmul --global 8 --local 4 \"--build-options=-DNMAX=8 -O2\" --tries 1";
+  std::string args =
+      "scan " + root("kernels/handson/mmul_async.cl") +
+      " --kernel mmul --global 8 --local 4 \"--build-options=-DNMAX=8 -O2\" --tries 1";
   ToolRun plain = run(args);
   EXPECT_EQ(plain.code, 1) << plain.out;
   EXPECT_NE(plain.out.find("uninitialized"), std::string::npos) << plain.out;
@@ -242,8 +243,9 @@ ScanOut scanJson(const std::string& args, const std::string& name) {
 
 TEST(ScanAsWritten, AWriteWriteRaceOnALocalNobodyReads) {
   REQUIRE_DEVICE();
-  auto s = scanJson(fixture("kernels/unread_local_race.cl") + " --kernel last_id --global 8 --local 8",
-                    "unread_local_race");
+  auto s =
+      scanJson(fixture("kernels/unread_local_race.cl") + " --kernel last_id --global 8 --local 8",
+               "unread_local_race");
   EXPECT_EQ(s.run.code, 1) << s.run.out;
   const auto* race = s.find("race");
   ASSERT_NE(race, nullptr) << s.run.out;
@@ -269,9 +271,9 @@ TEST(ScanAsWritten, AReadBeforeItsBoundsCheck) {
 
 TEST(ScanAsWritten, AStaticLocalArrayOverflow) {
   REQUIRE_DEVICE();
-  auto s = scanJson(fixture("kernels/static_local_overflow.cl") +
-                        " --kernel fill_tile --global 8 --local 8",
-                    "static_local_overflow");
+  auto s = scanJson(
+      fixture("kernels/static_local_overflow.cl") + " --kernel fill_tile --global 8 --local 8",
+      "static_local_overflow");
   EXPECT_EQ(s.run.code, 1) << s.run.out;
   const auto* oob = s.find("out_of_bounds");
   ASSERT_NE(oob, nullptr) << s.run.out;
@@ -288,6 +290,74 @@ TEST(ScanAsWritten, AStaticPrivateArrayOverflow) {
   const auto* oob = s.find("out_of_bounds");
   ASSERT_NE(oob, nullptr) << s.run.out;
   EXPECT_EQ(lineSet(*oob), (std::set<int>{5})) << oob->dump(2);
+}
+
+TEST(ScanNamesTheArray, AStaticLocalOverflowBesideAnotherLocalArray) {
+  // Issue 18: `local int L[25]; L[get_global_id(0)] = ...` with 64 work-items in one group.
+  REQUIRE_DEVICE();
+  auto s = scanJson(fixture("kernels/local_overflow_in_block.cl") +
+                        " --kernel in_block --global 64 --local 64 --tries 1",
+                    "local_overflow_in_block");
+  EXPECT_EQ(s.run.code, 1) << s.run.out;
+  const auto* oob = s.find("out_of_bounds");
+  ASSERT_NE(oob, nullptr) << s.run.out;
+  EXPECT_EQ((*oob)["address_space"], "local");
+  EXPECT_EQ(lineSet(*oob), (std::set<int>{9})) << oob->dump(2);
+  EXPECT_NE((*oob)["summary"].get<std::string>().find(
+                "past the end of __local array 'L' (int[25], 100 bytes, declared at line 5)"),
+            std::string::npos)
+      << oob->dump(2);
+  // Only L overflows: M, the other array of the group, is never named.
+  EXPECT_EQ(s.run.out.find("array 'M'"), std::string::npos) << s.run.out;
+}
+
+TEST(ScanNamesTheArray, AStaticPrivateOverflowWithItsDeclaration) {
+  REQUIRE_DEVICE();
+  auto s = scanJson(fixture("kernels/static_private_overflow.cl") +
+                        " --kernel private_table --global 8 --local 8 --tries 1",
+                    "static_private_overflow_named");
+  EXPECT_EQ(s.run.code, 1) << s.run.out;
+  const auto* oob = s.find("out_of_bounds");
+  ASSERT_NE(oob, nullptr) << s.run.out;
+  EXPECT_EQ((*oob)["address_space"], "private");
+  EXPECT_NE((*oob)["summary"].get<std::string>().find(
+                "past the end of private array 'p' (16 bytes, declared at line 3)"),
+            std::string::npos)
+      << oob->dump(2);
+}
+
+TEST(ScanNamesTheArray, AnOverflowThroughAHelpersPointerIsStillFoundUnnamed) {
+  REQUIRE_DEVICE();
+  auto s = scanJson(fixture("kernels/helper_overflow.cl") +
+                        " --kernel through_helper --global 8 --local 8 --tries 1",
+                    "helper_overflow");
+  EXPECT_EQ(s.run.code, 1) << s.run.out;
+  const auto* oob = s.find("out_of_bounds");
+  ASSERT_NE(oob, nullptr) << s.run.out;
+  EXPECT_EQ(lineSet(*oob), (std::set<int>{4})) << oob->dump(2);
+  EXPECT_EQ((*oob)["summary"].get<std::string>().find(" array "), std::string::npos)
+      << oob->dump(2);
+}
+
+TEST(ScanNamesTheArray, CorrectTilesStructsVectorsAndHelperPointersAreClean) {
+  REQUIRE_DEVICE();
+  auto s =
+      scanJson(fixture("kernels/local_arrays_correct.cl") + " --kernel tiles --global 16 --local 8",
+               "local_arrays_correct");
+  EXPECT_EQ(s.run.code, 0) << s.run.out;
+  // The catalog's tiled kernels, in the sizes of their specs.
+  for (const std::string& args :
+       {root("kernels/assignments/mmul_tiled.cl") +
+            " --kernel mmul --global 16,16 --local 8,8 --build-options=-DTS=8 --arg N=16 "
+            "--arg A=256 --arg B=256 --arg C=256",
+        root("kernels/hackmd/gemm_tiled.cl") +
+            " --kernel myGEMM --global 16,16 --local 8,8 --build-options=-DTS=8 --arg M=16 "
+            "--arg N=16 --arg K=16 --arg A=256 --arg B=256 --arg C=256",
+        root("kernels/assignments/pi.cl") +
+            " --kernel pi --global 64 --local 16 --arg niters=4 --arg local_sums=16"}) {
+    auto tiled = scanJson(args + " --tries 1", "tiled");
+    EXPECT_EQ(tiled.run.code, 0) << args << "\n" << tiled.run.out;
+  }
 }
 
 TEST(ScanExplores, ANullDereferenceThatNeedsAScalarOfZero) {

@@ -229,6 +229,40 @@ TEST(OclgrindLog, StructuredFieldsFillInWhatTheTextLacks) {
   EXPECT_EQ(findings[0].lines[0].text, "x = p[i];");
 }
 
+TEST(OclgrindLog, AnOutOfBoundsAccessInLocalOrPrivateMemoryNamesItsArray) {
+  // The plugin's "array" field: the __local or private array the access was derived from.
+  auto line = [](const std::string& text, const std::string& array) {
+    return R"({"v":1,"event":"message","pid":1,"context":1,"launch":1,"kernel":"k","type":"error",)"
+           R"("text":")" +
+           text + R"(","location":{"line":9,"column":3,"file":"input.cl"},"array":)" + array +
+           "}\n";
+  };
+  const std::vector<Finding> findings = parseText(
+      line("Invalid write of size 4 at local memory address 0x1000000000064",
+           R"({"name":"L","type":"int[25]","line":5,"address_space":"local","size":100,)"
+           R"("offset":100})") +
+      line("Invalid read of size 4 at private memory address 0x0",
+           R"({"name":"p","line":3,"address_space":"private","size":16,"offset":-4})") +
+      line("Index (12) exceeds static array size (10)",
+           R"({"name":"T","type":"int[10][10]","address_space":"local","size":400,"offset":48})") +
+      line("Invalid write of size 4 at local memory address 0x2000000000010",
+           R"({"argument":2,"name":"scratch","address_space":"local","size":16})"));
+  ASSERT_EQ(findings.size(), 4u);
+  EXPECT_EQ(findings[0].summary,
+            "Invalid write of size 4 at local memory, past the end of __local array 'L' (int[25], "
+            "100 bytes, declared at line 5) at input.cl:9 in kernel k");
+  EXPECT_EQ(findings[1].summary,
+            "Invalid read of size 4 at private memory, before the start of private array 'p' (16 "
+            "bytes, declared at line 3) at input.cl:9 in kernel k");
+  EXPECT_EQ(findings[2].summary,
+            "Index (12) exceeds static array size (10), in __local array 'T' (int[10][10], 400 "
+            "bytes) at input.cl:9 in kernel k");
+  EXPECT_EQ(findings[3].summary,
+            "Invalid write of size 4 at local memory, in __local argument 'scratch' (16 bytes) at "
+            "input.cl:9 in kernel k");
+  for (const Finding& f : findings) EXPECT_EQ(f.kind, FindingKind::out_of_bounds) << f.summary;
+}
+
 TEST(OclgrindLog, FatalErrorInsideAKernelIsATool_error) {
   const std::string line =
       R"({"v":1,"event":"message","pid":1,"context":1,"launch":1,"kernel":"k","type":"error",)"
