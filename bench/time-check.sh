@@ -34,7 +34,12 @@ load_before=$(load)
   echo "start:   $(date -u +%FT%TZ), uptime: $(uptime)"
 } >"$out/run.txt"
 rc=0
-/usr/bin/time -v -o "$out/time.txt" "${cmd[@]}" >"$out/check.txt" 2>&1 || rc=$?
+if [ -x /usr/bin/time ]; then
+  /usr/bin/time -v -o "$out/time.txt" "${cmd[@]}" >"$out/check.txt" 2>&1 || rc=$?
+else  # a machine without GNU time (the GPU machine): bash's own timer, in time -v's words
+  TIMEFORMAT=$'\tElapsed (wall clock) time (h:mm:ss or m:ss): %R\n\tUser time (seconds): %U\n\tSystem time (seconds): %S'
+  { time "${cmd[@]}" >"$out/check.txt" 2>&1 || rc=$?; } 2>"$out/time.txt"
+fi
 load_after=$(load)
 echo "end:     $(date -u +%FT%TZ), uptime: $(uptime), exit $rc" >>"$out/run.txt"
 # time -v's fields: "Elapsed (wall clock) time (h:mm:ss or m:ss): 1:34.12", "User time (seconds)".

@@ -6,11 +6,15 @@
 # launch step writes each device's known deviations (baselines/launch/ takes them); `check` runs
 # the launch family too, against the committed ones.
 #   ci/gpu-run.sh [STEP...]   steps: devices check semantics launch audit bench bench-pocl
-#                             (default: all);
+#                             time-pocl (default: all);
 #                             launch-nvidia, launch-pocl: the launch step for one driver;
 #                             check-nvidia: the catalog on NVIDIA alone, its driver section recorded
 #                             as a baseline in $OUT/baselines; check-nvidia-regression: the same
-#                             in regression mode against the committed baselines/
+#                             in regression mode against the committed baselines/;
+#                             time-pocl: the catalog on the host's PoCL timed by
+#                             bench/time-check.sh, PoCL's kernel cache empty and filled, with
+#                             several --cpu-device-jobs (how the main job's units scale;
+#                             Oclgrind is not installed there)
 set -u
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -49,4 +53,12 @@ if [ -x "$bundle/bench_overhead" ]; then
   run_if bench env BENCH_BIN="$bundle/bench_overhead" bench/run.sh nvidia "$out/bench-nvidia"
   run_if bench-pocl env BENCH_BIN="$bundle/bench_overhead" bench/run.sh pocl "$out/bench-pocl"
 fi
+# The main job's units on a 16-core host: PoCL only (no Oclgrind there). PoCL compiles each kernel
+# specialisation once into its cache (POCL_CACHE_DIR), so a first run differs from later ones:
+# cold (an empty cache) with 16 and 2 units at once on the CPU device, then warm with 1, 2, 4, 16.
+run_if time-pocl env CLHARNESS="$tool" bash -c 'c16=$(mktemp -d); c2=$(mktemp -d)
+  POCL_CACHE_DIR=$c16 bench/time-check.sh "$1/time-pocl-cold-units16" --device Portable --cpu-device-jobs 16
+  POCL_CACHE_DIR=$c2 bench/time-check.sh "$1/time-pocl-cold-units2" --device Portable --cpu-device-jobs 2
+  for u in 1 2 4 16; do POCL_CACHE_DIR=$c16 bench/time-check.sh "$1/time-pocl-warm-units$u" \
+    --device Portable --cpu-device-jobs $u; done' _ "$out"
 tar czf "$out/results.tgz" -C "$out" --exclude results.tgz .

@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(
-  build-essential cmake ninja-build pkg-config clang-format clang-tidy
+  build-essential cmake ninja-build pkg-config clang-format clang-tidy python3
   ocl-icd-opencl-dev opencl-clhpp-headers clinfo
   pocl-opencl-icd oclgrind liboclgrind-dev
   libgtest-dev googletest librapidcheck-dev libbenchmark-dev

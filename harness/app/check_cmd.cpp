@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "app/app.hpp"
+#include "core/shard.hpp"
 #include "run/check.hpp"
 
 void addCheckCommand(CLI::App& app, const std::function<clh::ToolConfig()>& config) {
@@ -32,6 +33,10 @@ void addCheckCommand(CLI::App& app, const std::function<clh::ToolConfig()>& conf
                   "units run at once, each in its own processes (default: the number of cores); "
                   "a GPU takes one unit at a time, and CPU timings are taken under that load")
       ->check(CLI::Range(1, 256));
+  cmd->add_option("--cpu-device-jobs", check.cpu_device_jobs,
+                  "at most N units at once on one CPU device, within --jobs (default: no limit "
+                  "of its own)")
+      ->check(CLI::Range(0, 256));
   cmd->add_flag("--no-isolate", a->no_isolate,
                 "run in this process (a crashing kernel ends the run)");
   cmd->add_flag("--no-shrink", a->no_shrink, "report the first failing case without shrinking it");
@@ -77,12 +82,9 @@ void addCheckCommand(CLI::App& app, const std::function<clh::ToolConfig()>& conf
       a->check.shrink = !a->no_shrink;
       a->check.driver_checks = !a->no_driver_checks;
       a->check.regression = baseline->count() > 0;
-      std::string shard = a->shard;
-      const char* index = std::getenv("GTEST_SHARD_INDEX");
-      const char* total = std::getenv("GTEST_TOTAL_SHARDS");
-      if (shard.empty() && index && total) shard = std::string(index) + "/" + total;
-      if (!shard.empty() && !clh::parseShard(shard, a->check.shard_index, a->check.shard_count))
-        throw std::invalid_argument("--shard '" + shard + "': expected K/N with 0 <= K < N");
+      const clh::Shard shard = clh::shardFromOption(a->shard);
+      a->check.shard_index = shard.index;
+      a->check.shard_count = shard.count;
       return clh::runCheck(config(), a->check);
     });
   });

@@ -46,6 +46,9 @@ void addGradeCommand(CLI::App& app, const std::function<clh::ToolConfig()>& conf
                 "grade even when a rubric item cannot be assessed on the devices selected (no "
                 "simulator, no real device): it scores 0, marked in every feedback and the "
                 "gradebook (without it: exit code 3)");
+  cmd->add_option("--shard", args->shard,
+                  "grade part K of N (0 <= K < N) of the submissions, by id, for a CI matrix or a "
+                  "Slurm array; default: GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS when set");
   auto cfg = config;  // the caller's function may not outlive this call
   cmd->callback(
       [args, cfg] { clh::finishCommand("grade", [&] { return runGrade(cfg(), *args); }); });

@@ -14,9 +14,12 @@ void addScanCommand(CLI::App& app, const std::function<clh::ToolConfig()>& confi
       "Check a kernel that has no spec: arguments from the kernel's own argument info, random "
       "inputs, generous buffers, one launch on Oclgrind with every check on; lists each diagnostic "
       "(exit 1 when there is any)");
-  cmd->add_option("file", a->file, "the kernel's .cl file")->required();
-  cmd->add_option("--kernel", a->kernel, "the kernel's name")->required();
-  cmd->add_option("--global", a->global, "global size X[,Y[,Z]]")->required();
+  cmd->add_option("file", a->file,
+                  "the kernel's .cl file, or an Oclgrind .sim file (it gives the kernel, sizes and "
+                  "arguments)")
+      ->required();
+  cmd->add_option("--kernel", a->kernel, "the kernel's name (required for a .cl file)");
+  cmd->add_option("--global", a->global, "global size X[,Y[,Z]] (required for a .cl file)");
   cmd->add_option("--local", a->local,
                   "local size X[,Y[,Z]] (default: chosen, at most 64 work-items, then other shapes "
                   "a driver could pick; races between work-items show only inside a work-group; "
@@ -25,9 +28,11 @@ void addScanCommand(CLI::App& app, const std::function<clh::ToolConfig()>& confi
                   "build options, e.g. --build-options='-DTS=8' (-cl-kernel-arg-info is added)");
   cmd->add_option("--arg", a->args,
                   "NAME=VALUE: a scalar argument's value (or NAME=LO..HI, a range explored at its "
-                  "edges and a random value), or a buffer's or __local argument's element count "
+                  "edges and a random value), a vector's lanes (1,2,3,4), a struct's bytes "
+                  "(bytes:HEX), or a buffer's or __local argument's element count; NAME=null: a "
+                  "NULL buffer; NAME=uninit:N: a buffer of N elements left uninitialized "
                   "(repeatable; default: integers get the global size X first, floats 1, buffers "
-                  "4 elements per work-item and at least 1024)");
+                  "4 elements per work-item and at least 1024, structs zero)");
   cmd->add_option(
       "--tries", a->tries,
       "the most launches (default 12): the defaults, then other values of scalars not "

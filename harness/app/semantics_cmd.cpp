@@ -25,6 +25,9 @@ void addSemanticsCommand(
   cmd->add_option("--launch-family", args->launch_family,
                   "(internal) run one crash-prone launch family and print its rows as JSON")
       ->group("");
+  cmd->add_option("--shard", args->shard,
+                  "check part K of N (0 <= K < N) of the devices selected, by identity; default: "
+                  "GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS when set");
   cmd->add_flag("--isolate-launch", args->isolate_launch,
                 "(internal) run every launch family in a child process of its own")
       ->group("");

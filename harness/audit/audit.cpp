@@ -289,10 +289,11 @@ UnitResult runWhereUnmodifiedPasses(DeviceSession& session, const Spec& unmodifi
 
 const Finding* headline(const std::vector<Finding>& findings) {
   static const std::vector<FindingKind> order = {
-      FindingKind::race,      FindingKind::divergence,    FindingKind::wrong_result,
-      FindingKind::unwritten, FindingKind::out_of_bounds, FindingKind::uninitialized,
-      FindingKind::crash,     FindingKind::timeout,       FindingKind::launch_error,
-      FindingKind::api_error, FindingKind::other};
+      FindingKind::race,         FindingKind::divergence,    FindingKind::wrong_result,
+      FindingKind::unwritten,    FindingKind::out_of_bounds, FindingKind::uninitialized,
+      FindingKind::missing_wait, FindingKind::misaligned,    FindingKind::access_mode,
+      FindingKind::crash,        FindingKind::timeout,       FindingKind::launch_error,
+      FindingKind::api_error,    FindingKind::other};
   for (auto k : order)
     for (const auto& f : findings)
       if (f.kind == k) return &f;

@@ -80,11 +80,7 @@ void BufferPool::clear() {
 
 CaseBuffers::CaseBuffers(cl::Context& context, cl::CommandQueue& queue, size_t guard,
                          BufferPool* pool)
-    : context_(context),
-      queue_(queue),
-      guard_(guard),
-      pattern_(freshPattern(guard)),
-      pool_(guard > 0 ? pool : nullptr) {}
+    : context_(context), queue_(queue), guard_(guard), pattern_(freshPattern(guard)), pool_(pool) {}
 
 CaseBuffers::~CaseBuffers() {
   if (!pool_) return;
@@ -93,7 +89,9 @@ CaseBuffers::~CaseBuffers() {
     if (entries_[i].pooled) pool_->give(std::move(whole_[i]), entries_[i].pooled);
 }
 
-size_t CaseBuffers::add(const std::string& name, const HostBuffer& hb, BufferMode mode_) {
+size_t CaseBuffers::add(const std::string& name, const HostBuffer& hb, BufferMode mode_,
+                        bool write_contents, cl_mem_flags access) {
+  if (!write_contents) mode_ = BufferMode::write;
   Entry e;
   e.name = name;
   e.mode = mode_;
@@ -106,7 +104,8 @@ size_t CaseBuffers::add(const std::string& name, const HostBuffer& hb, BufferMod
   // The initial image: guard pattern, contents, guard pattern. A large buffer in the write mode
   // needs none: its guards and contents are written from where they are.
   std::vector<uint8_t> image;
-  const bool inParts = mode_ == BufferMode::write && guard_ > 0 && body > kWholeBytes;
+  const bool inParts =
+      mode_ == BufferMode::write && guard_ > 0 && (body > kWholeBytes || !write_contents);
   const bool needImage = (guard_ > 0 && !inParts) || mode_ != BufferMode::write;
   if (needImage) {
     image.assign(total, 0);
@@ -116,7 +115,7 @@ size_t CaseBuffers::add(const std::string& name, const HostBuffer& hb, BufferMod
     }
     std::memcpy(image.data() + guard_, hb.data(), e.bytes);
   }
-  cl_mem_flags flags = CL_MEM_READ_WRITE;
+  cl_mem_flags flags = access;
   void* hostPtr = nullptr;
   switch (mode_) {
     case BufferMode::write:
@@ -138,18 +137,19 @@ size_t CaseBuffers::add(const std::string& name, const HostBuffer& hb, BufferMod
       hostPtr = image.data();
       break;
   }
-  cl::Buffer whole = mode_ == BufferMode::write && pool_
-                         ? pool_->take(context_, total, &e.pooled)
-                         : cl::Buffer(context_, flags, total, hostPtr);
+  cl::Buffer whole =
+      mode_ == BufferMode::write && pool_ && write_contents && access == CL_MEM_READ_WRITE
+          ? pool_->take(context_, total, &e.pooled)
+          : cl::Buffer(context_, flags, total, hostPtr);
   if (mode_ == BufferMode::write) {
     if (inParts) {  // body == bytes here; `hb` outlives the writes as in the unguarded case below
       queue_.enqueueWriteBuffer(whole, CL_FALSE, 0, guard_, pattern_.data());
-      queue_.enqueueWriteBuffer(whole, CL_FALSE, guard_, e.bytes, hb.data());
+      if (write_contents) queue_.enqueueWriteBuffer(whole, CL_FALSE, guard_, e.bytes, hb.data());
       queue_.enqueueWriteBuffer(whole, CL_FALSE, guard_ + body, guard_, pattern_.data());
     } else if (guard_ > 0) {
       e.host = std::move(image);  // kept alive until the case ends: the write does not block
       queue_.enqueueWriteBuffer(whole, CL_FALSE, 0, total, e.host.data());
-    } else if (e.bytes)
+    } else if (e.bytes && write_contents)
       queue_.enqueueWriteBuffer(whole, CL_FALSE, 0, e.bytes, hb.data());
   } else if (mode_ == BufferMode::alloc_host_ptr) {
     void* p = queue_.enqueueMapBuffer(whole, CL_TRUE, CL_MAP_WRITE, 0, total);
@@ -157,7 +157,8 @@ size_t CaseBuffers::add(const std::string& name, const HostBuffer& hb, BufferMod
     queue_.enqueueUnmapMemObject(whole, p);
   }
   cl::Buffer view = whole;
-  if (guard_ > 0) {
+  // Inside guards, or inside a larger pooled buffer: the kernel gets a buffer of its own size.
+  if (guard_ > 0 || (e.pooled && e.pooled != total)) {
     cl_buffer_region region{guard_, body};
     view = whole.createSubBuffer(CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region);
   }

@@ -17,9 +17,10 @@
 namespace clh {
 
 /// Plain (CL_MEM_READ_WRITE) device buffers kept from one case to the next, so that a case does
-/// not allocate and free its buffers on the device each time: for guarded buffers in the write
-/// mode, whose kernel argument is a sub-buffer and whose every byte a kernel can see is written
-/// afresh each case, so that a larger buffer serves as well as a new one. All of one context.
+/// not allocate and free its buffers on the device each time: for buffers in the write mode,
+/// whose every byte a kernel can see is written afresh each case and whose kernel argument is a
+/// sub-buffer of the size asked for (inside the guards, or at the start of a larger pooled
+/// buffer), so that a larger buffer serves as well as a new one. All of one context.
 class BufferPool {
  public:
   /// A buffer of at least `bytes` (the smallest kept one that is large enough and at most twice
@@ -39,7 +40,7 @@ class BufferPool {
 class CaseBuffers {
  public:
   /// `guard_bytes`: bytes of a random pattern, drawn for this case, before and after each buffer
-  /// (0: none). `pool`: where guarded write-mode buffers come from and go back to (none: new ones).
+  /// (0: none). `pool`: where write-mode buffers come from and go back to (none: new ones).
   CaseBuffers(cl::Context& context, cl::CommandQueue& queue, size_t guard_bytes,
               BufferPool* pool = nullptr);
   /// Gives pooled buffers back; every command on them must have completed or be on the queue.
@@ -53,7 +54,11 @@ class CaseBuffers {
   }
 
   /// Creates the buffer for `host` (its initial contents) in `mode` and returns its index.
-  size_t add(const std::string& name, const HostBuffer& host, BufferMode mode);
+  /// `write_contents = false`: a new buffer whose contents are never written (only its guard
+  /// zones), so the simulator sees them as uninitialized; `mode` is then `write`.
+  /// `access`: CL_MEM_READ_WRITE, CL_MEM_READ_ONLY or CL_MEM_WRITE_ONLY.
+  size_t add(const std::string& name, const HostBuffer& host, BufferMode mode,
+             bool write_contents = true, cl_mem_flags access = CL_MEM_READ_WRITE);
   size_t add(const std::string& name, const HostBuffer& host) {
     return add(name, host, default_mode_);
   }

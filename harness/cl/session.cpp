@@ -331,11 +331,17 @@ CaseOutcome DeviceSession::runCase(const Spec& spec, const Sizes& sizes, uint64_
 
   auto host = makeInitialBuffers(spec, rc, seed);
   phase(&CasePhases::inputs);
-  CaseBuffers bufs(context_, queue_, run.guard_zones ? guard_bytes_ : 0, &pool_);
+  // No pool on the simulator: it checks bounds against the buffer a sub-buffer lies in.
+  CaseBuffers bufs(context_, queue_, run.guard_zones ? guard_bytes_ : 0,
+                   device_.simulator ? nullptr : &pool_);
   const ReadMode readMode = run.read.value_or(spec.read.value_or(ReadMode::blocking));
   try {
     for (const auto& b : spec.buffers)
-      bufs.add(b.name, host.at(b.name), b.memory.value_or(run.buffers));
+      bufs.add(b.name, host.at(b.name), b.memory.value_or(run.buffers),
+               b.init.kind != InitSpec::Kind::none,
+               b.access == BufferSpec::Access::read_only    ? CL_MEM_READ_ONLY
+               : b.access == BufferSpec::Access::write_only ? CL_MEM_WRITE_ONLY
+                                                            : CL_MEM_READ_WRITE);
   } catch (const cl::Error& e) {
     needs_reset_ = !device_.simulator;
     out.findings.push_back(finding(FindingKind::launch_error,
@@ -360,6 +366,12 @@ CaseOutcome DeviceSession::runCase(const Spec& spec, const Sizes& sizes, uint64_
             break;
           case ArgSpec::Kind::local:
             k.setArg(index, cl::Local(std::max<size_t>(a.local_bytes, 1)));
+            break;
+          case ArgSpec::Kind::bytes:
+            k.setArg(index, a.bytes.size(), a.bytes.data());
+            break;
+          case ArgSpec::Kind::null:  // a NULL buffer (OpenCL 1.2: a NULL arg_value)
+            k.setArg(index, sizeof(cl_mem), nullptr);
             break;
         }
         ++index;
@@ -387,8 +399,8 @@ CaseOutcome DeviceSession::runCase(const Spec& spec, const Sizes& sizes, uint64_
       if (required[0] != 0) {
         local.assign(required.begin(), required.begin() + launch.global.size());
       } else {
-        const auto shapes = driverLikeLocalSizes(launch.global, kernelMax, multiple,
-                                                 device_.max_work_item_sizes);
+        const auto shapes =
+            driverLikeLocalSizes(launch.global, kernelMax, multiple, device_.max_work_item_sizes);
         local = pickLocalSize(shapes, hash64(formatSizes(sizes), seed));
         size_t items = 1, groupItems = 1;
         for (size_t g : launch.global) items *= g;
@@ -401,20 +413,20 @@ CaseOutcome DeviceSession::runCase(const Spec& spec, const Sizes& sizes, uint64_
     }
     cl::Event ev;
     try {
-      queue_.enqueueNDRangeKernel(
-          k, launch.offset.empty() ? cl::NullRange : toRange(launch.offset), toRange(launch.global),
-          local.empty() ? cl::NullRange : toRange(local), nullptr, &ev);
+      queue_.enqueueNDRangeKernel(k, launch.offset.empty() ? cl::NullRange : toRange(launch.offset),
+                                  toRange(launch.global),
+                                  local.empty() ? cl::NullRange : toRange(local), nullptr, &ev);
     } catch (const cl::Error& e) {
       // Also when the driver only refused the shape: the error may be an earlier launch's failure
       // reported late, and the two cannot be told apart by the code on every driver.
       needs_reset_ = !device_.simulator;
-      out.findings.push_back(finding(
-          FindingKind::launch_error,
-          fmt::format("enqueue of '{}' with global {} local {}{} failed: {}", launch.kernel,
-                      dims(launch.global), local.empty() ? "NULL" : dims(local),
-                      local != launch.local ? " (the simulator's choice for NULL)" : "",
-                      clErrorName(e.err())),
-          launch.kernel));
+      out.findings.push_back(
+          finding(FindingKind::launch_error,
+                  fmt::format("enqueue of '{}' with global {} local {}{} failed: {}", launch.kernel,
+                              dims(launch.global), local.empty() ? "NULL" : dims(local),
+                              local != launch.local ? " (the simulator's choice for NULL)" : "",
+                              clErrorName(e.err())),
+                  launch.kernel));
       return out;
     }
     events.push_back(ev);

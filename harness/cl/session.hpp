@@ -53,7 +53,7 @@ struct RunOptions {
   /// (and would see the guards as part of the allocation).
   bool guard_zones = true;
   std::optional<std::string> source_text;  ///< run this text instead of the spec's file
-  std::string source_label;  ///< its name in findings (e.g. "mutant without barrier 2")
+  std::string source_label;      ///< its name in findings (e.g. "mutant without barrier 2")
   CasePhases* phases = nullptr;  ///< when set, runCase adds each phase's wall time to it
 };
 
@@ -124,10 +124,10 @@ class DeviceSession {
   OclgrindSession* sim_ = nullptr;
   std::map<std::string, std::unique_ptr<ExprEnv>> envs_;  // per spec name
   size_t guard_bytes_ = 0;
-  BufferPool pool_;  ///< device buffers kept between cases (guarded, write mode)
+  BufferPool pool_;  ///< device buffers kept between cases (write mode, real devices)
   bool needs_reset_ = false;
   int resets_ = 0;
-  std::vector<std::string> sim_notes_;          ///< for takeSimulatorNotes, in order, once each
+  std::vector<std::string> sim_notes_;  ///< for takeSimulatorNotes, in order, once each
   std::map<std::string, std::set<std::string>> null_local_shapes_;  ///< kernel -> shapes run
   std::set<std::string> single_item_kernels_;  ///< NULL local, and no group larger than 1 fits
   void noteSimulator(std::string note);

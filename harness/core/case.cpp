@@ -1,7 +1,9 @@
 // Case resolution and seeded input data.
 #include "core/case.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "core/sizes.hpp"
 
@@ -46,6 +48,8 @@ void fillTyped(std::span<T> out, const InitSpec& init, uint64_t seed) {
       }
       break;
     case InitSpec::Kind::poison:
+    case InitSpec::Kind::bytes:  // fillBuffer copies them
+    case InitSpec::Kind::none:   // never written to the device
       break;
   }
 }
@@ -88,8 +92,10 @@ ResolvedCase resolveCase(const Spec& spec, ExprEnv& env, const Sizes& sizes) {
       } else if (a.kind == ArgSpec::Kind::scalar) {
         ra.value = env.eval(a.value.text);
         if (!a.name.empty()) rc.scalars[a.name] = ra.value;
-      } else {
+      } else if (a.kind == ArgSpec::Kind::local) {
         ra.local_bytes = checkedSize(env, a.value, "args.local") * sizeOf(a.type);
+      } else if (a.kind == ArgSpec::Kind::bytes) {
+        ra.bytes = a.bytes;
       }
       rl.args.push_back(ra);
     }
@@ -104,6 +110,11 @@ ResolvedCase resolveCase(const Spec& spec, ExprEnv& env, const Sizes& sizes) {
 }
 
 void fillBuffer(HostBuffer& buf, const InitSpec& init, uint64_t seed) {
+  if (init.kind == InitSpec::Kind::bytes) {
+    std::memset(buf.data(), 0, buf.bytes());
+    std::memcpy(buf.data(), init.bytes.data(), std::min(buf.bytes(), init.bytes.size()));
+    return;
+  }
   switch (buf.type()) {
     case ElemType::i8:
       fillTyped(buf.as<int8_t>(), init, seed);

@@ -18,8 +18,9 @@ struct ResolvedArg {
   ArgSpec::Kind kind = ArgSpec::Kind::buffer;
   size_t buffer = 0;  ///< index into Spec::buffers
   ElemType type = ElemType::i32;
-  double value = 0;        ///< scalar value
-  size_t local_bytes = 0;  ///< dynamic __local size
+  double value = 0;              ///< scalar value
+  size_t local_bytes = 0;        ///< dynamic __local size
+  std::vector<uint8_t> bytes{};  ///< ArgSpec::Kind::bytes
 };
 
 struct ResolvedLaunch {

@@ -7,7 +7,7 @@
 namespace clh {
 
 namespace {
-constexpr std::array<std::pair<FindingKind, std::string_view>, 13> kNames{{
+constexpr std::array<std::pair<FindingKind, std::string_view>, 16> kNames{{
     {FindingKind::wrong_result, "wrong_result"},
     {FindingKind::unwritten, "unwritten"},
     {FindingKind::build_error, "build_error"},
@@ -15,6 +15,9 @@ constexpr std::array<std::pair<FindingKind, std::string_view>, 13> kNames{{
     {FindingKind::out_of_bounds, "out_of_bounds"},
     {FindingKind::uninitialized, "uninitialized"},
     {FindingKind::divergence, "divergence"},
+    {FindingKind::missing_wait, "missing_wait"},
+    {FindingKind::misaligned, "misaligned"},
+    {FindingKind::access_mode, "access_mode"},
     {FindingKind::api_error, "api_error"},
     {FindingKind::launch_error, "launch_error"},
     {FindingKind::timeout, "timeout"},

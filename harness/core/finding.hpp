@@ -19,6 +19,9 @@ enum class FindingKind {
   out_of_bounds,  ///< an access outside a buffer (simulator, or a guard zone on a real device)
   uninitialized,  ///< a read of an uninitialized value (simulator)
   divergence,     ///< work-group or barrier divergence (simulator)
+  missing_wait,   ///< a work-item ended with async copies it never waited for (simulator)
+  misaligned,     ///< a load or store through a pointer not aligned to its type (simulator)
+  access_mode,    ///< a read of a write-only buffer or a write of a read-only one (simulator)
   api_error,      ///< an OpenCL API misuse reported by the simulator
   launch_error,   ///< an enqueue failed with an error code nobody expected
   timeout,        ///< the kernel or its process ran past its time limit

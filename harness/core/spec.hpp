@@ -52,9 +52,12 @@ struct ParamSpec {
 
 /// How a buffer is filled before the first launch.
 struct InitSpec {
-  enum class Kind { zero, constant, uniform, iota, poison } kind = Kind::zero;
-  double a = 0, b = 0;  ///< constant value, or uniform bounds (inclusive for integers)
-  std::string text;     ///< as written, for messages
+  /// `bytes`: `bytes` as given (zero past their end); `none`: the buffer is left uninitialized
+  /// on the device (never written: the simulator sees every read of it as uninitialized).
+  enum class Kind { zero, constant, uniform, iota, poison, bytes, none } kind = Kind::zero;
+  double a = 0, b = 0;           ///< constant value, or uniform bounds (inclusive for integers)
+  std::string text;              ///< as written, for messages
+  std::vector<uint8_t> bytes{};  ///< Kind::bytes
 };
 
 /// How an output is compared with the reference.
@@ -77,16 +80,22 @@ struct BufferSpec {
   InitSpec init;
   CompareSpec compare;
   std::optional<BufferMode> memory;  ///< this buffer's flags, whatever the run's mode
+  /// CL_MEM_READ_ONLY / CL_MEM_WRITE_ONLY: what the kernel may do with it (scan sets it for a
+  /// .sim's `ro` / `wo`; the simulator reports an access against it as `access_mode`).
+  enum class Access { read_write, read_only, write_only } access = Access::read_write;
 };
 
-/// One kernel argument: a named buffer, a scalar, or a dynamic __local allocation.
+/// One kernel argument: a named buffer, a scalar, a dynamic __local allocation, a value given as
+/// bytes (a struct or vector passed by value), or a NULL buffer. `bytes` and `null` are made by
+/// programs (scan), not by the YAML loader.
 struct ArgSpec {
-  enum class Kind { buffer, scalar, local } kind = Kind::buffer;
+  enum class Kind { buffer, scalar, local, bytes, null } kind = Kind::buffer;
   int line = 0;
   std::string buffer;  ///< buffer name (Kind::buffer)
   std::string name;    ///< optional name of a scalar (references read it by this name)
   ElemType type = ElemType::i32;
-  Expr value;  ///< scalar value, or __local element count
+  Expr value;                    ///< scalar value, or __local element count
+  std::vector<uint8_t> bytes{};  ///< Kind::bytes: the argument's value as clSetKernelArg takes it
 };
 
 struct LaunchSpec {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cl/devices.hpp"
+#include "core/shard.hpp"
 #include "drivers/baseline.hpp"
 #include "drivers/checks.hpp"
 #include "drivers/launch_probes.hpp"
@@ -44,6 +45,25 @@ void writeJson(const fs::path& path, const nlohmann::json& json) {
 int runSemantics(const SemanticsArgs& args, const std::vector<std::string>& command_path,
                  const std::function<std::vector<clh::DeviceInfo>(const std::string&)>& devices) {
   std::vector<clh::DeviceInfo> selected = devices(args.device_regex);
+  // A shard keeps every N-th device in the order of their identities: N jobs on a machine of many
+  // devices check each once. Not in child mode, whose one device its parent chose.
+  if (args.launch_family.empty()) {
+    clh::Shard shard;
+    try {
+      shard = clh::shardFromOption(args.shard);
+    } catch (const std::invalid_argument& e) {
+      std::cerr << "clharness semantics: " << e.what() << "\n";
+      return 2;
+    }
+    if (shard.count > 1) {
+      const size_t all = selected.size();
+      selected = clh::keepShard(std::move(selected), shard,
+                                [](const clh::DeviceInfo& d) { return d.identity(); });
+      std::cerr << "clharness semantics: shard " << shard.index << "/" << shard.count << ": "
+                << selected.size() << " of " << all << " device(s)\n";
+      if (selected.empty()) return 0;  // more shards than devices: nothing is this one's
+    }
+  }
   if (selected.empty()) {
     std::cerr << "clharness semantics: no OpenCL device"
               << (args.device_regex.empty() ? "" : " matches '" + args.device_regex + "'") << "\n";

@@ -18,6 +18,7 @@ struct SemanticsArgs {
   std::string write_baselines;
   std::string launch_family;    // hidden: child mode, see runIsolatedLaunchRows
   bool isolate_launch = false;  // hidden: every launch family in a child of its own
+  std::string shard;            ///< "K/N": part K of N of the devices (by identity); empty: env's
 };
 
 /// The driver checks of every device `devices` selects, as a matrix; compared with the baselines

@@ -23,6 +23,7 @@
 #include <sstream>
 #include <thread>
 
+#include "core/shard.hpp"
 #include "core/sizes.hpp"
 #include "grade/batch.hpp"
 #include "grade/device_job.hpp"
@@ -253,6 +254,15 @@ int runGrade(const clh::ToolConfig& config, const GradeArgs& args) {
     b.assignment = gr::loadAssignment(args.assignment, config.repo_root);
     b.assignment.spec_file = fs::absolute(b.assignment.spec_file).lexically_normal().string();
     subs = gr::findSubmissions(args.paths);
+    // A shard keeps every N-th submission in the order of their ids: N jobs (into one --out or
+    // several) grade each exactly once.
+    const clh::Shard shard = clh::shardFromOption(args.shard);
+    if (shard.count > 1) {
+      const size_t all = subs.size();
+      subs = clh::keepShard(std::move(subs), shard, [](const gr::Submission& s) { return s.id; });
+      std::cerr << fmt::format("clharness grade: shard {}/{}: {} of {} submission(s)\n",
+                               shard.index, shard.count, subs.size(), all);
+    }
     for (auto& s : subs) s.text = readFile(s.path);
     if (args.sizes) clh::parseSizes(*args.sizes);
   } catch (const clh::SpecError& e) {

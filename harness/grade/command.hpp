@@ -25,6 +25,7 @@ struct GradeArgs {
   int memory_mb = 2048;
   bool regrade = false;
   bool allow_unassessed = false;
+  std::string shard;  ///< "K/N": grade part K of N of the submissions (by id); empty: the env's
 };
 
 /// The sandboxed child that runs one submission on one device (`__grade-one`).

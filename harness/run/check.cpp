@@ -12,6 +12,7 @@
 #include <iostream>
 #include <mutex>
 
+#include "core/shard.hpp"
 #include "core/version.hpp"
 #include "drivers/baseline.hpp"
 #include "launch/json.hpp"
@@ -50,16 +51,6 @@ nlohmann::json journalOptions(const CheckOptions& o) {
 }
 }  // namespace
 
-bool parseShard(const std::string& text, int& index, int& count) {
-  int k = -1, n = 0;
-  char end = 0;
-  if (std::sscanf(text.c_str(), "%d/%d%c", &k, &n, &end) != 2 || n < 1 || k < 0 || k >= n)
-    return false;
-  index = k;
-  count = n;
-  return true;
-}
-
 int runCheck(const ToolConfig& config, const CheckOptions& o) {
   std::vector<std::string> paths = o.paths;
   if (paths.empty()) paths.push_back((fs::path(config.repo_root) / "specs").string());
@@ -68,12 +59,8 @@ int runCheck(const ToolConfig& config, const CheckOptions& o) {
   // A shard keeps every N-th spec, in the order of their names: N jobs on N machines cover each
   // spec (on each of their devices) exactly once, whatever order the file system lists them in.
   if (o.shard_count > 1) {
-    std::sort(specs.begin(), specs.end(),
-              [](const Spec& a, const Spec& b) { return a.name < b.name; });
-    std::vector<Spec> mine;
-    for (size_t i = 0; i < specs.size(); ++i)
-      if (static_cast<int>(i % o.shard_count) == o.shard_index) mine.push_back(std::move(specs[i]));
-    specs = std::move(mine);
+    specs = keepShard(std::move(specs), Shard{o.shard_index, o.shard_count},
+                      [](const Spec& s) { return s.name; });
     std::cerr << fmt::format("clharness: shard {}/{}: {} spec(s)\n", o.shard_index, o.shard_count,
                              specs.size());
   }
@@ -248,12 +235,18 @@ int runCheck(const ToolConfig& config, const CheckOptions& o) {
     announce(*slot.launch, "shapes");
   };
   // Units run on `jobs` threads, each waiting on its own child processes. A GPU takes one unit at
-  // a time (its timings and memory stay its own); CPU drivers and the simulator take any number.
+  // a time (its timings and memory stay its own); a CPU driver `cpu_device_jobs` (0: any number);
+  // the simulator any number.
   TaskPool pool;
   pool.tasks = slots.size();
   pool.jobs = o.isolate ? static_cast<size_t>(std::max(1, o.jobs)) : 1;
   pool.resource_of = [&](size_t t) { return t % devices.size(); };
-  pool.exclusive = [&](size_t d) { return devices[d].kind == DeviceKind::gpu; };
+  pool.capacity = [&](size_t d) -> size_t {
+    if (devices[d].kind == DeviceKind::gpu) return 1;
+    if (devices[d].kind == DeviceKind::cpu)
+      return static_cast<size_t>(std::max(0, o.cpu_device_jobs));
+    return 0;
+  };
   pool.stop = [] { return interruptRequested() != 0; };
   runTasks(pool, runTask);
   // The launch families of each device, for its driver section.

@@ -24,6 +24,10 @@ struct CheckOptions {
   bool shrink = true;
   /// Units run at once (each in its own processes); a GPU still takes one at a time.
   int jobs = 1;
+  /// Units at once on one CPU device, within `jobs` (0: no limit of its own). Measured on a
+  /// 16-core host, more units at once were faster, with PoCL's kernel cache empty or full
+  /// (docs/performance.md); a limit is for a machine where they contend.
+  int cpu_device_jobs = 0;
   std::string buffer_mode = "default";  ///< a BufferMode name, "all", or "default" (the spec's)
   std::string read_mode = "default";    ///< a ReadMode name, "all", or "default" (the spec's)
   /// Launch shapes per spec and device (a unit of family "launch" each); 0: none. Not run when
@@ -47,9 +51,6 @@ struct CheckOptions {
   /// Go on from the journal of an interrupted run with the same options (docs/cli.md).
   bool resume = false;
 };
-
-/// Reads a shard "K/N" (0 <= K < N) into `index` and `count`; false when `text` is not one.
-bool parseShard(const std::string& text, int& index, int& count);
 
 /// Runs the check and writes its reports; returns an ExitCode (0 every unit as expected, 1 a
 /// check failed, 2 bad usage or spec, 3 no usable device, 130/143 interrupted).

@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "core/shard.hpp"
 #include "run/check.hpp"
 
 namespace clh {

@@ -24,7 +24,8 @@ void runTasks(const TaskPool& pool, const std::function<void(size_t task)>& run)
           if (remaining == 0 || (pool.stop && pool.stop())) return true;
           for (size_t i = 0; i < pool.tasks; ++i) {
             const size_t r = pool.resource_of(i);
-            if (!started[i] && (!pool.exclusive(r) || busy[r] == 0)) {
+            const size_t cap = pool.capacity ? pool.capacity(r) : 0;
+            if (!started[i] && (cap == 0 || static_cast<size_t>(busy[r]) < cap)) {
               t = i;
               return true;
             }

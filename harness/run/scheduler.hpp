@@ -1,5 +1,6 @@
 // Runs a check's tasks on a pool of threads, each waiting on its own child processes; a device
-// that must not be shared (a GPU: its timings and memory stay one unit's) takes one task at a time.
+// takes at most its own number of tasks at a time (a GPU one: its timings and memory stay one
+// unit's).
 #pragma once
 
 #include <cstddef>
@@ -10,9 +11,10 @@ namespace clh {
 struct TaskPool {
   size_t tasks = 0;
   size_t jobs = 1;  ///< threads, the caller's included
-  /// The resource (device) a task uses, and whether that resource takes one task at a time.
+  /// The resource (device) a task uses, and how many tasks that resource takes at a time (0: any
+  /// number; no function: any number for every resource).
   std::function<size_t(size_t task)> resource_of;
-  std::function<bool(size_t resource)> exclusive;
+  std::function<size_t(size_t resource)> capacity;
   /// Checked before each task is handed out: true stops handing out more (an interrupt).
   std::function<bool()> stop;
 };

@@ -143,4 +143,65 @@ bool parseArgType(const std::string& type_name, ElemType& type, int& width) {
   return true;
 }
 
+bool allowsNonUniformGroups(const std::string& build_options) {
+  static const std::regex std20(R"((^|\s)-cl-std=CL([2-9]|[1-9][0-9])\.\d+(\s|$))");
+  return std::regex_search(build_options, std20) &&
+         build_options.find("-cl-uniform-work-group-size") == std::string::npos;
+}
+
+namespace {
+template <class T>
+void appendAs(std::vector<uint8_t>& out, double v) {
+  const T x = static_cast<T>(v);
+  const auto* p = reinterpret_cast<const uint8_t*>(&x);
+  out.insert(out.end(), p, p + sizeof(T));
+}
+}  // namespace
+
+std::vector<uint8_t> vectorBytes(ElemType type, int width, const std::vector<double>& lanes) {
+  std::vector<uint8_t> out;
+  for (int i = 0; i < width; ++i) {
+    const double v = lanes.empty() ? 0.0 : lanes[lanes.size() == 1 ? 0 : static_cast<size_t>(i)];
+    switch (type) {
+      case ElemType::i8:
+        appendAs<int8_t>(out, v);
+        break;
+      case ElemType::u8:
+        appendAs<uint8_t>(out, v);
+        break;
+      case ElemType::i16:
+        appendAs<int16_t>(out, v);
+        break;
+      case ElemType::u16:
+        appendAs<uint16_t>(out, v);
+        break;
+      case ElemType::i32:
+        appendAs<int32_t>(out, v);
+        break;
+      case ElemType::u32:
+        appendAs<uint32_t>(out, v);
+        break;
+      case ElemType::i64:
+        appendAs<int64_t>(out, v);
+        break;
+      case ElemType::u64:
+        appendAs<uint64_t>(out, v);
+        break;
+      case ElemType::f32:
+        appendAs<float>(out, v);
+        break;
+      case ElemType::f64:
+        appendAs<double>(out, v);
+        break;
+    }
+  }
+  return out;
+}
+
+bool fillableType(const std::string& type_name) {
+  static const std::regex opaque(
+      R"(\b(image[123]d\w*|sampler_t|pipe|queue_t|clk_event_t|event_t|reserve_id_t)\b)");
+  return !std::regex_search(type_name, opaque);
+}
+
 }  // namespace clh::scan

@@ -55,13 +55,28 @@ std::vector<size_t> parseDims(const std::string& option, const std::string& text
   return out;
 }
 
+bool isSimFile(const std::string& file) {
+  return fs::path(file).extension() == ".sim";
+}
+
 clh::scan::ScanOptions toOptions(const ScanArgs& a) {
   clh::scan::ScanOptions o;
-  o.source_path = a.file;
-  o.kernel = a.kernel;
-  o.build_options = a.build_options;
-  o.global = parseDims("--global", a.global);
-  if (!a.local.empty()) o.local = parseDims("--local", a.local);
+  if (isSimFile(a.file)) {  // an Oclgrind .sim: it gives the kernel, the sizes and the arguments
+    if (!a.kernel.empty() || !a.global.empty() || !a.local.empty() || !a.args.empty())
+      throw clh::scan::ScanUsageError(
+          a.file + ": a .sim file gives the kernel, --global, --local and every --arg");
+    o = clh::scan::simScanOptions(a.file, a.build_options);
+    if (!fs::is_regular_file(o.source_path))
+      throw clh::scan::ScanUsageError(a.file + ": no kernel file " + o.source_path);
+  } else {
+    if (a.kernel.empty() || a.global.empty())
+      throw clh::scan::ScanUsageError("--kernel and --global are required (or give a .sim file)");
+    o.source_path = a.file;
+    o.kernel = a.kernel;
+    o.build_options = a.build_options;
+    o.global = parseDims("--global", a.global);
+    if (!a.local.empty()) o.local = parseDims("--local", a.local);
+  }
   for (const auto& kv : a.args) {
     size_t eq = kv.find('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 == kv.size())
@@ -69,7 +84,7 @@ clh::scan::ScanOptions toOptions(const ScanArgs& a) {
     o.args[kv.substr(0, eq)] = kv.substr(eq + 1);
   }
   if (a.tries < 1) throw clh::scan::ScanUsageError("--tries: at least 1");
-  o.tries = a.tries;
+  if (o.sim_path.empty()) o.tries = a.tries;
   for (const auto& word : a.suppress) {
     auto kind = clh::findingKindFromString(word);
     if (!kind) throw clh::scan::ScanUsageError("--suppress '" + word + "': not a finding kind");
@@ -185,14 +200,15 @@ int runChildScan(const clh::ToolConfig& config, const ScanArgs& a) {
 }
 
 int runScanCommand(const clh::ToolConfig& config, const ScanArgs& a) {
-  try {
-    toOptions(a);  // usage errors before any device is touched
-  } catch (const clh::scan::ScanUsageError& e) {
-    std::cerr << "clharness scan: " << e.what() << "\n";
-    return clh::kExitUsage;
-  }
   if (!fs::is_regular_file(a.file)) {
     std::cerr << "clharness scan: no kernel file " << a.file << "\n";
+    return clh::kExitUsage;
+  }
+  clh::scan::ScanOptions options;
+  try {
+    options = toOptions(a);  // usage errors before any device is touched
+  } catch (const clh::scan::ScanUsageError& e) {
+    std::cerr << "clharness scan: " << e.what() << "\n";
     return clh::kExitUsage;
   }
   auto devices = clh::findDevices(config, a.device_regex);
@@ -207,10 +223,19 @@ int runScanCommand(const clh::ToolConfig& config, const ScanArgs& a) {
   int code = clh::kExitOk;
   for (const auto& dev : devices) {
     fs::path out = scratch / (dev.slug() + ".json");
-    std::vector<std::string> argv = {
-        config.exe, "scan",        a.file,       "--kernel",       a.kernel,
-        "--global", a.global,      "--device",   dev.identity(),   "--seed",
-        a.seed,     "--child-out", out.string(), "--child-stderr", out.string() + ".stderr"};
+    std::vector<std::string> argv = {config.exe,
+                                     "scan",
+                                     a.file,
+                                     "--device",
+                                     dev.identity(),
+                                     "--seed",
+                                     a.seed,
+                                     "--child-out",
+                                     out.string(),
+                                     "--child-stderr",
+                                     out.string() + ".stderr"};
+    if (!a.kernel.empty()) argv.insert(argv.end(), {"--kernel", a.kernel});
+    if (!a.global.empty()) argv.insert(argv.end(), {"--global", a.global});
     if (!a.local.empty()) argv.insert(argv.end(), {"--local", a.local});
     if (!a.build_options.empty()) argv.push_back("--build-options=" + a.build_options);
     for (const auto& kv : a.args) argv.push_back("--arg=" + kv);
@@ -239,8 +264,8 @@ int runScanCommand(const clh::ToolConfig& config, const ScanArgs& a) {
     const clh::CheckFallbackOutcome fallback = clh::runWithCheckFallback(attempt);
     clh::scan::ScanResult r;
     r.device = dev.displayName();
-    r.kernel = a.kernel;
-    r.source = a.file;
+    r.kernel = options.kernel;
+    r.source = options.source_path;
     if (j.is_object() && j.contains("usage_error")) {
       std::cerr << "clharness scan: " << j["usage_error"].get<std::string>() << "\n";
       code = clh::kExitUsage;
@@ -252,7 +277,7 @@ int runScanCommand(const clh::ToolConfig& config, const ScanArgs& a) {
     } else {
       clh::Finding f;
       f.device = r.device;
-      f.kernel = a.kernel;
+      f.kernel = options.kernel;
       if (child.timed_out) {
         f.kind = clh::FindingKind::timeout;
         f.summary = fmt::format("the kernel ran past the {:.0f} s limit (--timeout)", a.timeout_s);

@@ -33,7 +33,8 @@ std::string renderScan(const ScanResult& r) {
                      r.local_chosen ? " (chosen)" : "", r.build_options);
   for (const auto& a : r.arguments)
     out += fmt::format("  arg {} {:<12} {:<8} {:<16} {}{}\n", a.index, a.name, a.address_space,
-                       a.type_name, a.given, a.from_user ? " (--arg)" : "");
+                       a.type_name, a.given,
+                       a.from_user ? (r.sim_file.empty() ? " (--arg)" : " (.sim)") : "");
   for (const auto& n : r.notes) out += "  note: " + n + "\n";
   if (r.tries.size() > 1) {
     std::string list;
@@ -84,17 +85,12 @@ void from_json(const nlohmann::json& j, ScanTry& t) {
 }
 
 void to_json(nlohmann::json& j, const ScanResult& r) {
-  j = {{"device", r.device},
-       {"kernel", r.kernel},
-       {"source", r.source},
-       {"build_options", r.build_options},
-       {"global", r.global},
-       {"local", r.local},
-       {"local_chosen", r.local_chosen},
-       {"arguments", r.arguments},
-       {"findings", r.findings},
-       {"notes", r.notes},
-       {"tries", r.tries}};
+  j = {{"device", r.device},       {"kernel", r.kernel},
+       {"source", r.source},       {"build_options", r.build_options},
+       {"sim_file", r.sim_file},   {"global", r.global},
+       {"local", r.local},         {"local_chosen", r.local_chosen},
+       {"arguments", r.arguments}, {"findings", r.findings},
+       {"notes", r.notes},         {"tries", r.tries}};
 }
 
 void from_json(const nlohmann::json& j, ScanResult& r) {
@@ -102,6 +98,7 @@ void from_json(const nlohmann::json& j, ScanResult& r) {
   r.kernel = j.value("kernel", "");
   r.source = j.value("source", "");
   r.build_options = j.value("build_options", "");
+  r.sim_file = j.value("sim_file", "");
   r.global = j.value("global", std::vector<size_t>{});
   r.local = j.value("local", std::vector<size_t>{});
   r.local_chosen = j.value("local_chosen", false);

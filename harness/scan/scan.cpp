@@ -7,11 +7,14 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
+#include <fstream>
 #include <functional>
+#include <iterator>
 #include <numeric>
 #include <random>
 #include <regex>
 #include <set>
+#include <sstream>
 
 #include "core/reference.hpp"
 #include "core/result.hpp"
@@ -92,13 +95,133 @@ std::string mergeKey(const Finding& f) {
   return key + "|" + std::regex_replace(f.summary, count, "");
 }
 
+// `--arg NAME=bytes:HEX` for a struct passed by value: exactly `size` bytes, two hex digits each.
+std::vector<uint8_t> parseHexBytes(const std::string& name, const std::string& text, size_t size) {
+  const std::string hex = text.rfind("bytes:", 0) == 0 ? text.substr(6) : std::string();
+  std::vector<uint8_t> out;
+  for (size_t i = 0; i + 1 < hex.size() && std::isxdigit(static_cast<unsigned char>(hex[i])) &&
+                     std::isxdigit(static_cast<unsigned char>(hex[i + 1]));
+       i += 2)
+    out.push_back(static_cast<uint8_t>(std::stoi(hex.substr(i, 2), nullptr, 16)));
+  if (hex.empty() || out.size() * 2 != hex.size() || out.size() != size)
+    throw ScanUsageError(fmt::format(
+        "--arg {}={}: a struct of {} bytes takes bytes:HEX with {} hex digits (e.g. bytes:{})",
+        name, text, size, 2 * size, std::string(2 * size, '0')));
+  return out;
+}
+
+// sizeof of each type, from the device's compiler: the kernel's source with a kernel appended
+// that writes them, run once. Empty when it does not build or run (a type local to a function).
+std::map<std::string, size_t> typeSizes(DeviceSession& session, const std::string& source_path,
+                                        const std::string& options,
+                                        const std::vector<std::string>& types) {
+  std::ifstream in(source_path);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const char* probe = "__clharness_sizeof";
+  text += fmt::format("\n__kernel void {}(__global ulong* out) {{", probe);
+  for (size_t i = 0; i < types.size(); ++i)
+    text += fmt::format(" out[{}] = sizeof({});", i, types[i]);
+  text += " }\n";
+  std::map<std::string, size_t> out;
+  try {
+    const BuildOutcome& built = session.buildText(text, options, {probe});
+    if (built.failure) return out;
+    cl::Kernel k = built.kernels.at(probe);
+    std::vector<cl_ulong> sizes(types.size(), 0);
+    cl::Buffer buffer(session.context(), CL_MEM_READ_WRITE, sizes.size() * sizeof(cl_ulong));
+    k.setArg(0, buffer);
+    session.queue().enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(1), cl::NDRange(1));
+    session.queue().enqueueReadBuffer(buffer, CL_TRUE, 0, sizes.size() * sizeof(cl_ulong),
+                                      sizes.data());
+    for (size_t i = 0; i < types.size(); ++i) out[types[i]] = static_cast<size_t>(sizes[i]);
+  } catch (const std::exception&) {
+    out.clear();
+  }
+  return out;
+}
+
+// One argument as a .sim file gives it (oclgrind-kernel's meaning: sizes in bytes).
+ArgSpec simArgument(const SimArgument& s, ScanArgument& a, Spec& spec, const std::string& sim) {
+  const std::string where = fmt::format("{}:{}: argument '{}'", sim, s.line, a.name);
+  const bool memory = a.address_space == "global" || a.address_space == "constant";
+  ArgSpec arg;
+  arg.type = ElemType::u8;
+  if ((s.null || s.noinit || s.dump) && !memory)
+    throw ScanUsageError(where + ": 'null', 'noinit' and 'dump' only apply to buffer arguments");
+  if ((s.ro || s.wo) && a.address_space != "global")
+    throw ScanUsageError(where + ": 'ro' and 'wo' only apply to __global buffers");
+  if (a.address_space == "local") {
+    arg.kind = ArgSpec::Kind::local;
+    arg.value = {std::to_string(s.size), 0};
+    a.given = fmt::format("{} bytes of local memory", s.size);
+    return arg;
+  }
+  if (s.null) {
+    arg.kind = ArgSpec::Kind::null;
+    a.given = "NULL";
+    return arg;
+  }
+  const std::string type = s.type.empty() ? simDefaultType(pointee(a.type_name)) : s.type;
+  std::string how = !s.fill.empty() ? "fill=" + s.fill : !s.range.empty() ? "range=" + s.range : "";
+  if (!memory) {
+    arg.kind = ArgSpec::Kind::bytes;
+    arg.bytes = simArgumentBytes(s, type, sim, a.name);
+    std::string values;
+    for (const auto& v : s.values) values += (values.empty() ? "" : " ") + v;
+    a.given = fmt::format("{} bytes = {}", s.size, how.empty() ? values : how);
+    return arg;
+  }
+  BufferSpec b;
+  b.name = a.name;
+  b.type = ElemType::u8;
+  b.count = {std::to_string(s.size), 0};
+  b.role = Role::in;
+  if (s.noinit) {
+    b.init.kind = InitSpec::Kind::none;
+    how = "uninitialized";
+  } else {
+    b.init.kind = InitSpec::Kind::bytes;
+    b.init.bytes = simArgumentBytes(s, type, sim, a.name);
+    if (how.empty()) how = fmt::format("{} values", s.values.size());
+  }
+  b.init.text = how;
+  b.access = s.ro   ? BufferSpec::Access::read_only
+             : s.wo ? BufferSpec::Access::write_only
+                    : BufferSpec::Access::read_write;
+  spec.buffers.push_back(b);
+  arg.kind = ArgSpec::Kind::buffer;
+  arg.buffer = a.name;
+  a.given = fmt::format("{} bytes of {}, {}{}", s.size, type, how,
+                        s.ro   ? ", read-only"
+                        : s.wo ? ", write-only"
+                               : "");
+  return arg;
+}
+
 }  // namespace
+
+ScanOptions simScanOptions(const std::string& sim_path, const std::string& build_options) {
+  const SimFile sim = parseSimFile(sim_path);
+  ScanOptions o;
+  o.sim_path = sim_path;
+  o.source_path = sim.kernel_file;
+  o.kernel = sim.kernel;
+  o.global = sim.global;
+  o.local = sim.local;
+  o.build_options = sim.build_options;
+  if (!build_options.empty())
+    o.build_options += (o.build_options.empty() ? "" : " ") + build_options;
+  o.sim_args = sim.args;
+  o.tries = 1;  // the file fixes every value and the work-group size
+  return o;
+}
 
 ScanResult runScan(DeviceSession& session, const ScanOptions& options) {
   ScanResult r;
   r.device = session.device().displayName();
   r.kernel = options.kernel;
   r.source = options.source_path;
+  r.sim_file = options.sim_path;
   r.global = options.global;
   if (options.global.empty() || options.global.size() > 3)
     throw ScanUsageError("--global needs 1 to 3 sizes");
@@ -115,6 +238,10 @@ ScanResult runScan(DeviceSession& session, const ScanOptions& options) {
     r.build_options += std::string(r.build_options.empty() ? "" : " ") + "-cl-kernel-arg-info";
 
   const DeviceInfo& dev = session.device();
+  if (!options.sim_path.empty())
+    r.notes.push_back(fmt::format(
+        "kernel, sizes and arguments from {} (Oclgrind's .sim; sizes in bytes, 'dump' not shown)",
+        options.sim_path));
   if (options.local.empty()) {
     r.local = defaultLocalSize(options.global,
                                std::min<size_t>(kScanMaxLocalItems, dev.max_work_group_size),
@@ -123,10 +250,21 @@ ScanResult runScan(DeviceSession& session, const ScanOptions& options) {
     r.notes.push_back(fmt::format("local size {} chosen (set it with --local)", dims(r.local)));
   } else {
     r.local = options.local;
-    for (size_t d = 0; d < r.local.size(); ++d)
-      if (r.local[d] == 0 || r.global[d] % r.local[d] != 0)
-        throw ScanUsageError(
-            fmt::format("--local {} does not divide --global {}", dims(r.local), dims(r.global)));
+    bool divides = true;
+    for (size_t d = 0; d < r.local.size(); ++d) {
+      if (r.local[d] == 0) throw ScanUsageError("--local: a size of 0");
+      divides = divides && r.global[d] % r.local[d] == 0;
+    }
+    if (!divides && !allowsNonUniformGroups(r.build_options))
+      throw ScanUsageError(fmt::format(
+          "--local {} does not divide --global {} (non-uniform work-groups need OpenCL C 2.0 or "
+          "later: --build-options=-cl-std=CL2.0)",
+          dims(r.local), dims(r.global)));
+    if (!divides)
+      r.notes.push_back(
+          fmt::format("local size {} does not divide global {}: the last work-groups are smaller "
+                      "(non-uniform work-groups, OpenCL C 2.0)",
+                      dims(r.local), dims(r.global)));
   }
 
   const BuildOutcome& built = session.build(options.source_path, r.build_options, {options.kernel});
@@ -137,6 +275,31 @@ ScanResult runScan(DeviceSession& session, const ScanOptions& options) {
   r.build_options = built.options;  // on the simulator: the build its checks ran on
   cl::Kernel kernel = built.kernels.at(options.kernel);
   cl_uint count = kernel.getInfo<CL_KERNEL_NUM_ARGS>();
+  const bool fromSim = !options.sim_path.empty();
+  if (fromSim && options.sim_args.size() != count)
+    throw ScanUsageError(
+        fmt::format("{}: kernel '{}' has {} parameter{}, the file gives {} argument{}",
+                    options.sim_path, options.kernel, count, count == 1 ? "" : "s",
+                    options.sim_args.size(), options.sim_args.size() == 1 ? "" : "s"));
+  // Structs and unions (by value or behind a pointer): their sizes from the device's compiler.
+  std::map<std::string, size_t> structSizes;
+  if (!fromSim) {
+    std::vector<std::string> unknown;
+    for (cl_uint i = 0; i < count; ++i) {
+      std::string t;
+      try {
+        t = trim(kernel.getArgInfo<CL_KERNEL_ARG_TYPE_NAME>(i));
+      } catch (const cl::Error&) {
+        continue;  // reported below
+      }
+      t.erase(std::find(t.begin(), t.end(), '\0'), t.end());
+      ElemType et;
+      int w;
+      if (!parseArgType(t, et, w) && fillableType(t)) unknown.push_back(pointee(t));
+    }
+    if (!unknown.empty())
+      structSizes = typeSizes(session, options.source_path, r.build_options, unknown);
+  }
 
   size_t items = std::accumulate(r.global.begin(), r.global.end(), size_t{1}, std::multiplies<>());
   size_t groupItems =
@@ -191,34 +354,87 @@ ScanResult runScan(DeviceSession& session, const ScanOptions& options) {
     auto given = options.args.find(a.name);
     a.from_user = given != options.args.end();
 
+    const bool memory = a.address_space == "global" || a.address_space == "constant";
+    if (fromSim) {
+      a.from_user = true;
+      launch.args.push_back(simArgument(options.sim_args[i], a, spec, options.sim_path));
+      r.arguments.push_back(a);
+      continue;
+    }
+    const std::string value = a.from_user ? given->second : std::string();
+    if (value == "null") {  // --arg NAME=null: a NULL buffer
+      if (!memory)
+        throw ScanUsageError(fmt::format(
+            "--arg {}=null: only a __global or __constant pointer can be NULL ('{}' is {} {})",
+            a.name, a.name, a.address_space, a.type_name));
+      ArgSpec arg;
+      arg.kind = ArgSpec::Kind::null;
+      a.given = "NULL";
+      launch.args.push_back(arg);
+      r.arguments.push_back(a);
+      continue;
+    }
+    const bool uninit = value.rfind("uninit:", 0) == 0;  // --arg NAME=uninit:N
+    if (uninit && !memory)
+      throw ScanUsageError(
+          fmt::format("--arg {}={}: only a __global or __constant buffer can be left uninitialized",
+                      a.name, value));
+    const std::string countText = uninit ? value.substr(7) : value;
+
     ElemType type = ElemType::u8;
     int width = 1;
     bool pointer = a.address_space != "private";
-    if (!parseArgType(a.type_name, type, width))
+    if (!fillableType(a.type_name))
       throw ScanUsageError(
           fmt::format("argument {} '{}' has type '{}', which scan cannot fill "
-                      "(it fills scalars, vectors in memory and buffers of them)",
+                      "(it fills scalars, vectors, structs and buffers of them)",
                       i, a.name, a.type_name));
     ArgSpec arg;
+    const bool structure = !parseArgType(a.type_name, type, width);
+    size_t structBytes = 0;
+    if (structure) {  // a struct or union: bytes, sized by the device's compiler
+      auto size = structSizes.find(pointee(a.type_name));
+      if (size == structSizes.end() || size->second == 0)
+        throw ScanUsageError(fmt::format(
+            "argument {} '{}' has type '{}', whose size the device's compiler did not give "
+            "(sizeof({}) in a kernel appended to the source did not build)",
+            i, a.name, a.type_name, pointee(a.type_name)));
+      structBytes = size->second;
+      type = ElemType::u8;
+      width = static_cast<int>(structBytes);
+    }
     arg.type = type;
-    if (a.address_space == "global" || a.address_space == "constant") {
-      size_t n = a.from_user ? parseCount(a.name, given->second) : bufferDefault;
+    if (memory) {
+      size_t n = a.from_user ? parseCount(a.name, countText) : bufferDefault;
       BufferSpec b;
       b.name = a.name;
       b.type = type;
       b.count = {std::to_string(n * width), 0};
       b.role = Role::in;
-      b.init.kind = InitSpec::Kind::uniform;
-      if (isFloat(type)) {
+      if (uninit) {
+        b.init.kind = InitSpec::Kind::none;
+        b.init.text = "uninitialized";
+      } else if (structure) {
+        b.init.kind = InitSpec::Kind::zero;
+        b.init.text = "zero";
+      } else if (isFloat(type)) {
+        b.init.kind = InitSpec::Kind::uniform;
         b.init.a = -1, b.init.b = 1, b.init.text = "uniform(-1, 1)";
       } else {
+        b.init.kind = InitSpec::Kind::uniform;
         b.init.a = 0, b.init.b = 100, b.init.text = "uniform(0, 100)";
       }
       spec.buffers.push_back(b);
       arg.kind = ArgSpec::Kind::buffer;
       arg.buffer = a.name;
-      a.given = fmt::format("{} x {}, random {}", n, pointee(a.type_name),
-                            isFloat(type) ? "in [-1, 1]" : "in [0, 100]");
+      const std::string what =
+          structure ? fmt::format("{} ({} bytes each)", pointee(a.type_name), structBytes)
+                    : pointee(a.type_name);
+      a.given = fmt::format("{} x {}, {}", n, what,
+                            uninit          ? "uninitialized"
+                            : structure     ? "zero"
+                            : isFloat(type) ? "random in [-1, 1]"
+                                            : "random in [0, 100]");
     } else if (pointer) {  // __local
       arg.kind = ArgSpec::Kind::local;
       if (a.from_user) {
@@ -228,12 +444,34 @@ ScanResult runScan(DeviceSession& session, const ScanOptions& options) {
       } else {
         locals.push_back({launch.args.size(), type, width});
       }
+    } else if (structure) {  // a struct by value: zero, or --arg NAME=bytes:HEX
+      arg.kind = ArgSpec::Kind::bytes;
+      arg.bytes.assign(structBytes, 0);
+      a.given = fmt::format("{} bytes of zero", structBytes);
+      if (a.from_user) {
+        arg.bytes = parseHexBytes(a.name, value, structBytes);
+        a.given = "= " + value;
+      }
+    } else if (width != 1) {  // a vector by value: every lane the scalar default, or --arg
+      std::vector<double> lanes;
+      if (a.from_user) {
+        std::stringstream in(value);
+        for (std::string lane; std::getline(in, lane, ',');)
+          lanes.push_back(parseNumber(a.name, trim(lane)));
+        const size_t declared =
+            width == 4 && a.type_name.find('3') != std::string::npos ? 3 : width;
+        if (lanes.size() != 1 && lanes.size() != declared)
+          throw ScanUsageError(fmt::format("--arg {}={}: {} has {} lanes (give 1 or {} values)",
+                                           a.name, value, a.type_name, declared, declared));
+      } else {
+        lanes = {isFloat(type) ? 1.0 : static_cast<double>(r.global[0])};
+      }
+      arg.kind = ArgSpec::Kind::bytes;
+      arg.bytes = vectorBytes(type, width, lanes);
+      std::string shown;
+      for (double v : lanes) shown += (shown.empty() ? "" : ",") + number(v);
+      a.given = fmt::format("= ({}){}", shown, lanes.size() == 1 ? " in every lane" : "");
     } else {
-      if (width != 1)
-        throw ScanUsageError(
-            fmt::format("argument {} '{}' is a vector ({}) passed by value, which "
-                        "scan cannot fill",
-                        i, a.name, a.type_name));
       double v = 0;
       const size_t range = a.from_user ? given->second.find("..") : std::string::npos;
       if (range != std::string::npos) {  // LO..HI: explored like an unset scalar, within it

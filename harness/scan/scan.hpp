@@ -13,6 +13,7 @@
 
 #include "cl/session.hpp"
 #include "core/finding.hpp"
+#include "scan/sim_file.hpp"
 
 namespace clh::scan {
 
@@ -48,6 +49,10 @@ struct ScanOptions {
   uint64_t seed = 1;
   /// Findings of these kinds are dropped (a simulator's known false positive); a note counts them.
   std::vector<FindingKind> suppress;
+  /// From a .sim file (`sim_path` non-empty): every argument as the file gives it, by position
+  /// (`args` is then empty, and nothing is explored).
+  std::string sim_path;
+  std::vector<SimArgument> sim_args;
 };
 
 /// One launch of a scan: what differed from the defaults, and what it found.
@@ -63,6 +68,7 @@ struct ScanResult {
   std::string kernel;
   std::string source;
   std::string build_options;  ///< as used
+  std::string sim_file;       ///< the Oclgrind .sim the scan came from, if any
   std::vector<size_t> global, local;
   bool local_chosen = false;  ///< the local size was chosen, not given
   std::vector<ScanArgument> arguments;
@@ -90,8 +96,24 @@ std::vector<size_t> defaultLocalSize(const std::vector<size_t>& global, size_t m
                                      const std::vector<size_t>& max_dims = {});
 
 /// Element type and vector width of an argument type name: "float4*" -> (float, 4),
-/// "const uint*" -> (uint, 1). False for a type scan cannot fill (a struct, an image, half).
+/// "const uint*" -> (uint, 1). False for a type that is not one of them (a struct, an image, half).
 bool parseArgType(const std::string& type_name, ElemType& type, int& width);
+
+/// Whether the build options let a work-group size not divide the global size: OpenCL C 2.0 or
+/// later (`-cl-std=CL2.0`, `CL3.0`) without `-cl-uniform-work-group-size`.
+bool allowsNonUniformGroups(const std::string& build_options);
+
+/// The bytes of one value of `type` x `width` lanes (a 3-lane vector takes 4), each lane from
+/// `lanes` (one value: every lane); for a vector passed by value.
+std::vector<uint8_t> vectorBytes(ElemType type, int width, const std::vector<double>& lanes);
+
+/// Whether scan can give an argument of this type a value at all (images, samplers, pipes, queues
+/// and events it cannot; structs, unions and vectors it can).
+bool fillableType(const std::string& type_name);
+
+/// Opens a .sim file as scan options (scan/sim_file.hpp): its kernel file, kernel, sizes and
+/// arguments; `build_options` are added to the file's own.
+ScanOptions simScanOptions(const std::string& sim_path, const std::string& build_options);
 
 /// Builds the kernel on the session's device (adding -cl-kernel-arg-info), reads its argument
 /// info, fills every argument and runs one launch. A kernel that does not build is a build_error

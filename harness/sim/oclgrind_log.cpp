@@ -347,20 +347,34 @@ class Merger {
 
 }  // namespace
 
+const std::vector<OclgrindMessageRule>& oclgrindMessageRules() {
+  // First match wins: the read-only / write-only and alignment texts also start "Invalid ...".
+  static const std::vector<OclgrindMessageRule> rules = {
+      {"oclgrind fatal error", false, FindingKind::tool_error},
+      {"opencl runtime error detected", false, FindingKind::api_error},
+      {"data race", false, FindingKind::race},
+      {"exceeds static array size", false, FindingKind::out_of_bounds},
+      {"invalid read from write-only buffer", true, FindingKind::access_mode},
+      {"invalid write to read-only buffer", true, FindingKind::access_mode},
+      {"invalid read from buffer mapped for writing", true, FindingKind::access_mode},
+      {"invalid write to mapped buffer", true, FindingKind::access_mode},
+      {"not aligned to the pointed type", false, FindingKind::misaligned},
+      {"unaligned address", true, FindingKind::misaligned},
+      {"invalid read", true, FindingKind::out_of_bounds},
+      {"invalid write", true, FindingKind::out_of_bounds},
+      {"uninitiali", false, FindingKind::uninitialized},
+      {"work-item finished without waiting for events", true, FindingKind::missing_wait},
+      {"invalid wait event", true, FindingKind::api_error},
+      {"divergence", false, FindingKind::divergence},
+  };
+  return rules;
+}
+
 FindingKind classifyOclgrindMessage(const std::string& text) {
   const std::string header = lower(firstLine(text));
-  if (header.find("oclgrind fatal error") != std::string::npos) return FindingKind::tool_error;
-  if (header.find("opencl runtime error detected") != std::string::npos) {
-    return FindingKind::api_error;
-  }
-  if (header.find("data race") != std::string::npos) return FindingKind::race;
-  // "Index (4) exceeds static array size (4)": a private or __local array indexed past its end.
-  if (startsWith(header, "invalid read") || startsWith(header, "invalid write") ||
-      header.find("exceeds static array size") != std::string::npos) {
-    return FindingKind::out_of_bounds;
-  }
-  if (header.find("uninitiali") != std::string::npos) return FindingKind::uninitialized;
-  if (header.find("divergence") != std::string::npos) return FindingKind::divergence;
+  for (const auto& rule : oclgrindMessageRules())
+    if (rule.at_start ? startsWith(header, rule.text) : header.find(rule.text) != std::string::npos)
+      return rule.kind;
   return FindingKind::other;
 }
 

@@ -82,8 +82,18 @@ OclgrindLog parseOclgrindLogDetailed(std::istream& in, const OclgrindParseOption
 /// The findings of a stretch of the plugin's log: parseOclgrindLogDetailed(...).allFindings().
 std::vector<Finding> parseOclgrindLog(std::istream& in, const OclgrindParseOptions& options = {});
 
-/// Classifies one Oclgrind message by its text alone (race, out_of_bounds, uninitialized,
-/// divergence, api_error, tool_error or other).
+/// One row of the table from Oclgrind's messages to finding kinds (docs/races.md): the first
+/// line of a message, lower-cased, that starts with (`at_start`) or contains `text` is `kind`.
+struct OclgrindMessageRule {
+  const char* text;
+  bool at_start;
+  FindingKind kind;
+};
+
+/// The table, in the order it is tried (first match wins); a message no row matches is `other`.
+const std::vector<OclgrindMessageRule>& oclgrindMessageRules();
+
+/// Classifies one Oclgrind message by its text alone, through oclgrindMessageRules().
 FindingKind classifyOclgrindMessage(const std::string& text);
 
 }  // namespace clh

@@ -268,3 +268,45 @@ TEST(BufferPool, TakesTheSmallestFitUpToTwiceTheSize) {
   EXPECT_EQ(pool.take(context, 1500, &capacity)(), large());
   EXPECT_EQ(capacity, 3000u);
 }
+
+// Unguarded write-mode buffers come from the pool too: a case after a larger one gets the kept
+// buffer, seen by the kernel as a sub-buffer of the size asked for, with this case's contents.
+TEST(CaseBuffers, AnUnguardedBufferFromALargerPooledOneIsOfItsOwnSize) {
+  const clh::DeviceInfo* dev = pocl();
+  if (!dev) GTEST_SKIP() << "no PoCL device here";
+  cl::Context context(dev->device);
+  cl::CommandQueue queue(context, dev->device);
+  clh::BufferPool pool;
+  cl_mem first = nullptr;
+  {
+    clh::HostBuffer big(clh::ElemType::u32, 1000);
+    for (size_t i = 0; i < 1000; ++i) big.as<uint32_t>()[i] = 7;
+    clh::CaseBuffers bufs(context, queue, 0, &pool);
+    bufs.add("a", big, clh::BufferMode::write);
+    first = bufs.arg(0)();
+    EXPECT_EQ(bufs.arg(0).getInfo<CL_MEM_SIZE>(), 4000u);  // new and of its size: no sub-buffer
+    queue.finish();
+  }
+  clh::HostBuffer small(clh::ElemType::u32, 600);
+  for (size_t i = 0; i < 600; ++i) small.as<uint32_t>()[i] = static_cast<uint32_t>(i);
+  clh::CaseBuffers bufs(context, queue, 0, &pool);
+  bufs.add("a", small, clh::BufferMode::write);
+  EXPECT_EQ(bufs.arg(0).getInfo<CL_MEM_SIZE>(), 2400u);
+  EXPECT_EQ(bufs.arg(0).getInfo<CL_MEM_ASSOCIATED_MEMOBJECT>()(), first);  // the kept one
+  clh::HostBuffer back(clh::ElemType::u32, 600);
+  bufs.read(0, back, clh::ReadMode::blocking);
+  for (size_t i = 0; i < 600; ++i) ASSERT_EQ(back.as<uint32_t>()[i], i) << "element " << i;
+}
+
+// Without a pool every buffer is new, guarded or not.
+TEST(CaseBuffers, WithoutAPoolEveryBufferIsNew) {
+  const clh::DeviceInfo* dev = pocl();
+  if (!dev) GTEST_SKIP() << "no PoCL device here";
+  cl::Context context(dev->device);
+  cl::CommandQueue queue(context, dev->device);
+  clh::HostBuffer host(clh::ElemType::u32, 100);
+  clh::CaseBuffers bufs(context, queue, 0, nullptr);
+  bufs.add("a", host, clh::BufferMode::write);
+  EXPECT_EQ(bufs.arg(0).getInfo<CL_MEM_SIZE>(), 400u);
+  EXPECT_EQ(bufs.arg(0).getInfo<CL_MEM_ASSOCIATED_MEMOBJECT>()(), nullptr);
+}

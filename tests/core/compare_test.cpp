@@ -212,7 +212,7 @@ TEST(CompareMismatches, LongBuffersCountEveryMismatch) {
   want.as<float>()[600] = kNaN;
   HostBuffer got(want);
   for (size_t i : {0, 255, 256, 511, 999}) got.as<float>()[i] += 1.0f;
-  got.as<float>()[300] = 0.0f;                                // equal to -0
+  got.as<float>()[300] = 0.0f;                               // equal to -0
   got.as<float>()[700] = std::bit_cast<float>(0x7FA5A5A5u);  // the poison: never written
   const std::vector<int64_t> at = {0, 255, 256, 511, 700, 999};
   for (const Tolerance& tol : {exact(), ulps(0), within(0, 0)}) {

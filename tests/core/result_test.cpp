@@ -195,7 +195,7 @@ TEST(ResultVocabulary, StatusSpellingsAndSuccess) {
 
 TEST(ResultVocabulary, FindingKindsRoundTrip) {
   const auto& all = allFindingKinds();
-  EXPECT_EQ(all.size(), 13u);
+  EXPECT_EQ(all.size(), 16u);
   for (FindingKind k : all) EXPECT_EQ(findingKindFromString(toString(k)), k);
   EXPECT_EQ(toString(FindingKind::out_of_bounds), "out_of_bounds");
   EXPECT_FALSE(findingKindFromString("racy"));

@@ -1,12 +1,16 @@
 // Shards and merge (docs/ci.md): two shards of a run, merged, hold the same units with the same
 // verdicts as the unsharded run; GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS choose a shard too; a
-// missing shard and a unit that comes twice are said.
+// missing shard and a unit that comes twice are said; grade and semantics shards split the
+// submissions and the devices.
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <vector>
 
 #include "support/tool_run.hpp"
 
@@ -62,6 +66,72 @@ TEST(Shards, TwoShardsMergedEqualTheWholeRun) {
   EXPECT_NE(twice.out.find("shard 1/2 is missing"), std::string::npos) << twice.out;
   EXPECT_EQ(runTool("check " + kSpecs + " --shard 2/2").code, 2);
   fs::remove_all(dir);
+}
+
+// The ids of the submissions in a grade folder's gradebook (grades.csv: a header, then one row per
+// submission, its id first).
+std::vector<std::string> gradebookIds(const fs::path& out) {
+  std::ifstream in(out / "grades.csv");
+  std::vector<std::string> ids;
+  std::string line;
+  for (std::getline(in, line); std::getline(in, line);)
+    ids.push_back(line.substr(0, line.find(',')));
+  return ids;
+}
+
+// Two shards of a grade batch, each into a folder of its own, grade every submission exactly once;
+// a shard past the count is refused.
+TEST(Shards, TwoGradeShardsCoverEverySubmissionOnce) {
+  const fs::path dir =
+      fs::path(::testing::TempDir()) / ("clh-grade-shards-" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir / "in");
+  const std::string subs = std::string(CLHARNESS_SOURCE_ROOT) + "/tests/grade/submissions/vadd/";
+  const std::vector<std::string> names = {"off_by_one", "swapped_params", "three_params",
+                                          "missing_bounds_check", "uninitialized_default"};
+  for (const auto& n : names) fs::copy_file(subs + n + ".cl", dir / "in" / (n + ".cl"));
+  const std::string common = "grade --assignment vadd " + (dir / "in").string() +
+                             " --device pocl --cases 3 --allow-unassessed";
+  std::multiset<std::string> seen;
+  size_t sizes[2] = {0, 0};
+  for (int k = 0; k < 2; ++k) {
+    const fs::path out = dir / ("out" + std::to_string(k));
+    const auto r =
+        runTool(common + " --out " + out.string() + " --shard " + std::to_string(k) + "/2");
+    if (r.code == 3) GTEST_SKIP() << "no PoCL here";
+    ASSERT_TRUE(r.code == 0 || r.code == 1) << r.out;  // 1: a submission lost points
+    EXPECT_NE(r.out.find("shard " + std::to_string(k) + "/2"), std::string::npos) << r.out;
+    const auto ids = gradebookIds(out);
+    sizes[k] = ids.size();
+    seen.insert(ids.begin(), ids.end());
+  }
+  EXPECT_EQ(seen, std::multiset<std::string>(names.begin(), names.end()));
+  EXPECT_EQ(sizes[0] + sizes[1], names.size());
+  EXPECT_GT(sizes[0], 0u);  // a split, not everything in one
+  EXPECT_GT(sizes[1], 0u);
+  const auto bad = runTool(common + " --out " + (dir / "bad").string() + " --shard 2/2");
+  EXPECT_EQ(bad.code, 2) << bad.out;
+  EXPECT_NE(bad.out.find("--shard '2/2'"), std::string::npos) << bad.out;
+}
+
+// semantics splits the devices it selects: over two shards each device is checked once (one
+// device selected here, so one shard has it and the other has nothing to do).
+TEST(Shards, SemanticsShardsSplitTheDevices) {
+  const auto bad = runTool("semantics --device pocl --shard 1/1");
+  EXPECT_EQ(bad.code, 2) << bad.out;
+  int columns = 0;
+  for (int k = 0; k < 2; ++k) {
+    const auto r =
+        runToolWithEnv("GTEST_SHARD_INDEX=" + std::to_string(k) + " GTEST_TOTAL_SHARDS=2",
+                       "semantics --device pocl");
+    if (r.code == 3) GTEST_SKIP() << "no PoCL here";
+    ASSERT_EQ(r.code, 0) << r.out;
+    const bool ran = r.out.find("running the semantics checks on") != std::string::npos;
+    EXPECT_NE(r.out.find(ran ? "1 of 1 device(s)" : "0 of 1 device(s)"), std::string::npos)
+        << r.out;
+    columns += ran ? 1 : 0;
+  }
+  EXPECT_EQ(columns, 1);
 }
 
 }  // namespace

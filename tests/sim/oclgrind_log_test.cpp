@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -319,7 +320,48 @@ TEST(OclgrindLog, ClassifiesEveryKnownWording) {
             FindingKind::api_error);
   EXPECT_EQ(clh::classifyOclgrindMessage("OCLGRIND FATAL ERROR (x.cpp:1)\nboom"),
             FindingKind::tool_error);
-  EXPECT_EQ(clh::classifyOclgrindMessage("Unaligned address on vector store"), FindingKind::other);
+  EXPECT_EQ(clh::classifyOclgrindMessage("Unaligned address on vector store"),
+            FindingKind::misaligned);
+  EXPECT_EQ(clh::classifyOclgrindMessage("Index (2) exceeds static array size (2)"),
+            FindingKind::out_of_bounds);
+  EXPECT_EQ(clh::classifyOclgrindMessage("Invalid write to read-only buffer"),
+            FindingKind::access_mode);
+  EXPECT_EQ(clh::classifyOclgrindMessage("Invalid read from write-only buffer"),
+            FindingKind::access_mode);
+  EXPECT_EQ(clh::classifyOclgrindMessage(
+                "Invalid memory load - source pointer is not aligned to the pointed type"),
+            FindingKind::misaligned);
+  EXPECT_EQ(clh::classifyOclgrindMessage("Work-item finished without waiting for events"),
+            FindingKind::missing_wait);
+  EXPECT_EQ(clh::classifyOclgrindMessage("Invalid wait event"), FindingKind::api_error);
+  EXPECT_EQ(clh::classifyOclgrindMessage("Work-group divergence detected (async copy)"),
+            FindingKind::divergence);
+  EXPECT_EQ(clh::classifyOclgrindMessage("Something Oclgrind never said"), FindingKind::other);
+}
+
+// docs/races.md's table of messages lists every rule, with its kind, in the order they apply.
+TEST(OclgrindLog, TheDocumentedTableIsTheRulesTable) {
+  std::ifstream in(std::string(CLHARNESS_SOURCE_ROOT) + "/docs/races.md");
+  ASSERT_TRUE(in);
+  std::vector<std::string> rows;
+  bool inTable = false;
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("| Oclgrind's first line (lower-cased)", 0) == 0)
+      inTable = true;
+    else if (inTable && line.rfind("|", 0) != 0)
+      break;
+    else if (inTable && line.rfind("| ---", 0) != 0)
+      rows.push_back(line);
+  }
+  const auto& rules = clh::oclgrindMessageRules();
+  ASSERT_EQ(rows.size(), rules.size() + 1);  // + the row of `other`
+  for (size_t i = 0; i < rules.size(); ++i) {
+    const std::string want = std::string("| ") + (rules[i].at_start ? "starts with" : "contains") +
+                             " `" + rules[i].text + "` | `" +
+                             std::string(clh::toString(rules[i].kind)) + "` |";
+    EXPECT_EQ(rows[i].rfind(want, 0), 0u) << "row " << i << ": " << rows[i] << "\nwant " << want;
+  }
+  EXPECT_EQ(rows.back().rfind("| anything else | `other` |", 0), 0u) << rows.back();
 }
 
 }  // namespace

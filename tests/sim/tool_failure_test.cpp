@@ -79,9 +79,8 @@ TEST(ToolFailure, AnUnoptimisedBuildTheSimulatorCannotRunFallsBackToTheOptimised
   const clh::SimulatorBuildResult result =
       clh::prepareOnSimulator("-DN=3", [&](const std::string& options) {
         tried.push_back(options);
-        return clh::isUnoptimisedBuild(options)
-                   ? std::optional<SimulatorFailure>(ctpopFailure())
-                   : std::nullopt;
+        return clh::isUnoptimisedBuild(options) ? std::optional<SimulatorFailure>(ctpopFailure())
+                                                : std::nullopt;
       });
   EXPECT_EQ(tried, (std::vector<std::string>{"-DN=3 -cl-opt-disable", "-DN=3"}));
   EXPECT_TRUE(result.retried);
@@ -96,9 +95,8 @@ TEST(ToolFailure, AnOptimisedBuildTheSimulatorCannotRunFallsBackToTheUnoptimised
   const clh::SimulatorBuildResult result =
       clh::prepareOnSimulator("-O2", [&](const std::string& options) {
         tried.push_back(options);
-        return clh::isUnoptimisedBuild(options)
-                   ? std::nullopt
-                   : std::optional<SimulatorFailure>(ctpopFailure());
+        return clh::isUnoptimisedBuild(options) ? std::nullopt
+                                                : std::optional<SimulatorFailure>(ctpopFailure());
       });
   // The retry drops the user's level: beside -O2, -cl-opt-disable did not disable optimisation.
   EXPECT_EQ(tried, (std::vector<std::string>{"-O2", "-cl-opt-disable"}));

@@ -1,0 +1,4 @@
+kernel void atomic_increment(global int *data)
+{
+  atomic_inc(data);
+}

@@ -1,0 +1,271 @@
+#!/usr/bin/env python3
+"""Runs clharness over a corpus of kernels described by a manifest and prints per-kind detection.
+
+Usage: run-corpus.py MANIFEST --clharness PATH [--jobs N] [--json OUT.json] [--timeout S]
+
+MANIFEST is JSON lines, one case a line (blank lines and lines starting with '#' are skipped):
+
+  {"id": "...", "run": ["scan", "kernel.cl", "--kernel", "k", "--global", "64"],
+   "expect": ["race"], "note": "..."}
+
+`run` are the arguments after `clharness`; they run in the manifest's folder, so relative paths
+resolve against it. The runner adds `--json FILE` and reads the kinds of the findings from it.
+`expect` lists the finding kinds the case must produce; an empty list is a correct kernel that
+must pass. Exit status: 0 when every case met its expectation, 1 otherwise, 2 for bad usage or
+a bad manifest. Standard library only (docs/races.md, "Corpora").
+"""
+
+import argparse
+import concurrent.futures
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+SCHEMA = "clharness-corpus/1"
+# Findings that are the tool's, not the kernel's: never a detection, never a false report.
+TOOL_KINDS = {"tool_error", "timeout"}
+# clharness's exit codes (docs/cli.md): 2 bad usage, 3 no usable device.
+EXIT_USAGE = 2
+EXIT_NO_DEVICE = 3
+
+
+class ManifestError(Exception):
+    pass
+
+
+def load_manifest(path):
+    """The cases of a manifest, each checked; raises ManifestError naming the line."""
+    cases = []
+    seen = set()
+    with open(path, encoding="utf-8") as f:
+        for number, line in enumerate(f, 1):
+            text = line.strip()
+            if not text or text.startswith("#"):
+                continue
+            where = "%s:%d" % (path, number)
+            try:
+                case = json.loads(text)
+            except json.JSONDecodeError as e:
+                raise ManifestError("%s: not JSON (%s)" % (where, e))
+            if not isinstance(case, dict):
+                raise ManifestError("%s: expected an object" % where)
+            for key, kind in (("id", str), ("run", list), ("expect", list)):
+                if not isinstance(case.get(key), kind):
+                    raise ManifestError("%s: '%s' must be a %s" % (where, key, kind.__name__))
+            if not case["run"] or not all(isinstance(a, str) for a in case["run"]):
+                raise ManifestError("%s: 'run' must be a non-empty list of strings" % where)
+            if not all(isinstance(k, str) for k in case["expect"]):
+                raise ManifestError("%s: 'expect' must be a list of kinds" % where)
+            if case["id"] in seen:
+                raise ManifestError("%s: id '%s' used twice" % (where, case["id"]))
+            seen.add(case["id"])
+            cases.append(case)
+    return cases
+
+
+def finding_kinds(report):
+    """Every finding's kind in a JSON report (scan's `results[].findings[]`, or any nesting)."""
+    kinds = []
+    summaries = []
+
+    def walk(node):
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key == "findings" and isinstance(value, list):
+                    for f in value:
+                        if isinstance(f, dict) and isinstance(f.get("kind"), str):
+                            kinds.append(f["kind"])
+                            summaries.append("%s: %s" % (f["kind"], f.get("summary", "")))
+                else:
+                    walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(report)
+    return kinds, summaries
+
+
+def with_json(run, path):
+    """`run` with `--json path` (an existing --json is replaced)."""
+    out = []
+    skip = False
+    for arg in run:
+        if skip:
+            skip = False
+            continue
+        if arg == "--json":
+            skip = True
+            continue
+        if arg.startswith("--json="):
+            continue
+        out.append(arg)
+    return out + ["--json", path]
+
+
+def classify(expect, kinds, exit_code, timed_out, stderr):
+    """A case's status and its per-kind outcome from what clharness did."""
+    kernel_kinds = [k for k in kinds if k not in TOOL_KINDS]
+    result = {"found": sorted(set(kinds)), "right": [], "other": [], "missed": []}
+    if timed_out:
+        status = "timeout"
+    elif exit_code == EXIT_USAGE:
+        status = "refused"
+    elif exit_code not in (0, 1) or (not kernel_kinds and set(kinds) & TOOL_KINDS):
+        status = "tool_error"
+    elif exit_code == 1 and not kinds:
+        status = "tool_error"  # a failure with no finding: nothing to judge
+    else:
+        status = None
+    for kind in expect:
+        if status is None and kind in kernel_kinds:
+            result["right"].append(kind)
+        elif status is None and kernel_kinds:
+            result["other"].append(kind)
+        else:
+            result["missed"].append(kind)
+    if status is None:
+        if expect:
+            status = ("missed" if result["missed"] else
+                      "other_kind" if result["other"] else "detected")
+        else:
+            status = "passed" if not kernel_kinds else "false_report"
+    result["status"] = status
+    result["false_reports"] = sorted(set(kernel_kinds)) if not expect else []
+    result["ok"] = status in ("detected", "passed")
+    if status in ("refused", "tool_error") and stderr:
+        result["message"] = stderr.strip().splitlines()[-1][:500] if stderr.strip() else ""
+    return result
+
+
+def run_case(case, clharness, folder, timeout):
+    """Runs one case in `folder`; returns its result record."""
+    with tempfile.TemporaryDirectory(prefix="clharness-corpus-") as scratch:
+        report_path = os.path.join(scratch, "report.json")
+        argv = [clharness] + with_json(case["run"], report_path)
+        start = time.monotonic()
+        timed_out = False
+        proc = subprocess.Popen(argv, cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                stdin=subprocess.DEVNULL, start_new_session=True, text=True,
+                                errors="replace")
+        try:
+            _, stderr = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            timed_out = True
+            os.killpg(proc.pid, signal.SIGKILL)
+            _, stderr = proc.communicate()
+        seconds = time.monotonic() - start
+        kinds, summaries = [], []
+        try:
+            with open(report_path, encoding="utf-8") as f:
+                kinds, summaries = finding_kinds(json.load(f))
+        except (OSError, ValueError):
+            pass
+    record = {"id": case["id"], "run": case["run"], "expect": case["expect"],
+              "note": case.get("note", ""), "exit_code": None if timed_out else proc.returncode,
+              "seconds": round(seconds, 2), "findings": summaries}
+    record.update(classify(case["expect"], kinds, proc.returncode, timed_out, stderr))
+    return record
+
+
+def summarize(results):
+    """Per-kind counts for the faulty kernels; outcome counts for the correct ones."""
+    kinds = {}
+    for r in results:
+        for kind in r["expect"]:
+            row = kinds.setdefault(kind, {"expected": 0, "right": 0, "other": 0, "missed": 0})
+            row["expected"] += 1
+            row["right"] += kind in r["right"]
+            row["other"] += kind in r["other"]
+            row["missed"] += kind in r["missed"]
+    correct = {"cases": 0, "passed": 0, "false_report": 0, "refused": 0, "tool_error": 0,
+               "timeout": 0, "false_reports_by_kind": {}}
+    faulty = {"cases": 0, "detected": 0, "other_kind": 0, "missed": 0, "refused": 0,
+              "tool_error": 0, "timeout": 0}
+    for r in results:
+        bucket = faulty if r["expect"] else correct
+        bucket["cases"] += 1
+        bucket[r["status"]] += 1
+        for kind in r["false_reports"]:
+            by_kind = correct["false_reports_by_kind"]
+            by_kind[kind] = by_kind.get(kind, 0) + 1
+    return {"kinds": dict(sorted(kinds.items())), "faulty": faulty, "correct": correct}
+
+
+def render(summary, results):
+    lines = []
+    kinds = summary["kinds"]
+    if kinds:
+        width = max(len("kind"), *(len(k) for k in kinds))
+        head = "%-*s  %8s  %10s  %12s  %6s" % (width, "kind", "expected", "right kind",
+                                               "another kind", "missed")
+        lines += ["Faulty kernels, per expected kind:", head, "-" * len(head)]
+        for kind, row in kinds.items():
+            lines.append("%-*s  %8d  %10d  %12d  %6d" % (width, kind, row["expected"],
+                                                         row["right"], row["other"],
+                                                         row["missed"]))
+        f = summary["faulty"]
+        lines.append("%d faulty kernels: %d detected with every expected kind, %d with another "
+                     "kind, %d missed (of them %d refused by scan, %d tool errors, %d timeouts)"
+                     % (f["cases"], f["detected"], f["other_kind"],
+                        f["missed"] + f["refused"] + f["tool_error"] + f["timeout"],
+                        f["refused"], f["tool_error"], f["timeout"]))
+        lines.append("")
+    c = summary["correct"]
+    by_kind = ", ".join("%s %d" % kv for kv in sorted(c["false_reports_by_kind"].items()))
+    lines.append("Correct kernels: %d" % c["cases"])
+    lines.append("  passed                     %d" % c["passed"])
+    lines.append("  false reports              %d%s" % (c["false_report"],
+                                                      " (" + by_kind + ")" if by_kind else ""))
+    lines.append("  refused by scan (usage)    %d" % c["refused"])
+    lines.append("  tool errors / timeouts     %d / %d" % (c["tool_error"], c["timeout"]))
+    bad = [r for r in results if not r["ok"]]
+    if bad:
+        lines += ["", "Cases not as expected:"]
+        for r in bad:
+            detail = ", ".join(r["found"]) or "nothing"
+            if r.get("message"):
+                detail += ": " + r["message"]
+            lines.append("  %-40s %-12s expected [%s], found %s" % (
+                r["id"], r["status"], ", ".join(r["expect"]), detail))
+    return "\n".join(lines) + "\n"
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("manifest")
+    parser.add_argument("--clharness", required=True, help="the clharness executable")
+    parser.add_argument("--jobs", type=int, default=1, help="cases run at once (default 1)")
+    parser.add_argument("--json", help="write every case's result as JSON to this file")
+    parser.add_argument("--timeout", type=float, default=600,
+                        help="seconds one case may run before it is killed (default 600)")
+    args = parser.parse_args(argv)
+    if args.jobs < 1 or args.timeout <= 0:
+        parser.error("--jobs and --timeout must be positive")
+    clharness = os.path.abspath(args.clharness)
+    if not os.access(clharness, os.X_OK):
+        parser.error("--clharness %s: not an executable" % args.clharness)
+    try:
+        cases = load_manifest(args.manifest)
+    except (OSError, ManifestError) as e:
+        print("run-corpus: %s" % e, file=sys.stderr)
+        return 2
+    folder = os.path.dirname(os.path.abspath(args.manifest))
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        results = list(pool.map(lambda c: run_case(c, clharness, folder, args.timeout), cases))
+    summary = summarize(results)
+    sys.stdout.write(render(summary, results))
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump({"schema": SCHEMA, "manifest": args.manifest,
+                       "summary": summary, "cases": results}, f, indent=1)
+            f.write("\n")
+    return 0 if all(r["ok"] for r in results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,145 @@
+// `clharness scan` on what it used to refuse or could not set up (issue 18), through the built tool
+// on Oclgrind: Oclgrind's .sim files, structs and vectors by value, NULL and uninitialized buffers,
+// non-uniform work-groups under OpenCL C 2.0.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "support/tool_run.hpp"
+
+namespace {
+
+using clh::test::ToolRun;
+
+std::string fixture(const std::string& rel) {
+  return std::string(CLH_AUDIT_DIR) + "/" + rel;
+}
+
+struct Scan {
+  ToolRun run;
+  nlohmann::json result;  // the one result of --json
+  std::vector<std::string> kinds() const {
+    std::vector<std::string> out;
+    if (result.is_object())
+      for (const auto& f : result["findings"]) out.push_back(f["kind"]);
+    return out;
+  }
+  std::string first() const {
+    const auto all = kinds();
+    return all.empty() ? "(nothing)" : all.front();
+  }
+  std::string given(const std::string& name) const {
+    for (const auto& a : result["arguments"])
+      if (a["name"] == name) return a["given"];
+    return "(no argument " + name + ")";
+  }
+};
+
+Scan scan(const std::string& args, const std::string& name) {
+  const std::string json = ::testing::TempDir() + "/scan_inputs_" + name + ".json";
+  std::remove(json.c_str());
+  Scan s;
+  s.run = clh::test::runTool("scan " + args + " --json " + json);
+  std::ifstream in(json);
+  auto j = nlohmann::json::parse(in, nullptr, false);
+  if (j.is_object() && j["results"].size() == 1) s.result = j["results"][0];
+  return s;
+}
+
+const std::string kKernels = fixture("kernels/scan_inputs.cl");
+
+#define REQUIRE_OCLGRIND()                                            \
+  do {                                                                \
+    if (clh::test::runTool("devices --device Oclgrind").code != 0)    \
+      GTEST_SKIP() << "no Oclgrind device here: nothing was checked"; \
+  } while (0)
+
+TEST(ScanInputs, AStructByValueAndBehindAPointerAreSizedByTheCompiler) {
+  REQUIRE_OCLGRIND();
+  auto s = scan(kKernels + " --kernel struct_index --global 4 --local 4 --arg out=16", "struct");
+  EXPECT_EQ(s.run.code, 0) << s.run.out;
+  EXPECT_EQ(s.given("p"), "8 bytes of zero");
+  EXPECT_NE(s.given("all").find("(8 bytes each), zero"), std::string::npos) << s.given("all");
+  // Its bytes arrive: index 16 (10000000), scale 1.0f (0000803f) writes past out's 16 floats.
+  auto past = scan(kKernels +
+                       " --kernel struct_index --global 4 --local 4 --arg out=16 "
+                       "--arg p=bytes:100000000000803f",
+                   "struct_past");
+  EXPECT_EQ(past.run.code, 1) << past.run.out;
+  EXPECT_EQ(past.kinds(), std::vector<std::string>{"out_of_bounds"}) << past.run.out;
+  auto wrong = scan(kKernels + " --kernel struct_index --global 4 --arg p=bytes:10", "struct_bad");
+  EXPECT_EQ(wrong.run.code, 2) << wrong.run.out;
+  EXPECT_NE(wrong.run.out.find("a struct of 8 bytes takes bytes:HEX with 16 hex digits"),
+            std::string::npos)
+      << wrong.run.out;
+}
+
+TEST(ScanInputs, AVectorByValueTakesItsLanes) {
+  REQUIRE_OCLGRIND();
+  auto inside = scan(kKernels + " --kernel vector_index --global 4 --arg out=16 --arg v=1,2,3,15",
+                     "vector_inside");
+  EXPECT_EQ(inside.run.code, 0) << inside.run.out;
+  auto past = scan(kKernels + " --kernel vector_index --global 4 --arg out=16 --arg v=1,2,3,16",
+                   "vector_past");
+  EXPECT_EQ(past.kinds(), std::vector<std::string>{"out_of_bounds"}) << past.run.out;
+  // By default every lane is the scalar default (the global size): inside 1024 elements.
+  auto byDefault = scan(kKernels + " --kernel vector_index --global 4", "vector_default");
+  EXPECT_EQ(byDefault.run.code, 0) << byDefault.run.out;
+  EXPECT_EQ(byDefault.given("v"), "= (4) in every lane");
+}
+
+TEST(ScanInputs, ANullBufferAndAnUninitializedOne) {
+  REQUIRE_OCLGRIND();
+  auto null = scan(kKernels + " --kernel read_first --global 4 --arg p=null", "null");
+  EXPECT_EQ(null.given("p"), "NULL");
+  // The read of address 0 is invalid (and the value it loads uninitialized).
+  EXPECT_EQ(null.first(), "out_of_bounds") << null.run.out;
+  auto filled = scan(kKernels + " --kernel copy --global 4 --arg in=4 --arg out=4", "filled");
+  EXPECT_EQ(filled.run.code, 0) << filled.run.out;
+  auto uninit =
+      scan(kKernels + " --kernel copy --global 4 --arg in=uninit:4 --arg out=4", "uninit");
+  EXPECT_EQ(uninit.given("in"), "4 x int, uninitialized");
+  EXPECT_EQ(uninit.kinds(), std::vector<std::string>{"uninitialized"}) << uninit.run.out;
+  auto scalarNull = scan(kKernels + " --kernel struct_index --global 4 --arg p=null", "null_bad");
+  EXPECT_EQ(scalarNull.run.code, 2) << scalarNull.run.out;
+}
+
+TEST(ScanInputs, NonUniformWorkGroupsUnderOpenCLC2) {
+  REQUIRE_OCLGRIND();
+  auto refused =
+      scan(kKernels + " --kernel ids3d --global 3,3,3 --local 2,2,2 --arg out=27", "uniform_only");
+  EXPECT_EQ(refused.run.code, 2) << refused.run.out;
+  EXPECT_NE(refused.run.out.find("-cl-std=CL2.0"), std::string::npos) << refused.run.out;
+  auto ran = scan(kKernels +
+                      " --kernel ids3d --global 3,3,3 --local 2,2,2 --arg out=27 "
+                      "--build-options=-cl-std=CL2.0",
+                  "non_uniform");
+  EXPECT_EQ(ran.run.code, 0) << ran.run.out;
+  EXPECT_EQ(ran.result["local"], (nlohmann::json{2, 2, 2}));
+}
+
+TEST(ScanInputs, AnOclgrindSimFileRunsUnchanged) {
+  REQUIRE_OCLGRIND();
+  const std::string corpus = std::string(CLHARNESS_SOURCE_ROOT) + "/bench/corpus/oclgrind/";
+  auto bug = scan(corpus + "memcheck/static_array.sim", "sim_static_array");
+  EXPECT_EQ(bug.run.code, 1) << bug.run.out;
+  EXPECT_EQ(bug.result["kernel"], "static_array");
+  EXPECT_EQ(bug.result["global"], (nlohmann::json{4, 1, 1}));
+  for (const auto& kind : bug.kinds()) EXPECT_EQ(kind, "out_of_bounds") << bug.run.out;
+  auto clean = scan(corpus + "misc/vecadd.sim", "sim_vecadd");
+  EXPECT_EQ(clean.run.code, 0) << clean.run.out;
+  EXPECT_EQ(clean.given("a"), "4096 bytes of float, range=0:1:1023");
+  // A NULL buffer, a struct's raw bytes and a 2.0 build option from the file's # ARGS: line.
+  EXPECT_EQ(scan(corpus + "memcheck/dereference_null.sim", "sim_null").first(), "out_of_bounds");
+  EXPECT_EQ(scan(corpus + "bugs/kernel_struct_argument.sim", "sim_struct").run.code, 0);
+  auto cl20 = scan(corpus + "misc/non_uniform_work_groups.sim", "sim_cl20");
+  EXPECT_EQ(cl20.run.code, 0) << cl20.run.out;
+  // The file gives the kernel and the sizes: giving them again is a usage error.
+  auto twice = scan(corpus + "misc/vecadd.sim --kernel vecadd", "sim_twice");
+  EXPECT_EQ(twice.run.code, 2) << twice.run.out;
+}
+
+}  // namespace

@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""Tests of bench/corpus/run-corpus.py: its counts against a fake clharness (every outcome), and
+against the real one on three kernels of the project's own (own-kernels.jsonl).
+
+Usage: run_corpus_test.py RUNNER [--clharness PATH]   (without --clharness: the fake only)
+"""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import textwrap
+import unittest
+
+RUNNER = None
+CLHARNESS = None
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# Stands in for clharness: the kernel name says what to do; the kernel file must exist relative
+# to the working directory (the manifest's folder).
+FAKE = textwrap.dedent("""\
+    #!/usr/bin/env python3
+    import json, os, sys, time
+    args = sys.argv[1:]
+    assert args[0] == "scan"
+    if not os.path.isfile(args[1]):
+        print("no kernel file " + args[1], file=sys.stderr); sys.exit(2)
+    kernel = args[args.index("--kernel") + 1]
+    out = args[args.index("--json") + 1]
+    assert args.count("--json") == 1, args
+    def report(*kinds):
+        with open(out, "w") as f:
+            json.dump({"schema": "clharness-scan/1", "results": [{"findings": [
+                {"kind": k, "summary": k + " here"} for k in kinds]}]}, f)
+        sys.exit(1 if kinds else 0)
+    if kernel == "usage":
+        print("clharness scan: argument 'x' cannot be filled", file=sys.stderr); sys.exit(2)
+    if kernel == "hang":
+        time.sleep(30)
+    if kernel == "nodevice":
+        sys.exit(3)
+    if kernel == "clean":
+        report()
+    report(*kernel.split("+"))
+    """)
+
+
+def read_json(path):
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def case(ident, kernel, expect):
+    return {"id": ident, "run": ["scan", "k.cl", "--kernel", kernel, "--json", "stale.json"],
+            "expect": expect}
+
+
+class FakeTool(unittest.TestCase):
+    def run_runner(self, cases, *extra):
+        with tempfile.TemporaryDirectory() as d:
+            fake = os.path.join(d, "fake-clharness")
+            with open(fake, "w") as f:
+                f.write(FAKE)
+            os.chmod(fake, 0o755)
+            sub = os.path.join(d, "corpus")
+            os.mkdir(sub)
+            open(os.path.join(sub, "k.cl"), "w").close()
+            manifest = os.path.join(sub, "m.jsonl")
+            with open(manifest, "w") as f:
+                f.write("# a comment\n\n")
+                for c in cases:
+                    f.write(json.dumps(c) + "\n")
+            out = os.path.join(d, "out.json")
+            p = subprocess.run([sys.executable, RUNNER, manifest, "--clharness", fake, "--json",
+                                out] + list(extra), capture_output=True, text=True, cwd=d)
+            data = read_json(out) if os.path.exists(out) else None
+            return p, data
+
+    def test_every_outcome_is_counted_where_it_belongs(self):
+        p, data = self.run_runner([
+            case("race-found", "race+uninitialized", ["race"]),
+            case("race-as-other", "uninitialized", ["race"]),
+            case("race-missed", "clean", ["race"]),
+            case("oob-found", "out_of_bounds", ["out_of_bounds"]),
+            case("oob-refused", "usage", ["out_of_bounds"]),
+            case("oob-tool", "tool_error", ["out_of_bounds"]),
+            case("ok-passed", "clean", []),
+            case("ok-false", "race+uninitialized", []),
+            case("ok-refused", "usage", []),
+            case("ok-tool", "tool_error", []),
+            case("ok-nodevice", "nodevice", []),
+            case("ok-hang", "hang", []),
+        ], "--jobs", "4", "--timeout", "3")
+        self.assertEqual(p.returncode, 1, p.stdout + p.stderr)
+        s = data["summary"]
+        self.assertEqual(s["kinds"]["race"], {"expected": 3, "right": 1, "other": 1, "missed": 1})
+        self.assertEqual(s["kinds"]["out_of_bounds"],
+                         {"expected": 3, "right": 1, "other": 0, "missed": 2})
+        self.assertEqual(s["faulty"]["refused"], 1)
+        self.assertEqual(s["faulty"]["tool_error"], 1)
+        self.assertEqual(s["correct"], {"cases": 6, "passed": 1, "false_report": 1, "refused": 1,
+                                        "tool_error": 2, "timeout": 1,
+                                        "false_reports_by_kind": {"race": 1, "uninitialized": 1}})
+        status = {c["id"]: c["status"] for c in data["cases"]}
+        self.assertEqual(status["race-as-other"], "other_kind")
+        self.assertEqual(status["ok-hang"], "timeout")
+        refused = [c for c in data["cases"] if c["id"] == "ok-refused"][0]
+        self.assertIn("cannot be filled", refused["message"])
+        self.assertIn("refused by scan (usage)    1", p.stdout)
+
+    def test_all_as_expected_exits_0(self):
+        p, data = self.run_runner([case("a", "race", ["race"]), case("b", "clean", [])])
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        self.assertTrue(all(c["ok"] for c in data["cases"]))
+
+    def test_a_bad_manifest_line_is_named(self):
+        p, data = self.run_runner([{"id": "x", "run": "scan k.cl", "expect": []}])
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("m.jsonl:3: 'run' must be a list", p.stderr)
+        self.assertIsNone(data)
+
+
+@unittest.skipUnless(CLHARNESS or "--clharness" in sys.argv, "no --clharness given")
+class OwnKernels(unittest.TestCase):
+    def test_one_race_one_out_of_bounds_one_clean(self):
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "out.json")
+            p = subprocess.run([sys.executable, RUNNER, os.path.join(HERE, "own-kernels.jsonl"),
+                                "--clharness", CLHARNESS, "--json", out, "--jobs", "2"],
+                               capture_output=True, text=True)
+            self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+            s = read_json(out)["summary"]
+        self.assertEqual(s["kinds"], {
+            "out_of_bounds": {"expected": 1, "right": 1, "other": 0, "missed": 0},
+            "race": {"expected": 1, "right": 1, "other": 0, "missed": 0}})
+        self.assertEqual((s["correct"]["cases"], s["correct"]["passed"]), (1, 1))
+
+
+if __name__ == "__main__":
+    RUNNER = os.path.abspath(sys.argv[1])
+    rest = sys.argv[2:]
+    if "--clharness" in rest:
+        i = rest.index("--clharness")
+        CLHARNESS = os.path.abspath(rest[i + 1])
+        del rest[i:i + 2]
+    unittest.main(argv=[sys.argv[0]] + rest)
