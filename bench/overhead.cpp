@@ -352,9 +352,11 @@ int main(int argc, char** argv) {
   setup = &makeSetup();
   const bool sim = setup->device.simulator;
   // 2^20 work-items on the simulator: one case interprets a million work-items (seconds per case),
-  // and the harness runs at most a few thousand there (docs/performance.md): left out.
+  // and the harness runs at most a few thousand there (docs/performance.md): left out unless
+  // BENCH_SIM_LARGEST=1 asks for it.
   std::vector<int64_t> sizes{16, 256, 1024};
-  if (!sim) sizes.push_back(kLargest);
+  const char* simLargest = std::getenv("BENCH_SIM_LARGEST");
+  if (!sim || (simLargest && std::string(simLargest) == "1")) sizes.push_back(kLargest);
   if (phaseRun) {
     const int rc = phases(sizes, !sim);
     if (!setup->log.empty()) std::remove(setup->log.c_str());

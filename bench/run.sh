@@ -8,7 +8,7 @@
 # The binary: $BENCH_BIN, else $BUNDLE/bench_overhead (a bundle from ci/bundle.sh), else
 # ${BUILD_DIR:-build}/bench/bench_overhead. BENCH_REPETITIONS (default 7) repetitions of each
 # benchmark of BENCH_MIN_TIME seconds (default 0.5), interleaved at random; the table quotes their
-# medians.
+# medians. BENCH_SIM_LARGEST=1 adds 2^20 items on the simulator (seconds per case).
 set -euo pipefail
 if [ $# -ne 2 ]; then
   echo "usage: bench/run.sh DEVICE OUTDIR" >&2
