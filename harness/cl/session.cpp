@@ -242,14 +242,7 @@ const BuildOutcome& DeviceSession::buildText(const std::string& text, const std:
         });
     sim_->drain();  // a failed attempt's API error belongs to no case
     if (r.retried && !r.finding)
-      noteSimulator(fmt::format(
-          "the simulator could not run the {} build ({}); its checks ran on the {} build, "
-          "which {}",
-          describeSimulatorBuild(r.first_options), r.first_failure,
-          describeSimulatorBuild(r.options),
-          isUnoptimisedBuild(r.options)
-              ? "checks the kernel as written"
-              : "may hide stores nobody reads, unused reads and static-array overflows"));
+      noteSimulator(simulatorBuildNote(r.first_options, r.first_failure, r.options));
     if (r.finding) {
       result.failure = *r.finding;
       result.failure->device = device_.displayName();
@@ -257,6 +250,31 @@ const BuildOutcome& DeviceSession::buildText(const std::string& text, const std:
     }
   }
   return programs_.emplace(key, std::move(result)).first->second;
+}
+
+std::string simulatorBuildNote(const std::string& failed_options, const std::string& failure,
+                               const std::string& ran_options) {
+  return fmt::format(
+      "the simulator could not run the {} build ({}); its checks ran on the {} build, which {}",
+      describeSimulatorBuild(failed_options), failure, describeSimulatorBuild(ran_options),
+      isUnoptimisedBuild(ran_options)
+          ? "checks the kernel as written"
+          : "may hide stores nobody reads, unused reads and static-array overflows");
+}
+
+std::string singleItemGroupsNote(const std::string& kernel) {
+  return fmt::format(
+      "'{}' leaves its local size to the driver and no work-group larger than one work-item "
+      "divides some global sizes tried: there the simulator could not look for races between "
+      "the work-items of a group",
+      kernel);
+}
+
+bool isSimulatorLimit(std::string_view note) {
+  // The notes above and skippedChecksNote say "could not" exactly when something was not looked
+  // at; a build note whose fallback is the unoptimised build lost nothing.
+  return note.find("could not") != std::string_view::npos &&
+         note.find("checks the kernel as written") == std::string_view::npos;
 }
 
 void DeviceSession::noteSimulator(std::string note) {
@@ -278,12 +296,7 @@ std::vector<std::string> DeviceSession::takeSimulatorNotes() {
         "driver could pick ({}), not Oclgrind's 1x1, so races inside a group can show",
         kernel, list));
   }
-  for (const auto& kernel : single_item_kernels_)
-    out.push_back(fmt::format(
-        "'{}' leaves its local size to the driver and no work-group larger than one work-item "
-        "divides some global sizes tried: there the simulator could not look for races between "
-        "the work-items of a group",
-        kernel));
+  for (const auto& kernel : single_item_kernels_) out.push_back(singleItemGroupsNote(kernel));
   sim_notes_.clear();
   null_local_shapes_.clear();
   single_item_kernels_.clear();

@@ -9,6 +9,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include "cl/devices.hpp"
@@ -56,6 +57,18 @@ struct RunOptions {
   std::string source_label;      ///< its name in findings (e.g. "mutant without barrier 2")
   CasePhases* phases = nullptr;  ///< when set, runCase adds each phase's wall time to it
 };
+
+/// The note a unit carries when the simulator could not run the build it tried first
+/// (`failed_options`, failing with `failure`) and ran `ran_options` instead.
+std::string simulatorBuildNote(const std::string& failed_options, const std::string& failure,
+                               const std::string& ran_options);
+/// The note a unit carries when a kernel that leaves its local size to the driver had a global size
+/// no work-group larger than one work-item divides.
+std::string singleItemGroupsNote(const std::string& kernel);
+/// Whether a simulator note (takeSimulatorNotes, skippedChecksNote) says the simulator could not
+/// look at something (a check left off, the kernel as written, races inside a work-group), as
+/// opposed to how it ran: grading names these beside a passing simulator item.
+bool isSimulatorLimit(std::string_view note);
 
 class DeviceSession {
  public:

@@ -12,6 +12,7 @@
 #include <regex>
 #include <set>
 
+#include "cl/session.hpp"
 #include "core/shell.hpp"
 #include "core/sizes.hpp"
 #include "grade/explain.hpp"
@@ -116,6 +117,22 @@ void studentNames(Finding& f, const std::map<std::string, std::string>& names) {
         break;
       }
   }
+}
+
+// What the simulator runs that judged a passing item could not look at (a check left off, the
+// kernel as written, races inside a work-group), so that a pass never claims more than was seen.
+std::string simulatorLimits(const std::vector<DeviceRun>& runs, const std::vector<size_t>& judged) {
+  std::vector<std::string> limits;
+  for (size_t i : judged) {
+    if (!runs[i].simulator || !runs[i].unit) continue;
+    for (const auto& o : runs[i].unit->observations)
+      if (isSimulatorLimit(o) && std::find(limits.begin(), limits.end(), o) == limits.end())
+        limits.push_back(o);
+  }
+  if (limits.empty()) return "";
+  std::string out = "passed where the simulator looked; it could not look everywhere: ";
+  for (size_t i = 0; i < limits.size(); ++i) out += (i ? "; " : "") + limits[i];
+  return out;
 }
 
 std::string formatNs(double ns) {
@@ -417,6 +434,7 @@ Grade gradeSubmission(const Assignment& a, const Submission& s, const std::vecto
       } else {
         ig.passed = true;
         ig.points = item.points;
+        if (item.check == ItemCheck::simulator) ig.note = simulatorLimits(runs, ok);
       }
     }
     g.points += ig.points;

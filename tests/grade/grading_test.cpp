@@ -6,6 +6,7 @@
 
 #include <sstream>
 
+#include "cl/session.hpp"
 #include "grade/device_job.hpp"
 #include "grade/grade.hpp"
 
@@ -220,6 +221,33 @@ TEST(Grading, WithoutASimulatorTheSimulatorItemIsNotAssessed) {
   EXPECT_NE(clean->note.find("no simulator"), std::string::npos);
   EXPECT_EQ(g.points, 70);
   EXPECT_FALSE(g.review);  // the instructor chose the devices
+}
+
+TEST(Grading, APassingSimulatorItemSaysWhatTheSimulatorCouldNotLookAt) {
+  // A kernel that leaves its local size to the driver, run at a global size no group larger than
+  // one work-item divides: "clean" passes, and says it could not look inside work-groups.
+  DeviceRun sim = run(kSim, true);
+  sim.unit->observations = {
+      "'vadd' leaves its local size to the driver: on the simulator it ran "
+      "in work-groups a driver could pick (4), not Oclgrind's 1x1, so races "
+      "inside a group can show",
+      singleItemGroupsNote("vadd")};
+  Grade g = grade(vadd(), {run(kPocl, false), sim});
+  const ItemGrade* clean = g.item("clean");
+  EXPECT_TRUE(clean->passed);
+  EXPECT_EQ(clean->points, clean->max_points);
+  EXPECT_NE(clean->note.find("could not look for races between the work-items of a group"),
+            std::string::npos)
+      << clean->note;
+  EXPECT_EQ(clean->note.find("not Oclgrind's 1x1"), std::string::npos) << "how it ran is no limit";
+  // A fallback to the unoptimised build lost nothing; one to the optimised build did.
+  sim.unit->observations = {simulatorBuildNote("-O2", "an LLVM instruction", "-cl-opt-disable")};
+  EXPECT_EQ(grade(vadd(), {run(kPocl, false), sim}).item("clean")->note, "");
+  sim.unit->observations = {simulatorBuildNote("-cl-opt-disable", "freeze", "")};
+  EXPECT_NE(grade(vadd(), {run(kPocl, false), sim}).item("clean")->note.find("may hide"),
+            std::string::npos);
+  // The results item never carries the simulator's limits.
+  EXPECT_EQ(g.item("correct")->note, "");
 }
 
 TEST(Grading, EvidenceCarriesTheSmallestCaseAndItsReplay) {
