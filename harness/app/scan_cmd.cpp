@@ -47,6 +47,10 @@ void addScanCommand(CLI::App& app, const std::function<clh::ToolConfig()>& confi
   cmd->add_option("--json", a->json_path, "write the diagnostics as JSON to FILE");
   cmd->add_option("--timeout", a->timeout_s,
                   "seconds the kernel may run on one device (default 300)");
+  cmd->add_flag("--uniform-writes", a->uniform_writes,
+                "report write-write races where the work-items store the same value too (the "
+                "simulator leaves them out by default; a race is undefined behaviour whatever the "
+                "values)");
   cmd->add_flag("--no-isolate", a->no_isolate,
                 "run in this process (a crashing kernel ends the command)");
   cmd->add_option("--child-out", a->child_out, "(internal) the child's result file")->group("");

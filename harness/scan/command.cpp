@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
@@ -22,6 +23,7 @@
 #include "proc/child.hpp"
 #include "scan/scan.hpp"
 #include "sim/check_fallback.hpp"
+#include "sim/oclgrind_log.hpp"
 #include "sim/oclgrind_session.hpp"
 
 namespace fs = std::filesystem;
@@ -52,6 +54,31 @@ std::vector<size_t> parseDims(const std::string& option, const std::string& text
     item.clear();
   }
   if (out.size() > 3) throw clh::scan::ScanUsageError(option + " '" + text + "': at most 3 sizes");
+  return out;
+}
+
+// What the simulator had reported when the time limit stopped a scan: the findings of every
+// launch in its plugin's log (the tries that finished and the one that was running), with the
+// user's --suppress applied. The tool's own records (a line cut short by the kill, API errors of a
+// build attempt) are left out: they are no finding of the kernel's.
+std::vector<clh::Finding> findingsBeforeTheLimit(const std::string& log_path,
+                                                 const clh::scan::ScanOptions& options,
+                                                 const std::string& device) {
+  std::ifstream in(log_path);
+  if (!in) return {};
+  clh::OclgrindParseOptions parse;
+  parse.source_file = options.source_path;
+  parse.device = device;
+  const clh::OclgrindLog log = clh::parseOclgrindLogDetailed(in, parse);
+  std::vector<clh::Finding> out;
+  for (const auto& launch : log.launches)
+    for (const auto& f : launch.findings) {
+      if (f.kind == clh::FindingKind::tool_error ||
+          std::find(options.suppress.begin(), options.suppress.end(), f.kind) !=
+              options.suppress.end())
+        continue;
+      out.push_back(f);
+    }
   return out;
 }
 
@@ -181,11 +208,17 @@ int runChildScan(const clh::ToolConfig& config, const ScanArgs& a) {
         throw std::runtime_error("the simulator's diagnostics plugin was not found");
       sim = std::make_unique<clh::OclgrindSession>(plugin, a.child_out + ".oclgrind.jsonl");
       if (groupItems > 1024) sim->setMaxWorkGroupSize(groupItems);
+      sim->setUniformWrites(a.uniform_writes);
       sim->applyToProcess();
     }
     {
       clh::DeviceSession session(dev, sim.get());
-      out["result"] = clh::scan::runScan(session, o);
+      clh::scan::ScanResult r = clh::scan::runScan(session, o);
+      if (sim && a.uniform_writes)
+        r.notes.push_back(
+            "write-write races in which the work-items store the same value are reported too "
+            "(--uniform-writes)");
+      out["result"] = r;
     }
     if (sim) fs::remove(sim->logPath());
   } catch (const clh::scan::ScanUsageError& e) {
@@ -241,6 +274,7 @@ int runScanCommand(const clh::ToolConfig& config, const ScanArgs& a) {
     for (const auto& kv : a.args) argv.push_back("--arg=" + kv);
     for (const auto& kind : a.suppress) argv.push_back("--suppress=" + kind);
     argv.push_back("--tries=" + std::to_string(a.tries));
+    if (a.uniform_writes) argv.push_back("--uniform-writes");
     // On the simulator a crash may be one of its checks': run again without it (check_fallback).
     clh::ChildOutcome child;
     nlohmann::json j;
@@ -266,6 +300,9 @@ int runScanCommand(const clh::ToolConfig& config, const ScanArgs& a) {
     r.device = dev.displayName();
     r.kernel = options.kernel;
     r.source = options.source_path;
+    r.global = options.global;  // as given; a finished child's result says what ran
+    r.local = options.local;
+    r.build_options = options.build_options;
     if (j.is_object() && j.contains("usage_error")) {
       std::cerr << "clharness scan: " << j["usage_error"].get<std::string>() << "\n";
       code = clh::kExitUsage;
@@ -281,6 +318,15 @@ int runScanCommand(const clh::ToolConfig& config, const ScanArgs& a) {
       if (child.timed_out) {
         f.kind = clh::FindingKind::timeout;
         f.summary = fmt::format("the kernel ran past the {:.0f} s limit (--timeout)", a.timeout_s);
+        if (dev.simulator) {
+          r.findings = findingsBeforeTheLimit(out.string() + ".oclgrind.jsonl", options, r.device);
+          if (!r.findings.empty())
+            f.summary += fmt::format(
+                "; the {} finding{} above {} what the simulator reported before it stopped the "
+                "scan",
+                r.findings.size(), r.findings.size() == 1 ? "" : "s",
+                r.findings.size() == 1 ? "is" : "are");
+        }
       } else if (child.signal) {
         f.kind = dev.simulator ? clh::FindingKind::tool_error : clh::FindingKind::crash;
         f.summary = fmt::format(

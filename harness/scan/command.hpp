@@ -20,6 +20,7 @@ struct ScanArgs {
   double timeout_s = 300;
   int tries = 12;
   bool no_isolate = false;
+  bool uniform_writes = false;  // report write-write races of equal values too
   std::string child_out;     // hidden: the child's JSON result
   std::string child_stderr;  // hidden: where the child's stderr (the simulator's text) goes
 };

@@ -331,7 +331,11 @@ class Merger {
   static std::string keyOf(const Finding& finding) {
     std::string key = std::to_string(static_cast<int>(finding.kind)) + '\n' +
                       finding.address_space + '\n' + finding.kernel + '\n';
-    if (finding.kind != FindingKind::race) return key + finding.summary;
+    // "Index (12) exceeds static array size (10)": one statement's reports at many indices are
+    // one problem.
+    static const std::regex index(R"(^Index \(-?[0-9]+\))");
+    if (finding.kind != FindingKind::race)
+      return key + std::regex_replace(finding.summary, index, "Index (N)");
     std::set<std::pair<std::string, int>> lines;
     for (const SourceLine& line : finding.lines) lines.emplace(line.file, line.line);
     key += headerWithoutAddress(firstLine(finding.raw));

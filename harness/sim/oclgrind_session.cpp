@@ -84,6 +84,7 @@ std::vector<std::pair<std::string, std::string>> OclgrindSession::environment() 
       {"OCLGRIND_CHECK_API", "1"}};
   if (max_work_group_size_ > 0)
     env.emplace_back("OCLGRIND_MAX_WGSIZE", std::to_string(max_work_group_size_));
+  if (uniform_writes_) env.emplace_back("OCLGRIND_UNIFORM_WRITES", "1");
   if (!watch_file_.empty()) env.emplace_back(kOclgrindWatchVariable, watch_file_);
   return env;
 }

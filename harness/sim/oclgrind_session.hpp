@@ -41,8 +41,8 @@ class OclgrindSession {
 
   /// The variables Oclgrind and the plugin read: OCLGRIND_PLUGINS, CLHARNESS_OCLGRIND_LOG,
   /// OCLGRIND_DATA_RACES=1, OCLGRIND_UNINITIALIZED=1, OCLGRIND_CHECK_API=1 (a check this process
-  /// was told to leave off, skippedChecks(), gets 0), and OCLGRIND_MAX_WGSIZE when set. For a
-  /// child process's environment, or for applyToProcess().
+  /// was told to leave off, skippedChecks(), gets 0), OCLGRIND_MAX_WGSIZE and
+  /// OCLGRIND_UNIFORM_WRITES when set. For a child process's environment, or for applyToProcess().
   std::vector<std::pair<std::string, std::string>> environment() const;
 
   /// setenv()s environment() in this process. Oclgrind reads them when a cl_context is created on
@@ -80,6 +80,10 @@ class OclgrindSession {
   /// leaves Oclgrind's default. Before applyToProcess().
   void setMaxWorkGroupSize(size_t items) { max_work_group_size_ = items; }
 
+  /// Reports write-write races in which every work-item stores the same value
+  /// (OCLGRIND_UNIFORM_WRITES=1); Oclgrind leaves them out by default. Before applyToProcess().
+  void setUniformWrites(bool on) { uniform_writes_ = on; }
+
   /// Names the file the plugin reads watch requests from (sim/oclgrind_watch.hpp): environment()
   /// then sets kOclgrindWatchVariable. Before applyToProcess(); empty: no watching.
   void setWatchFile(std::string path) { watch_file_ = std::move(path); }
@@ -97,6 +101,7 @@ class OclgrindSession {
   std::optional<OclgrindChecks> checks_;  ///< the latest checks seen, for drains that see none
   std::vector<OclgrindCheck> skipped_;
   size_t max_work_group_size_ = 0;
+  bool uniform_writes_ = false;
   std::string watch_file_;
 };
 

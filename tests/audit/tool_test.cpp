@@ -257,6 +257,22 @@ TEST(ScanAsWritten, AWriteWriteRaceOnALocalNobodyReads) {
             std::string::npos);
 }
 
+TEST(ScanUniformWrites, ARaceOfEqualValuesIsReportedOnlyWhenAsked) {
+  REQUIRE_DEVICE();
+  const std::string args = fixture("kernels/same_value_race.cl") +
+                           " --kernel reset --global 8 --local 8 --arg out=8 --tries 1";
+  auto quiet = scanJson(args, "same_value_race");
+  EXPECT_EQ(quiet.run.code, 0) << quiet.run.out;  // Oclgrind's default: a benign race
+  auto strict = scanJson(args + " --uniform-writes", "same_value_race_strict");
+  EXPECT_EQ(strict.run.code, 1) << strict.run.out;
+  const auto* race = strict.find("race");
+  ASSERT_NE(race, nullptr) << strict.run.out;
+  EXPECT_EQ((*race)["address_space"], "local");
+  EXPECT_EQ(lineSet(*race), (std::set<int>{6}));
+  EXPECT_NE(strict.result["notes"].dump().find("--uniform-writes"), std::string::npos)
+      << strict.result.dump(2);
+}
+
 TEST(ScanAsWritten, AReadBeforeItsBoundsCheck) {
   REQUIRE_DEVICE();
   auto s = scanJson(fixture("kernels/read_before_check.cl") +
@@ -391,6 +407,40 @@ TEST(ScanExplores, AnIndexCollisionThatNeedsOneScalarValue) {
   // A range given with --arg is explored at its edges: k = 3 collides.
   auto range = scanJson(args + " --arg k=3..40", "collide_on_index_range");
   EXPECT_EQ(range.run.code, 1) << range.run.out;
+}
+
+TEST(ScanExplores, ARaceThatNeedsACounterToStartAtZero) {
+  REQUIRE_DEVICE();
+  const std::string args =
+      fixture("kernels/counter_from_zero.cl") + " --kernel take --global 8 --local 8";
+  auto s = scanJson(args, "counter_from_zero");
+  EXPECT_EQ(s.run.code, 1) << s.run.out;
+  const auto* race = s.find("race");
+  ASSERT_NE(race, nullptr) << s.run.out;
+  EXPECT_NE((*race)["summary"].get<std::string>().find("[with integer buffers 0]"),
+            std::string::npos)
+      << race->dump(2);
+  // The random contents alone (seed 1) do not show it.
+  auto once = scanJson(args + " --tries 1", "counter_from_zero_once");
+  EXPECT_EQ(once.run.code, 0) << once.run.out;
+}
+
+TEST(ScanTimeLimit, WhatTheSimulatorFoundBeforeTheLimitIsKept) {
+  REQUIRE_DEVICE();
+  // Group 0 races and reaches its barrier; group 1 then never ends.
+  auto s = scanJson(fixture("kernels/race_then_hang.cl") +
+                        " --kernel race_then_hang --global 16 --local 8 --tries 1 --timeout 10",
+                    "race_then_hang");
+  EXPECT_EQ(s.run.code, 1) << s.run.out;
+  const auto* timeout = s.find("timeout");
+  ASSERT_NE(timeout, nullptr) << s.run.out;
+  EXPECT_NE((*timeout)["summary"].get<std::string>().find("before it stopped the scan"),
+            std::string::npos)
+      << timeout->dump(2);
+  const auto* race = s.find("race");
+  ASSERT_NE(race, nullptr) << s.run.out;
+  EXPECT_EQ(lineSet(*race), (std::set<int>{6}));
+  EXPECT_EQ(s.result["global"], (nlohmann::json{16})) << s.result.dump(2);
 }
 
 TEST(ScanExplores, ALocalSizeOverTheSimulatorsDefaultLimit) {

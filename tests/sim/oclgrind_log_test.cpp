@@ -263,6 +263,21 @@ TEST(OclgrindLog, AnOutOfBoundsAccessInLocalOrPrivateMemoryNamesItsArray) {
   for (const Finding& f : findings) EXPECT_EQ(f.kind, FindingKind::out_of_bounds) << f.summary;
 }
 
+TEST(OclgrindLog, OneStatementsStaticIndexReportsAtManyIndicesAreOneFinding) {
+  auto line = [](int index, int at) {
+    return R"x({"v":1,"event":"message","pid":1,"context":1,"launch":1,"kernel":"k",)x"
+           R"x("type":"error","text":"Index ()x" +
+           std::to_string(index) + R"x() exceeds static array size (10)","location":{"line":)x" +
+           std::to_string(at) + R"x(,"column":3,"file":"input.cl"}})x" + "\n";
+  };
+  const std::vector<Finding> findings =
+      parseText(line(10, 6) + line(11, 6) + line(12, 6) + line(10, 7));
+  ASSERT_EQ(findings.size(), 2u);  // line 6 three times, line 7 once
+  EXPECT_EQ(findings[0].summary,
+            "Index (10) exceeds static array size (10) at input.cl:6 in kernel k (3 reports)");
+  EXPECT_EQ(findings[1].lines.at(0).line, 7);
+}
+
 TEST(OclgrindLog, FatalErrorInsideAKernelIsATool_error) {
   const std::string line =
       R"({"v":1,"event":"message","pid":1,"context":1,"launch":1,"kernel":"k","type":"error",)"
