@@ -327,6 +327,23 @@ TEST(ScanNamesTheArray, AStaticLocalOverflowBesideAnotherLocalArray) {
   EXPECT_EQ(s.run.out.find("array 'M'"), std::string::npos) << s.run.out;
 }
 
+TEST(ScanNamesTheArray, ALocalParameterOverflowOnTheUnoptimisedBuild) {
+  REQUIRE_DEVICE();
+  // At -cl-opt-disable the parameter is read back from its stack slot before each use.
+  auto s = scanJson(fixture("kernels/local_argument_overflow.cl") +
+                        " --kernel shift --global 8 --local 8 --arg scratch=8 --arg out=8 "
+                        "--tries 1",
+                    "local_argument_overflow");
+  EXPECT_EQ(s.run.code, 1) << s.run.out;
+  const auto* oob = s.find("out_of_bounds");
+  ASSERT_NE(oob, nullptr) << s.run.out;
+  EXPECT_NE((*oob)["summary"].get<std::string>().find(
+                "past the end of __local argument 'scratch' (32 bytes)"),
+            std::string::npos)
+      << oob->dump(2);
+  EXPECT_EQ(lineSet(*oob), (std::set<int>{6}));
+}
+
 TEST(ScanNamesTheArray, AStaticPrivateOverflowWithItsDeclaration) {
   REQUIRE_DEVICE();
   auto s = scanJson(fixture("kernels/static_private_overflow.cl") +
