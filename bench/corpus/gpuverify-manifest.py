@@ -62,6 +62,30 @@ KERNEL_NAME = re.compile(r"(?:__kernel|\bkernel)\s+(?:__attribute__\s*\(\(.*?\)\
 # GPUVerify's "*" (any size): the run picks this one.
 STAR = 8
 
+# GPUVerify options that make it report races of equal values too: scan's --uniform-writes.
+UNIFORM_WRITES = ("--no-benign-tolerance", "--adversarial-abstraction")
+# GPUVerify options under which a correct kernel's "pass" does not speak for races (or only for
+# those inside a work-group): a race scan finds there is a finding the reference did not check,
+# never a false report. Each with its reason, in the manifest's "unchecked" list.
+UNCHECKED_RACES = [
+    (re.compile(r"--only-divergence$"), False, "GPUVerify checked barrier divergence only "
+     "(--only-divergence)"),
+    (re.compile(r"--only-intra-group$"), True, "GPUVerify checked no race between work-groups "
+     "(--only-intra-group)"),
+    (re.compile(r"--only-log$"), False, "GPUVerify logged the accesses but checked no race "
+     "(--only-log)"),
+    (re.compile(r"--warp-sync=\d+$"), False, "GPUVerify assumed the work-items of a warp run in "
+     "lock-step (--warp-sync), which OpenCL does not promise"),
+    (re.compile(r"--equality-abstraction$"), False, "GPUVerify tolerated races in which the "
+     "work-items read or write equal values (--equality-abstraction); OpenCL C still makes them "
+     "undefined"),
+    (re.compile(r"--vcgen-opt=/checkArrays:"), False, "GPUVerify checked races on the arrays "
+     "--vcgen-opt=/checkArrays named only"),
+]
+# A comparison of a scalar parameter with a constant in a __requires precondition.
+COMPARISON = re.compile(r"^\s*(\w+)\s*(==|>=|<=|>|<)\s*(.+?)\s*$")
+SIZE_CALL = re.compile(r"\b(get_local_size|get_global_size|get_num_groups)\s*\(\s*(\d)\s*\)")
+
 
 def dims(text):
     """'64', '[64,64]', '1,10' -> [64], [64, 64], [1, 10]; '*' (any) -> STAR."""
@@ -136,7 +160,92 @@ def geometry(options, max_items):
     return ",".join(map(str, glob)), ",".join(map(str, local)), note
 
 
-def case_of(root, path, max_items, tries):
+def parameters(source, kernel):
+    """[(name, type)] of the kernel's parameters, from its declaration."""
+    m = re.search(r"\b%s\s*\(" % re.escape(kernel), re.sub(r"//.*", "", source))
+    if not m:
+        return []
+    depth, i, text = 1, m.end(), ""
+    while i < len(source) and depth:
+        c = re.sub(r"//.*", "", source)[i]
+        depth += c == "("
+        depth -= c == ")"
+        if depth:
+            text += c
+        i += 1
+    out = []
+    for part in text.split(","):
+        words = re.findall(r"[\w*]+|\*", part)
+        if not words:
+            continue
+        name = words[-1].lstrip("*")
+        out.append((name, " ".join(words[:-1]) + (" *" if "*" in part else "")))
+    return out
+
+
+def scalar(type_text):
+    return "*" not in type_text and not re.search(r"\b(struct|image\w*|sampler_t)\b", type_text)
+
+
+def evaluate(text, sizes, macros):
+    """An integer constant expression of a precondition, or None."""
+    for _ in range(4):  # macros may name macros
+        for name, value in macros.items():
+            text = re.sub(r"\b%s\b" % re.escape(name), "(%s)" % value, text)
+    text = SIZE_CALL.sub(lambda m: str(sizes[m.group(1)][int(m.group(2))]
+                                       if int(m.group(2)) < len(sizes[m.group(1)]) else 1), text)
+    text = re.sub(r"\b(0[xX][0-9a-fA-F]+|\d+)[uUlL]*\b", r"\1", text)
+    if not re.fullmatch(r"[\d\sxXa-fA-F()+\-*/<>%]*", text) or re.search(r"[a-wyzA-WYZ]", text):
+        return None
+    try:
+        return int(eval(text.replace("/", "//"), {"__builtins__": {}}))  # digits and operators only
+    except Exception:  # noqa: BLE001 - any malformed expression is simply not used
+        return None
+
+
+def preconditions(source, params, sizes):
+    """(scan --arg words, notes) from the kernel's __requires on scalar parameters: each
+    conjunction of comparisons with constants becomes a value or a range scan explores."""
+    macros = dict(re.findall(r"^\s*#define\s+(\w+)\s+(.+?)\s*$", source, re.M))
+    scalars = {n: t for n, t in params if scalar(t)}
+    bounds, skipped = {}, []
+    for expr in re.findall(r"__requires\s*\((.*)\)\s*;", source):
+        expr = re.sub(r"^__implies\s*\(\s*__enabled\s*\(\s*\)\s*,\s*(.*)\)$", r"\1", expr.strip())
+        for part in re.split(r"&&|&", expr):
+            m = COMPARISON.match(part)
+            value = evaluate(m.group(3), sizes, macros) if m and m.group(1) in scalars else None
+            if value is None:
+                if any(re.search(r"\b%s\b" % n, part) for n in scalars):
+                    skipped.append(part.strip())
+                continue
+            lo, hi = bounds.get(m.group(1), (None, None))
+            op = m.group(2)
+            if op in ("==", ">=", ">"):
+                v = value + (op == ">")
+                lo = v if lo is None else max(lo, v)
+            if op in ("==", "<=", "<"):
+                v = value - (op == "<")
+                hi = v if hi is None else min(hi, v)
+            bounds[m.group(1)] = (lo, hi)
+    words = []
+    for name, (lo, hi) in sorted(bounds.items()):
+        if lo is None:
+            lo = 0 if "unsigned" in scalars[name] or scalars[name].startswith("u") else min(-1, hi)
+        if hi is None:
+            hi = max(lo, 1) * 4  # above a lower bound: a range of values scan explores
+        words.append("--arg=%s=%d" % (name, lo) if lo == hi else "--arg=%s=%d..%d" % (name, lo, hi))
+    return words, skipped
+
+
+def kernel_args(option, params):
+    """scan --arg words from GPUVerify's --kernel-args=K,V1,V2,... (values of the scalar
+    parameters, in order; '*' leaves one free)."""
+    values = option.split("=", 1)[1].split(",")[1:]
+    names = [n for n, t in params if scalar(t)]
+    return ["--arg=%s=%d" % (n, int(v, 0)) for n, v in zip(names, values) if v.strip() != "*"]
+
+
+def case_of(root, path, max_items, tries, scan_timeout=90):
     """A manifest record for one kernel, or (None, reason) when it stays out."""
     rel = os.path.relpath(path, root)
     case_id = os.path.dirname(rel).replace(os.sep, "/")
@@ -162,8 +271,23 @@ def case_of(root, path, max_items, tries):
     glob, local, size_note = geometry(options, max_items)
     build = " ".join("-D%s(...)=0" % m for m in ANNOTATION_MACROS)
     run = ["scan", rel, "--kernel", names[0], "--global", glob, "--local", local,
-           "--build-options=" + build, "--tries", str(tries)]
+           "--build-options=" + build, "--tries", str(tries), "--timeout", str(scan_timeout)]
+    params = parameters(source, names[0])
+    g, l = [int(v) for v in glob.split(",")], [int(v) for v in local.split(",")]
+    sizes = {"get_local_size": l, "get_global_size": g,
+             "get_num_groups": [a // b for a, b in zip(g, l)]}
+    given, skipped = preconditions(source, params, sizes)
+    for word in options:
+        if word.startswith("--kernel-args="):
+            given += kernel_args(word, params)
+    run += given
+    if any(w in options for w in UNIFORM_WRITES):
+        run.append("--uniform-writes")
     notes = [verdict]
+    if given:
+        notes.append("preconditions given to scan: " + " ".join(given))
+    if skipped:
+        notes.append("preconditions scan cannot give: " + "; ".join(skipped)[:200])
     if errors:
         notes.append("GPUVerify expects: " + " | ".join(errors)[:200])
     if size_note:
@@ -173,7 +297,13 @@ def case_of(root, path, max_items, tries):
     extra = [w for w in options if not re.match(r"--(local_size|num_groups|global_size)=", w)]
     if extra:
         notes.append("GPUVerify options: " + " ".join(extra))
-    return case_id, {"id": case_id, "run": run, "expect": expect, "note": "; ".join(notes)}, None
+    case = {"id": case_id, "run": run, "expect": expect, "note": "; ".join(notes)}
+    unchecked = [{"kind": "race", "between_groups": between, "why": why}
+                 for pattern, between, why in UNCHECKED_RACES
+                 if any(pattern.match(w) for w in options)]
+    if unchecked and not expect:
+        case["unchecked"] = unchecked
+    return case_id, case, None
 
 
 def main(argv):
@@ -184,6 +314,9 @@ def main(argv):
     parser.add_argument("--max-items", type=int, default=4096,
                         help="most work-items of one case (default 4096)")
     parser.add_argument("--tries", type=int, default=4, help="scan's --tries (default 4)")
+    parser.add_argument("--scan-timeout", type=int, default=90,
+                        help="scan's --timeout: past it scan keeps what it found (default 90; "
+                        "give the runner a longer one)")
     parser.add_argument("--list", action="store_true",
                         help="print the counts of each category and exit")
     args = parser.parse_args(argv)
@@ -198,7 +331,8 @@ def main(argv):
         paths += [os.path.join(folder, f) for f in files if f.endswith(".cl")]
     cases, left_out = [], []
     for path in sorted(paths):
-        case_id, case, reason = case_of(root, path, args.max_items, args.tries)
+        case_id, case, reason = case_of(root, path, args.max_items, args.tries,
+                                        args.scan_timeout)
         if case is None:
             left_out.append((case_id, reason))
         else:

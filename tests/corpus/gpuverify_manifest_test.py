@@ -67,6 +67,40 @@ SUITE = {
         //--local_size=64 --num_groups=*
         __kernel void foo(__global int* A, int n) { __requires(n == 64); A[get_global_id(0)] = n; }
         """,
+    "options/benign": """\
+        //xfail:NOT_ALL_VERIFIED
+        //--local_size=64 --num_groups=1 --no-benign-tolerance --no-inline
+        //kernel.cl: error: possible write-write race on
+        __kernel void foo(__local int* A) { A[0] = 0; }
+        """,
+    "options/intra_group": """\
+        //pass
+        //--local_size=64 --num_groups=4 --only-intra-group
+        __kernel void foo(__global int* p) { p[get_local_id(0)] = get_global_id(0); }
+        """,
+    "options/warp": """\
+        //pass
+        //--local_size=64 --num_groups=1 --warp-sync=32
+        __kernel void foo(__local int* p) { p[get_local_id(0) + 1] = p[get_local_id(0)]; }
+        """,
+    "options/kernel_args": """\
+        //pass
+        //--local_size=2 --num_groups=1 --kernel-args=foo,0x00000003,*
+        kernel void foo(local int* A, int x, unsigned y) { if (x == 3) A[get_local_id(0)] = y; }
+        """,
+    "requires/ranges": """\
+        //pass
+        //--local_size=16 --num_groups=2
+        #define N get_local_size(0)
+        __kernel void foo(__local int* A, int offset, uint n, int k, int m, __global int* p) {
+          __requires(offset >= 0 & offset > N & offset < 1000);
+          __requires(__implies(__enabled(), n == 64));
+          __requires(k < 10);
+          __requires(m != k);
+          __requires(p[get_global_id(0)] == 0);
+          A[get_local_id(0)] = A[get_local_id(0)] + offset + n + k + m;
+        }
+        """,
     "tools/clang": """\
         //xfail:CLANG_ERROR
         //--local_size=4 --num_groups=2
@@ -135,7 +169,7 @@ class GpuverifyManifest(unittest.TestCase):
         self.assertIn("# left out annotation/fail: the fault is a GPUVerify annotation", text)
         self.assertIn("# left out annotation/silent_fail: the fault is a GPUVerify annotation", text)
         self.assertIn("# left out tools/clang: xfail:CLANG_ERROR", text)
-        self.assertIn('"faulty": 5', comments[0])
+        self.assertIn('"faulty": 6', comments[0])
         self.assertIn('"left_out": 3', comments[0])
 
     def test_sizes_kernel_and_build_options(self):
@@ -160,6 +194,33 @@ class GpuverifyManifest(unittest.TestCase):
         self.assertEqual(option(big, "--local"), "1024")
         self.assertEqual(option(big, "--global"), "4096")
         self.assertIn("work-groups 4 of GPUVerify's 1024", big["note"])
+
+    def test_preconditions_on_scalars_become_values_and_ranges_scan_explores(self):
+        self.write()
+        cases, _ = manifest(os.path.join(self.base, "clharness-manifest.jsonl"))
+        ranges = cases["requires/ranges"]
+        args = [a for a in ranges["run"] if a.startswith("--arg=")]
+        # offset > get_local_size(0) = 16, < 1000; n == 64; k < 10 (signed: from -1).
+        self.assertEqual(sorted(args), ["--arg=k=-1..9", "--arg=n=64", "--arg=offset=17..999"])
+        # A relation between two parameters, or on a buffer's contents, is said, not given.
+        self.assertIn("preconditions scan cannot give: m != k", ranges["note"])
+        self.assertEqual(cases["options/kernel_args"]["run"][-1], "--arg=x=3")
+        self.assertNotIn("--arg=y", " ".join(cases["options/kernel_args"]["run"]))
+
+    def test_options_that_change_what_gpuverify_checks(self):
+        self.write()
+        cases, _ = manifest(os.path.join(self.base, "clharness-manifest.jsonl"))
+        self.assertIn("--uniform-writes", cases["options/benign"]["run"])
+        self.assertNotIn("--uniform-writes", cases["races/pass"]["run"])
+        intra = cases["options/intra_group"]["unchecked"]
+        self.assertEqual([(u["kind"], u["between_groups"]) for u in intra], [("race", True)])
+        warp = cases["options/warp"]["unchecked"]
+        self.assertEqual([(u["kind"], u["between_groups"]) for u in warp], [("race", False)])
+        self.assertIn("lock-step", warp[0]["why"])
+        self.assertNotIn("unchecked", cases["races/pass"])
+        self.assertNotIn("unchecked", cases["options/benign"])  # a faulty kernel stays faulty
+        # scan keeps what it found when it runs past its own limit, under the runner's.
+        self.assertEqual(option(cases["races/pass"], "--timeout"), "90")
 
     def test_paths_stay_relative_to_a_manifest_written_elsewhere(self):
         out = os.path.join(self.tmp.name, "elsewhere", "m.jsonl")

@@ -42,6 +42,27 @@ FAKE = textwrap.dedent("""\
         sys.exit(3)
     if kernel == "clean":
         report()
+    # A correct kernel's findings the corpus may not speak for: an access past a buffer scan
+    # sized ('a') or one the manifest sized ('b'); a race between work-groups or inside one.
+    special = {
+        "past_a": {"kind": "out_of_bounds",
+                   "summary": "Invalid write of size 4 at global memory, past the end of buffer "
+                              "argument 'a' (64 bytes) at k.cl:3"},
+        "past_b": {"kind": "out_of_bounds",
+                   "summary": "Invalid write of size 4 at global memory, past the end of buffer "
+                              "argument 'b' (64 bytes) at k.cl:3"},
+        "race_groups": {"kind": "race", "summary": "Write-write data race",
+                        "work_items": ["group(0,0,0)", "group(1,0,0)"]},
+        "race_items": {"kind": "race", "summary": "Write-write data race",
+                       "work_items": ["global(1,0,0) local(1,0,0) group(0,0,0)"]},
+    }
+    if kernel in special:
+        with open(out, "w") as f:
+            json.dump({"schema": "clharness-scan/1", "results": [{
+                "arguments": [{"name": "a", "address_space": "global", "from_user": False},
+                              {"name": "b", "address_space": "global", "from_user": True}],
+                "findings": [special[kernel]]}]}, f)
+        sys.exit(1)
     report(*kernel.split("+"))
     """)
 
@@ -100,7 +121,8 @@ class FakeTool(unittest.TestCase):
         self.assertEqual(s["faulty"]["refused"], 1)
         self.assertEqual(s["faulty"]["tool_error"], 1)
         self.assertEqual(s["correct"], {"cases": 6, "passed": 1, "false_report": 1, "refused": 1,
-                                        "tool_error": 2, "timeout": 1,
+                                        "tool_error": 2, "timeout": 1, "size_not_given": 0,
+                                        "unchecked_by_reference": 0,
                                         "false_reports_by_kind": {"race": 1, "uninitialized": 1}})
         status = {c["id"]: c["status"] for c in data["cases"]}
         self.assertEqual(status["race-as-other"], "other_kind")
@@ -108,6 +130,32 @@ class FakeTool(unittest.TestCase):
         refused = [c for c in data["cases"] if c["id"] == "ok-refused"][0]
         self.assertIn("cannot be filled", refused["message"])
         self.assertIn("refused by scan (usage)    1", p.stdout)
+
+    def test_findings_the_corpus_does_not_speak_for_are_counted_apart(self):
+        between = [{"kind": "race", "between_groups": True, "why": "no race between groups"}]
+        p, data = self.run_runner([
+            case("past-scan-sized", "past_a", []),
+            case("past-given-size", "past_b", []),
+            dict(case("race-between-unchecked", "race_groups", []), unchecked=between),
+            dict(case("race-inside-unchecked-between", "race_items", []), unchecked=between),
+            dict(case("race-unchecked", "race_items", []),
+                 unchecked=[{"kind": "race", "why": "races not checked"}]),
+            # A faulty kernel's expectation is never excused away.
+            dict(case("faulty-past-scan-sized", "past_a", ["race"]), unchecked=between),
+        ])
+        status = {c["id"]: c["status"] for c in data["cases"]}
+        self.assertEqual(status, {"past-scan-sized": "size_not_given",
+                                  "past-given-size": "false_report",
+                                  "race-between-unchecked": "unchecked_by_reference",
+                                  "race-inside-unchecked-between": "false_report",
+                                  "race-unchecked": "unchecked_by_reference",
+                                  "faulty-past-scan-sized": "other_kind"})
+        c = data["summary"]["correct"]
+        self.assertEqual((c["size_not_given"], c["unchecked_by_reference"], c["false_report"]),
+                         (1, 2, 2))
+        self.assertEqual(p.returncode, 1)  # two false reports and a miss
+        self.assertIn("past-scan-sized", p.stdout.split("does not speak for:")[1])
+        self.assertIn("scan sized 'a'", p.stdout)
 
     def test_all_as_expected_exits_0(self):
         p, data = self.run_runner([case("a", "race", ["race"]), case("b", "clean", [])])
