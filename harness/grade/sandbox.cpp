@@ -11,6 +11,8 @@
 #include <chrono>
 #include <thread>
 
+#include "sim/tool_failure.hpp"
+
 namespace clh::grade {
 
 std::vector<std::string> childEnvironment(const char* const* parent_env,
@@ -23,7 +25,8 @@ std::vector<std::string> childEnvironment(const char* const* parent_env,
   for (const char* const* e = parent_env; e && *e; ++e) {
     const std::string var = *e;
     const std::string name = var.substr(0, var.find('='));
-    bool keep = name == "LD_LIBRARY_PATH";
+    // The simulator's build switch is the tool's own setting (for measuring), not the grader's.
+    bool keep = name == "LD_LIBRARY_PATH" || name == kSimulatorBuildVariable;
     for (const char* p : kPrefixes) keep = keep || name.rfind(p, 0) == 0;
     if (name == "OCL_ICD_VENDORS") icd = var.substr(var.find('=') + 1);
     if (keep) out.push_back(var);

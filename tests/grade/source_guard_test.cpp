@@ -175,6 +175,7 @@ TEST(Sandbox, TheGradingProcessGetsOnlyWhatOpenClNeeds) {
                           "POCL_DEVICES=pthread",
                           "CUDA_VISIBLE_DEVICES=0",
                           "LD_LIBRARY_PATH=/opt/cuda/lib64",
+                          "CLHARNESS_OCLGRIND_BUILD=optimised",
                           nullptr};
   auto env = childEnvironment(parent, "/grades/.work-1/alice.pocl");
   auto has = [&](const std::string& var) {
@@ -185,7 +186,8 @@ TEST(Sandbox, TheGradingProcessGetsOnlyWhatOpenClNeeds) {
         "OCL_ICD_FILENAMES=/usr/lib/libnvidia-opencl.so.1", "POCL_DEVICES=pthread",
         "CUDA_VISIBLE_DEVICES=0", "LD_LIBRARY_PATH=/opt/cuda/lib64",
         "HOME=/grades/.work-1/alice.pocl", "TMPDIR=/grades/.work-1/alice.pocl",
-        "PATH=/usr/local/bin:/usr/bin:/bin", "CLHARNESS_ICD_DIR=/tmp/clharness-icd-1000"})
+        "PATH=/usr/local/bin:/usr/bin:/bin", "CLHARNESS_ICD_DIR=/tmp/clharness-icd-1000",
+        "CLHARNESS_OCLGRIND_BUILD=optimised"})
     EXPECT_TRUE(has(kept)) << kept;
   for (const auto& var : env) {
     EXPECT_EQ(var.find("secret"), std::string::npos) << var;
