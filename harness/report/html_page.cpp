@@ -68,7 +68,7 @@ pre.cmd{background:var(--soft);border:1px solid var(--line);border-radius:6px;pa
  overflow-x:auto;white-space:pre-wrap;word-break:break-all;margin:4px 0}
 table{border-collapse:collapse;margin:6px 0}th,td{border:1px solid var(--line);padding:3px 7px;
  text-align:left;vertical-align:top}th{background:var(--soft);font-weight:600}
-.meta{color:var(--muted)}.meta b{color:var(--fg)}
+td.num{white-space:nowrap;text-align:right}.meta{color:var(--muted)}.meta b{color:var(--fg)}
 .counts{display:flex;flex-wrap:wrap;gap:8px;margin:8px 0}
 .count{border:1px solid var(--line);border-radius:8px;padding:6px 12px;min-width:90px}
 .count .n{font-size:20px;font-weight:700;display:block}

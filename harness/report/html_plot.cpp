@@ -21,6 +21,7 @@ std::string tickLabel(double v) {
   if (a >= 1e9) return fmt::format("{:g}G", v / 1e9);
   if (a >= 1e6) return fmt::format("{:g}M", v / 1e6);
   if (a >= 1e4) return fmt::format("{:g}k", v / 1e3);
+  if (a >= 1) return fmt::format("{:.4g}", v);  // 1000, not 1e+03
   return fmt::format("{:.3g}", v);
 }
 
@@ -80,6 +81,15 @@ Axis makeAxis(const std::vector<double>& values, bool log) {
   return a;
 }
 
+// A legend's name, cut to what fits beside the plot (the points' tooltips keep it whole).
+std::string legendName(const std::string& name) {
+  constexpr size_t kMax = 80;
+  if (name.size() <= kMax) return name;
+  size_t cut = kMax - 3;
+  while (cut > 0 && (static_cast<unsigned char>(name[cut]) & 0xC0) == 0x80) --cut;
+  return name.substr(0, cut) + "...";
+}
+
 bool drawable(double x, double y, bool log_x, bool log_y) {
   return std::isfinite(x) && std::isfinite(y) && (!log_x || x > 0) && (!log_y || y > 0);
 }
@@ -104,7 +114,7 @@ std::string renderPlot(const Plot& plot) {
            escape(plot.empty_note.empty() ? "nothing to plot" : plot.empty_note) + "</p>\n";
 
   const Axis ax = makeAxis(xs, plot.log_x), ay = makeAxis(ys, log_y);
-  const double legendRows = static_cast<double>((plot.series.size() + 1) / 2);
+  const double legendRows = static_cast<double>(plot.series.size());
   const double height = kTop + kPlotHeight + kBottom + 16 * legendRows;
   const double pw = kWidth - kLeft - kRight, ph = kPlotHeight;
   auto px = [&](double x) { return kLeft + ax.frac(x) * pw; };
@@ -156,13 +166,13 @@ std::string renderPlot(const Plot& plot) {
           escape(tickLabel(y)));
     }
     out += "</g>\n";
-    const double lx = kLeft + static_cast<double>(i % 2) * pw / 2;
-    const double ly = kTop + ph + 50 + 16 * static_cast<double>(i / 2);
+    const double lx = kLeft;
+    const double ly = kTop + ph + 50 + 16 * static_cast<double>(i);
     out += fmt::format(
         "<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"4\" fill=\"{}\" stroke=\"{}\" "
         "stroke-width=\"1.5\"/>"
         "<text x=\"{:.1f}\" y=\"{:.1f}\">{}</text>\n",
-        lx + 4, ly - 4, fill, color, lx + 12, ly, escape(s.name));
+        lx + 4, ly - 4, fill, color, lx + 12, ly, escape(legendName(s.name)));
   }
   out += "</svg>\n";
   return out;

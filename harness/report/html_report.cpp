@@ -53,7 +53,8 @@ std::string rateText(const UnitResult& u) {
 
 std::string unitRow(const UnitResult& u) {
   return fmt::format(
-      "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.2f} s</td><td>{}</td><td>{}</td>"
+      "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"num\">{:.2f} s</td><td "
+      "class=\"num\">{}</td><td>{}</td>"
       "</tr>\n",
       escape(u.device), escape(u.family), html::badge(toString(u.status), toString(u.status)),
       u.cases_run, u.seconds, rateText(u), escape(u.message));
@@ -100,7 +101,7 @@ std::string specPlots(const SpecGroup& g, const std::vector<std::string>& device
       if (devices[i] == device) return html::seriesColor(i);
     return html::seriesColor(devices.size());
   };
-  html::Plot rate{g.name + ": " + (flops ? "GFLOP/s" : "GB/s") + " against size",
+  html::Plot rate{std::string(flops ? "GFLOP/s" : "GB/s") + " against problem size",
                   x,
                   flops ? "GFLOP/s (flops / kernel time)" : "GB/s (bytes / kernel time)",
                   {},
@@ -109,7 +110,7 @@ std::string specPlots(const SpecGroup& g, const std::vector<std::string>& device
                   any ? "nothing to plot: the spec states neither flops nor bytes, so no case has "
                         "a rate (docs/spec.md)"
                       : "nothing to plot: no case of this spec has a kernel time in this report"};
-  html::Plot time{g.name + ": time per case, harness and kernel",
+  html::Plot time{"Time per case: harness (hollow) and kernel (filled)",
                   x,
                   "ms per case",
                   {},

@@ -134,8 +134,9 @@ TEST(HtmlMatrix, EachVerdictAndMarkHasItsClass) {
     EXPECT_EQ(html::cellClass(&it->second), want) << id;
     EXPECT_NE(table.find("class=\"" + want + "\""), std::string::npos) << want;
     // A mark that changes something is written in the cell, not only coloured.
-    if (!mark.empty() && mark != "known")
+    if (!mark.empty() && mark != "known") {
       EXPECT_NE(table.find("<span class=\"mark\">" + mark + "</span>"), std::string::npos);
+    }
   }
 }
 
@@ -186,8 +187,12 @@ TEST(HtmlPlot, OnePointPerSampleInTheOrderOfTheValues) {
   ASSERT_EQ(cx.size(), xs.size());
   for (size_t i = 0; i < xs.size(); ++i)
     for (size_t j = 0; j < xs.size(); ++j) {
-      if (xs[i] < xs[j]) EXPECT_LT(cx[i], cx[j]) << "x grows to the right";
-      if (ys[i] < ys[j]) EXPECT_GT(cy[i], cy[j]) << "y grows upward";
+      if (xs[i] < xs[j]) {
+        EXPECT_LT(cx[i], cx[j]) << "x grows to the right";
+      }
+      if (ys[i] < ys[j]) {
+        EXPECT_GT(cy[i], cy[j]) << "y grows upward";
+      }
     }
   // Every point lies inside the drawing.
   const double width = std::stod(svg.substr(svg.find(" width=\"") + 8));
