@@ -116,21 +116,24 @@ std::string renderMatrix(const DriverMatrix& m) {
   out += "</tr></thead>\n<tbody>\n";
   for (size_t r = 0; r < m.checks.size(); ++r) {
     const auto& [id, title] = m.checks[r];
-    out += "<tr><td class=\"check\"><code>" + escape(id) + "</code>";
-    if (!title.empty()) out += "<small>" + escape(title) + "</small>";
-    out += "</td>";
+    // One line a row: the title and a cell's whole text are in their tooltips.
+    out += "<tr><td class=\"check\"" + (title.empty() ? "" : " title=\"" + escape(title) + "\"") +
+           "><code>" + escape(id) + "</code></td>";
     for (size_t c = 0; c < m.devices.size(); ++c) {
       auto it = m.cells.find({r, c});
       const MatrixCell* cell = it == m.cells.end() ? nullptr : &it->second;
       out += "<td class=\"" + cellClass(cell) + "\"";
-      if (cell && !cell->detail.empty()) out += " title=\"" + escape(cell->detail) + "\"";
+      if (cell)
+        out += " title=\"" +
+               escape(cell->text + (cell->detail.empty() ? "" : "\n" + cell->detail)) + "\"";
       out += ">";
       if (!cell) {
         out += "not run";
       } else {
-        out += escape(shorten(cell->text, 160));
+        // The mark first: a long text is cut at the cell's edge, the mark never.
         if (!cell->mark.empty() && cell->mark != "known")
           out += "<span class=\"mark\">" + escape(cell->mark) + "</span>";
+        out += escape(shorten(cell->text, 160));
       }
       out += "</td>";
     }
