@@ -2,6 +2,7 @@
 // devices, the driver matrix, and per spec its units, findings with source, replay and plots.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -209,7 +210,22 @@ void writeHtmlReport(std::ostream& os, const Report& r) {
   os << "<h2 id=\"matrix\">Driver matrix</h2>\n<p class=\"meta\">What each driver answered "
         "where the OpenCL specification forbids a call or leaves it open (docs/semantics.md): a "
         "row per check, a column per device. Never part of a kernel's verdict.</p>\n";
-  os << html::renderMatrix(html::driverMatrix(r.drivers));
+  // A column for every device of the report: one without a driver section reads "not run".
+  std::vector<DriverReport> sections = r.drivers;
+  std::vector<std::string> without;
+  if (!sections.empty())
+    for (const auto& d : r.devices)
+      if (std::none_of(sections.begin(), sections.end(),
+                       [&](const DriverReport& s) { return s.device == d; })) {
+        sections.push_back(DriverReport{});
+        sections.back().device = d;
+        without.push_back(d);
+      }
+  os << html::renderMatrix(html::driverMatrix(sections));
+  for (const auto& d : without)
+    os << "<p class=\"note\">" << escape(d)
+       << ": no driver section in this report (--no-driver-checks, or the run that had this "
+          "device did not run them): its column reads \"not run\"</p>\n";
   for (const auto& d : r.drivers) {
     if (d.baseline_note.empty() && d.notes.empty()) continue;
     os << "<p class=\"meta\"><b>" << escape(d.device)

@@ -171,6 +171,24 @@ TEST(HtmlMatrix, ACheckADeviceDidNotReportIsNotRunNeverConforming) {
   EXPECT_EQ(count(table, "class=\"cell v-conforms\""), 2u) << table;
 }
 
+// A merged report whose one device had no driver section: its column is there, every cell "not
+// run", and a note says why.
+TEST(HtmlReport, EveryDeviceOfTheReportHasAColumn) {
+  Report r;
+  r.devices = {"A", "B"};
+  DriverReport a;
+  a.device = "A";
+  a.conforming = 1;
+  a.conforming_checks = {"read.blocking"};
+  r.drivers = {a};
+  std::ostringstream os;
+  writeHtmlReport(os, r);
+  const std::string page = os.str();
+  EXPECT_EQ(count(page, "<th class=\"dev\">"), 2u);
+  EXPECT_EQ(count(page, "<td class=\"cell absent\">not run</td>"), 1u);
+  EXPECT_NE(page.find("B: no driver section"), std::string::npos);
+}
+
 TEST(HtmlPlot, OnePointPerSampleInTheOrderOfTheValues) {
   html::Plot p{"t", "size", "GB/s", {}, true, html::Plot::LogY::never, "nothing"};
   html::PlotSeries s{"dev", {}, "", false};
