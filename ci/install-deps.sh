@@ -9,6 +9,7 @@ packages=(
   pocl-opencl-icd oclgrind liboclgrind-dev
   libgtest-dev googletest librapidcheck-dev libbenchmark-dev
   libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libfmt-dev libmuparser-dev
+  chromium  # the HTML report's render test (tests/e2e/html_render_test.cpp)
 )
 
 missing=()

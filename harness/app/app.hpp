@@ -22,9 +22,10 @@ namespace clh {
 /// to main through CLI::RuntimeError (0 included: nothing else runs after a command's callback).
 [[noreturn]] void finishCommand(const std::string& name, const std::function<int()>& body);
 
-/// The report options every command that writes a Report shares: --json FILE, --junit FILE and
-/// --report FORMAT=FILE (repeatable, the formats of report/formats.hpp), appended to `outputs` in
-/// the order given. `what` names the report in --help ("the report", "the merged report").
+/// The report options every command that writes a Report shares: --json FILE, --junit FILE,
+/// --html FILE and --report FORMAT=FILE (repeatable, the formats of report/formats.hpp), appended
+/// to `outputs` in the order given. `what` names the report in --help ("the report", "the merged
+/// report").
 void addReportOptions(CLI::App& cmd, const std::shared_ptr<std::vector<ReportOutput>>& outputs,
                       const std::string& what);
 

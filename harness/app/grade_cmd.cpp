@@ -30,6 +30,10 @@ void addGradeCommand(CLI::App& app, const std::function<clh::ToolConfig()>& conf
   cmd->add_option("--format", args->format,
                   "markdown (default), or gradescope: also Gradescope's results.json")
       ->check(CLI::IsMember({"markdown", "gradescope"}));
+  cmd->add_option("--html", args->html,
+                  "also write the class overview (points per item, a histogram of totals) and "
+                  "every submission's items, evidence and source lines as one self-contained "
+                  "HTML page to FILE");
   cmd->add_option("--seed", args->seed,
                   "run seed: every submission sees the same sizes and data (default 1)");
   cmd->add_option("--cases", args->cases,

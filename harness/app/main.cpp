@@ -87,6 +87,14 @@ void clh::addReportOptions(CLI::App& cmd, const std::shared_ptr<std::vector<Repo
         outputs->push_back({"junit", f});
       },
       "write " + what + " as JUnit XML to FILE (= --report junit=FILE)");
+  cmd.add_option_function<std::string>(
+      "--html",
+      [outputs](const std::string& f) {
+        outputs->push_back({"html", f});
+      },
+      "write " + what +
+          " as one self-contained HTML page (summary, driver matrix, plots, findings with their "
+          "source; docs/report.md) to FILE (= --report html=FILE)");
   std::string formats;
   for (const auto& f : reportFormats()) formats += "\n  " + f.name + ": " + f.description;
   cmd.add_option_function<std::vector<std::string>>(

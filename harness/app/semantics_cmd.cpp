@@ -17,6 +17,8 @@ void addSemanticsCommand(
       "launch error codes) on each device against the OpenCL specification and a baseline");
   cmd->add_option("--device", args->device_regex, clh::kDeviceOptionHelp);
   cmd->add_option("--json", args->json_path, "Write the matrix as JSON to FILE");
+  cmd->add_option("--html", args->html_path,
+                  "Write the matrix as one self-contained HTML page to FILE (docs/report.md)");
   cmd->add_option("--baseline", args->baseline_path,
                   "Compare with a baseline: a folder of driver baselines (default layout: "
                   "baselines/), or a matrix JSON file");

@@ -10,6 +10,7 @@
 #include <map>
 #include <regex>
 
+#include "core/case.hpp"
 #include "core/fit.hpp"
 #include "core/shell.hpp"
 #include "core/sizes.hpp"
@@ -29,6 +30,35 @@ void accumulate(Perf& perf, const CaseOutcome& c) {
   perf.kernel_ns += c.kernel_ns;
   if (c.flops) perf.flops += *c.flops;
   if (c.bytes) perf.bytes += *c.bytes;
+}
+
+/// Keeps every stride-th case's timing; past kMaxPerfSamples it keeps every other one and doubles
+/// the stride, so the samples stay spread over the whole run (rapidcheck's sizes grow as it goes).
+class PerfSampler {
+ public:
+  void add(std::vector<PerfSample>& samples, const PerfSample& s) {
+    if (seen_++ % stride_ != 0) return;
+    samples.push_back(s);
+    if (samples.size() <= kMaxPerfSamples) return;
+    size_t kept = 0;
+    for (size_t i = 0; i < samples.size(); i += 2) samples[kept++] = samples[i];
+    samples.resize(kept);
+    stride_ *= 2;
+  }
+
+ private:
+  size_t seen_ = 0, stride_ = 1;
+};
+
+/// Elements in the buffers of the case at `sizes` (the plots' problem size); 0 when unknown.
+double caseElements(const Spec& spec, ExprEnv& env, const Sizes& sizes) {
+  try {
+    double n = 0;
+    for (size_t c : resolveCase(spec, env, sizes).counts) n += static_cast<double>(c);
+    return n;
+  } catch (const std::exception&) {
+    return 0;
+  }
 }
 
 }  // namespace
@@ -123,9 +153,11 @@ UnitResult runUnit(DeviceSession& session, const Spec& spec, const UnitOptions& 
   // Cases whose buffers cannot exist here (core/fit.hpp): skipped, with the first reason.
   int tooLarge = 0;
   std::string tooLargeWhy;
+  PerfSampler sampler;
 
   auto runOne = [&](const Sizes& sizes) {
     if (options.on_case_start) options.on_case_start(sizes);
+    const auto caseStart = std::chrono::steady_clock::now();
     CaseOutcome c;
     for (size_t m = 0; m < options.modes.size() && !spoilt; ++m) {
       CaseOutcome one;
@@ -165,6 +197,13 @@ UnitResult runUnit(DeviceSession& session, const Spec& spec, const UnitOptions& 
     }
     ++u.cases_run;
     accumulate(u.perf, c);
+    if (c.kernel_ns > 0) {
+      const double wall =
+          std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - caseStart)
+              .count();
+      sampler.add(u.perf_samples,
+                  {caseElements(spec, env, sizes), c.kernel_ns, wall, c.flops, c.bytes});
+    }
     for (const auto& o : c.observations)
       if (std::find(u.observations.begin(), u.observations.end(), o) == u.observations.end())
         u.observations.push_back(o);

@@ -102,6 +102,19 @@ void from_json(const json& j, CaseOutcome& c) {
   if (j.contains("bytes")) c.bytes = j["bytes"].get<double>();
 }
 
+void to_json(json& j, const PerfSample& s) {
+  j = {{"size", s.size}, {"kernel_ns", s.kernel_ns}, {"wall_ns", s.wall_ns}};
+  if (s.flops) j["flops"] = *s.flops;
+  if (s.bytes) j["bytes"] = *s.bytes;
+}
+void from_json(const json& j, PerfSample& s) {
+  s.size = j.value("size", 0.0);
+  s.kernel_ns = j.value("kernel_ns", 0.0);
+  s.wall_ns = j.value("wall_ns", 0.0);
+  s.flops = j.contains("flops") ? std::optional<double>(j["flops"].get<double>()) : std::nullopt;
+  s.bytes = j.contains("bytes") ? std::optional<double>(j["bytes"].get<double>()) : std::nullopt;
+}
+
 std::string UnitResult::title() const {
   return family == "cases" ? spec : spec + " [" + family + "]";
 }
@@ -121,6 +134,7 @@ void to_json(json& j, const UnitResult& u) {
   json perf = {{"cases", u.perf.cases}, {"kernel_ns", u.perf.kernel_ns}};
   if (u.perf.flops > 0) perf["flops"] = u.perf.flops, perf["gflops"] = u.perf.gflops();
   if (u.perf.bytes > 0) perf["bytes"] = u.perf.bytes, perf["gbytes_per_s"] = u.perf.gbytes();
+  if (!u.perf_samples.empty()) perf["samples"] = u.perf_samples;
   j["perf"] = perf;
 }
 void from_json(const json& j, UnitResult& u) {
@@ -146,6 +160,7 @@ void from_json(const json& j, UnitResult& u) {
     u.perf.kernel_ns = p.value("kernel_ns", 0.0);
     u.perf.flops = p.value("flops", 0.0);
     u.perf.bytes = p.value("bytes", 0.0);
+    u.perf_samples = p.value("samples", std::vector<PerfSample>{});
   }
 }
 
@@ -248,6 +263,7 @@ void to_json(json& j, const DriverReport& d) {
        {"baseline_note", d.baseline_note},
        {"conforming", d.conforming},
        {"findings", d.findings}};
+  if (!d.conforming_checks.empty()) j["conforming_checks"] = d.conforming_checks;
   if (!d.notes.empty()) j["notes"] = d.notes;
 }
 void from_json(const json& j, DriverReport& d) {
@@ -258,6 +274,7 @@ void from_json(const json& j, DriverReport& d) {
   d.baseline = j.value("baseline", "");
   d.baseline_note = j.value("baseline_note", "");
   d.conforming = j.value("conforming", 0);
+  d.conforming_checks = j.value("conforming_checks", std::vector<std::string>{});
   d.findings = j.value("findings", std::vector<DriverFinding>{});
   d.notes = j.value("notes", std::vector<std::string>{});
 }

@@ -38,6 +38,8 @@ enum class Status {
   not_reproduced,
 };
 std::string_view toString(Status s);
+/// The most per-case samples a unit keeps (UnitResult::perf_samples).
+inline constexpr size_t kMaxPerfSamples = 48;
 std::optional<Status> statusFromString(std::string_view s);
 /// Whether a status counts as success for exit codes (pass, expected_failure, skipped, tool_error,
 /// not_reproduced).
@@ -51,6 +53,14 @@ struct Perf {
   double bytes = 0;
   double gflops() const { return kernel_ns > 0 && flops > 0 ? flops / kernel_ns : 0; }
   double gbytes() const { return kernel_ns > 0 && bytes > 0 ? bytes / kernel_ns : 0; }
+};
+
+/// One case's timing, for the report's plots (docs/report.md, `perf.samples`).
+struct PerfSample {
+  double size = 0;       ///< elements in the case's buffers (the sum over its buffers)
+  double kernel_ns = 0;  ///< the case's kernel time (profiling events)
+  double wall_ns = 0;    ///< the harness's time for the case: build, fill, launch, read, compare
+  std::optional<double> flops, bytes;  ///< the spec's expressions for this case, when given
 };
 
 /// One spec on one device.
@@ -71,6 +81,9 @@ struct UnitResult {
   std::vector<FindingKind> expected;      ///< what the spec expects, if anything
   std::vector<std::string> observations;  ///< distinct observations over the cases
   Perf perf;
+  /// Some of the cases' timings, spread over the run (at most kMaxPerfSamples; the plots of the
+  /// HTML report). Empty in reports written before they were recorded.
+  std::vector<PerfSample> perf_samples;
   double seconds = 0;
 
   /// "spec" for the cases, "spec [launch]" for another family: how reports name the unit.
@@ -120,6 +133,9 @@ struct DriverReport {
   std::string baseline;       ///< the baseline file compared with; empty: none
   std::string baseline_note;  ///< which baseline and why, or why none, for people
   int conforming = 0;         ///< checks that conformed (not listed one by one)
+  /// The ids of those checks (the HTML report's matrix draws them); empty in older reports, where
+  /// a check not listed is unknown rather than conforming.
+  std::vector<std::string> conforming_checks;
   /// Everything else: deviations, crashes, hangs, observations, skipped checks with the reason,
   /// and in regression mode what the baseline has that this run did not see.
   std::vector<DriverFinding> findings;
@@ -153,6 +169,8 @@ void to_json(nlohmann::json& j, const Finding& f);
 void from_json(const nlohmann::json& j, Finding& f);
 void to_json(nlohmann::json& j, const CaseOutcome& c);
 void from_json(const nlohmann::json& j, CaseOutcome& c);
+void to_json(nlohmann::json& j, const PerfSample& s);
+void from_json(const nlohmann::json& j, PerfSample& s);
 void to_json(nlohmann::json& j, const UnitResult& u);
 void from_json(const nlohmann::json& j, UnitResult& u);
 void to_json(nlohmann::json& j, const DriverFinding& f);

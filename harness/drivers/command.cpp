@@ -7,13 +7,16 @@
 #include <functional>
 #include <iostream>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "cl/devices.hpp"
+#include "core/files.hpp"
 #include "core/shard.hpp"
 #include "drivers/baseline.hpp"
 #include "drivers/checks.hpp"
+#include "drivers/html.hpp"
 #include "drivers/launch_probes.hpp"
 #include "drivers/matrix.hpp"
 
@@ -31,6 +34,14 @@ nlohmann::json readJson(const fs::path& path) {
   } catch (const nlohmann::json::exception& e) {
     throw std::runtime_error(path.string() + ": " + e.what());
   }
+}
+
+void writeHtml(const std::string& path, const drivers::Matrix& matrix,
+               const std::vector<std::vector<drivers::Change>>* changes) {
+  if (path.empty()) return;
+  std::ostringstream os;
+  drivers::writeSemanticsHtml(os, matrix, changes);
+  clh::writeFileAtomically(path, os.str());
 }
 
 void writeJson(const fs::path& path, const nlohmann::json& json) {
@@ -107,7 +118,10 @@ int runSemantics(const SemanticsArgs& args, const std::vector<std::string>& comm
       writeJson(file, clh::drivers::toJson(b));
     }
 
-  if (args.baseline_path.empty()) return 0;
+  if (args.baseline_path.empty()) {
+    writeHtml(args.html_path, matrix, nullptr);
+    return 0;
+  }
   // A folder holds driver baselines (docs/semantics.md); a file holds a matrix (or one column).
   drivers::Matrix baseline;
   std::vector<std::string> missing;
@@ -126,19 +140,23 @@ int runSemantics(const SemanticsArgs& args, const std::vector<std::string>& comm
     baseline = drivers::matrixFromJson(readJson(args.baseline_path));
   }
   size_t changes = 0;
+  std::vector<std::vector<drivers::Change>> byColumn(matrix.size());
   std::cout << "\nchanges against the baseline:\n";
-  for (const auto& col : matrix) {
+  for (size_t i = 0; i < matrix.size(); ++i) {
+    const auto& col = matrix[i];
     auto it = std::find_if(baseline.begin(), baseline.end(),
                            [&](const drivers::DeviceColumn& b) { return b.slug == col.slug; });
     if (it == baseline.end()) {
       if (!fs::is_directory(args.baseline_path)) missing.push_back(col.slug);
       continue;
     }
-    for (const auto& c : drivers::compareWithBaseline(col, *it)) {
+    byColumn[i] = drivers::compareWithBaseline(col, *it);
+    for (const auto& c : byColumn[i]) {
       std::cout << "  " << c.toString() << "\n";
       ++changes;
     }
   }
+  writeHtml(args.html_path, matrix, &byColumn);
   for (const auto& m : missing) std::cout << "  no baseline for " << m << "\n";
   std::cout << "  " << changes << " change(s)\n";
   return changes ? 1 : 0;

@@ -16,6 +16,7 @@ struct SemanticsArgs {
   std::string json_path;
   std::string baseline_path;
   std::string write_baselines;
+  std::string html_path;        ///< the matrix as one HTML page (drivers/html.hpp)
   std::string launch_family;    // hidden: child mode, see runIsolatedLaunchRows
   bool isolate_launch = false;  // hidden: every launch family in a child of its own
   std::string shard;            ///< "K/N": part K of N of the devices (by identity); empty: env's

@@ -12,9 +12,7 @@
 
 namespace clh::drivers {
 
-namespace {
-
-DriverVerdict verdictOf(const drivers::CheckResult& r) {
+DriverVerdict driverVerdictOf(const drivers::CheckResult& r) {
   switch (r.verdict) {
     case drivers::Verdict::conforms:
       return DriverVerdict::conforms;
@@ -34,7 +32,7 @@ DriverFinding rowFinding(const drivers::CheckResult& r, const std::string& repla
   DriverFinding f;
   f.check = r.id;
   f.title = r.title;
-  f.verdict = verdictOf(r);
+  f.verdict = driverVerdictOf(r);
   f.got = r.verdict == drivers::Verdict::observed ? r.observed : r.got;
   f.allowed = r.required.empty() ? r.rule : r.required;
   f.detail = r.detail;
@@ -42,8 +40,6 @@ DriverFinding rowFinding(const drivers::CheckResult& r, const std::string& repla
     f.replay = replay;
   return f;
 }
-
-}  // namespace
 
 std::string failureId(const launch::KnownDeviation& k) {
   return fmt::format("shape.{} {} -> {}{}", k.kind, k.rule, k.got,
@@ -160,7 +156,10 @@ DriverReport buildDriverReport(const SectionInput& in, const Baseline* baseline,
     const bool listed = f.verdict != DriverVerdict::conforms ||
                         (f.mark != BaselineMark::none && f.mark != BaselineMark::known &&
                          f.mark != BaselineMark::fresh);
-    if (f.verdict == DriverVerdict::conforms) ++d.conforming;
+    if (f.verdict == DriverVerdict::conforms) {
+      ++d.conforming;
+      d.conforming_checks.push_back(f.check);
+    }
     if (listed) d.findings.push_back(std::move(f));
   }
   if (baseline && !in.rows.empty())

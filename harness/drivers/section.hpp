@@ -25,6 +25,13 @@ struct SectionInput {
   std::vector<std::string> notes;
 };
 
+/// A driver check's verdict in a report: deviates split into crashed and hung when the process
+/// running the check died or hung.
+DriverVerdict driverVerdictOf(const drivers::CheckResult& r);
+
+/// A driver check's row as a report's finding (no mark); `replay` for one that did not skip.
+DriverFinding rowFinding(const drivers::CheckResult& r, const std::string& replay);
+
 /// The section, each finding marked against `baseline`; with none, every finding is new.
 DriverReport buildDriverReport(const SectionInput& input, const Baseline* baseline,
                                const std::string& baseline_note);

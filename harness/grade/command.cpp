@@ -16,6 +16,7 @@
 #include <fstream>
 #include <functional>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <regex>
@@ -27,6 +28,7 @@
 #include "core/sizes.hpp"
 #include "grade/batch.hpp"
 #include "grade/device_job.hpp"
+#include "grade/html.hpp"
 #include "grade/report.hpp"
 #include "grade/sandbox.hpp"
 #include "grade/source_guard.hpp"
@@ -439,6 +441,13 @@ int runGrade(const clh::ToolConfig& config, const GradeArgs& args) {
     std::ostringstream table;
     gr::writeSummaryTable(table, b.assignment.rubric, grades);
     gr::writeFileAtomically((out / "summary.txt").string(), table.str());
+    if (!args.html.empty()) {
+      std::map<std::string, std::string> sources;
+      for (const auto& s : slots) sources[s.sub.id] = s.sub.path;
+      std::ostringstream page;
+      gr::writeGradeHtml(page, b.assignment.rubric, grades, sources);
+      gr::writeFileAtomically(args.html, page.str());
+    }
     if (gradescope && slots.size() == 1 && slots[0].grade)
       gr::writeFileAtomically((out / "results.json").string(),
                               gr::gradescopeResults(*slots[0].grade).dump(2) + "\n");

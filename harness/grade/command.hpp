@@ -26,6 +26,7 @@ struct GradeArgs {
   bool regrade = false;
   bool allow_unassessed = false;
   std::string shard;  ///< "K/N": grade part K of N of the submissions (by id); empty: the env's
+  std::string html;   ///< the class overview and every submission as one HTML page (grade/html.hpp)
 };
 
 /// The sandboxed child that runs one submission on one device (`__grade-one`).

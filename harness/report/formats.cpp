@@ -24,6 +24,10 @@ std::vector<ReportFormat>& formats() {
        writeConsoleReport},
       {"json", "the whole report as JSON (docs/report.md)", writeJsonReport},
       {"junit", "JUnit XML: one testsuite per spec, one testcase per device", writeJUnitReport},
+      {"html",
+       "one self-contained HTML page: summary, driver matrix, plots, findings with their source "
+       "(docs/report.md)",
+       writeHtmlReport},
   };
   return all;
 }

@@ -21,6 +21,10 @@ void writeJsonReport(std::ostream& os, const Report& report);
 /// JUnit XML: one testsuite per spec, one testcase per device.
 void writeJUnitReport(std::ostream& os, const Report& report);
 
+/// One self-contained HTML page (docs/report.md, "HTML"): summary, devices, the driver matrix,
+/// and per spec its units, findings with their source lines, replay commands and plots.
+void writeHtmlReport(std::ostream& os, const Report& report);
+
 /// "c[3, 1]: got 0.5, want 0.7 (never written)".
 std::string describeMismatch(const Mismatch& m);
 

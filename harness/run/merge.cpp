@@ -63,6 +63,13 @@ MergeOutcome mergeReports(const std::vector<Report>& reports,
         if (std::none_of(into.findings.begin(), into.findings.end(),
                          [&](const DriverFinding& g) { return g.check == f.check; }))
           into.findings.push_back(f);
+      // A check that conformed in one shard and was listed in another stays listed.
+      for (const auto& c : d.conforming_checks)
+        if (std::find(into.conforming_checks.begin(), into.conforming_checks.end(), c) ==
+                into.conforming_checks.end() &&
+            std::none_of(into.findings.begin(), into.findings.end(),
+                         [&](const DriverFinding& g) { return g.check == c; }))
+          into.conforming_checks.push_back(c);
     }
   }
   for (int k = 0; k < shard_count; ++k)

@@ -64,6 +64,14 @@ void expectSame(const UnitResult& a, const UnitResult& b) {
   EXPECT_EQ(a.perf.kernel_ns, b.perf.kernel_ns);
   EXPECT_EQ(a.perf.flops, b.perf.flops);
   EXPECT_EQ(a.perf.bytes, b.perf.bytes);
+  ASSERT_EQ(a.perf_samples.size(), b.perf_samples.size());
+  for (size_t i = 0; i < a.perf_samples.size(); ++i) {
+    EXPECT_EQ(a.perf_samples[i].size, b.perf_samples[i].size);
+    EXPECT_EQ(a.perf_samples[i].kernel_ns, b.perf_samples[i].kernel_ns);
+    EXPECT_EQ(a.perf_samples[i].wall_ns, b.perf_samples[i].wall_ns);
+    EXPECT_EQ(a.perf_samples[i].flops, b.perf_samples[i].flops);
+    EXPECT_EQ(a.perf_samples[i].bytes, b.perf_samples[i].bytes);
+  }
   EXPECT_EQ(a.seconds, b.seconds);
 }
 
@@ -109,6 +117,8 @@ UnitResult everyFieldSet() {
   u.message = "as expected: the published kernel forgets a barrier";
   u.expected = {FindingKind::race, FindingKind::wrong_result};
   u.perf = {37, 99999.25, 4096, 8192};
+  u.perf_samples = {{48, 1500.5, 90000, 96.0, std::nullopt},
+                    {3072, 20000, 150000.25, 6144.0, 98304.0}};
   u.seconds = 1.75;
   return u;
 }
@@ -214,6 +224,31 @@ TEST(ResultJson, ReportSummaryCountsStatuses) {
   EXPECT_EQ(j["summary"], json({{"pass", 2}, {"fail", 1}}));
   EXPECT_EQ(j["units"].size(), 3u);
   EXPECT_EQ(j["devices"], json::array({"a", "b"}));
+}
+
+// perf.samples and conforming_checks are optional: a report written before them still loads, and
+// they are left out when empty.
+TEST(ResultJson, OptionalPerfSamplesAndConformingChecks) {
+  UnitResult u = everyFieldSet();
+  json j = u;
+  ASSERT_EQ(j["perf"]["samples"].size(), 2u);
+  EXPECT_FALSE(j["perf"]["samples"][0].contains("bytes"));
+  j["perf"].erase("samples");
+  EXPECT_TRUE(j.get<UnitResult>().perf_samples.empty());
+  u.perf_samples.clear();
+  EXPECT_FALSE(json(u)["perf"].contains("samples"));
+
+  DriverReport d;
+  d.device = "gpu";
+  d.conforming = 2;
+  EXPECT_FALSE(json(d).contains("conforming_checks"));
+  d.conforming_checks = {"read.blocking", "launch.zero_local"};
+  const json dj = d;
+  EXPECT_EQ(dj["conforming_checks"], json::array({"read.blocking", "launch.zero_local"}));
+  EXPECT_EQ(json::parse(dj.dump()).get<DriverReport>().conforming_checks, d.conforming_checks);
+  json older = dj;
+  older.erase("conforming_checks");
+  EXPECT_TRUE(older.get<DriverReport>().conforming_checks.empty());
 }
 
 }  // namespace

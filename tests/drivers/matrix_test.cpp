@@ -6,6 +6,8 @@
 
 #include <sstream>
 
+#include "drivers/html.hpp"
+
 using namespace clh::drivers;
 
 namespace {
@@ -153,4 +155,39 @@ TEST(Matrix, TableHasEveryRowAndColumnWithinWidth) {
     if (line.rfind("[", 0) == 0) continue;  // the legend
     EXPECT_LE(line.size(), id_width + 2 * (width + 3)) << line;
   }
+}
+
+// `semantics --html`: the matrix as report sections, each row marked by its change against the
+// baseline; a check only the baseline has is a finding marked missing; conforming rows unchanged
+// are named as conforming, and without a baseline nothing is marked.
+TEST(Matrix, SectionsForTheHtmlPageCarryTheBaselineChanges) {
+  auto baseline = column({conforming("stays"), conforming("breaks"),
+                          deviating("gets.fixed", "x", "y"), conforming("dropped")});
+  auto current = column({conforming("stays"), deviating("breaks", "CL_SUCCESS (0)", "E"),
+                         conforming("gets.fixed"), conforming("new.check")});
+  const std::vector<std::vector<Change>> changes = {compareWithBaseline(current, baseline)};
+  const auto sections = matrixSections({current}, &changes);
+  ASSERT_EQ(sections.size(), 1u);
+  const clh::DriverReport& d = sections[0];
+  EXPECT_EQ(d.device, "Platform: Device A");
+  EXPECT_EQ(d.conforming_checks, std::vector<std::string>{"stays"});
+  auto mark = [&](const std::string& id) {
+    for (const auto& f : d.findings)
+      if (f.check == id) return std::string(clh::toString(f.mark));
+    return std::string("(not a finding)");
+  };
+  EXPECT_EQ(mark("breaks"), "regression");
+  EXPECT_EQ(mark("gets.fixed"), "fix");
+  EXPECT_EQ(mark("new.check"), "new");
+  EXPECT_EQ(mark("dropped"), "missing");
+  EXPECT_EQ(mark("stays"), "(not a finding)");
+
+  const auto plain = matrixSections({current}, nullptr);
+  EXPECT_EQ(plain[0].conforming_checks.size(), 3u);
+  ASSERT_EQ(plain[0].findings.size(), 1u);
+  EXPECT_EQ(plain[0].findings[0].mark, clh::BaselineMark::none);
+  std::ostringstream page;
+  writeSemanticsHtml(page, {current}, &changes);
+  EXPECT_NE(page.str().find("class=\"cell v-deviates m-regression\""), std::string::npos);
+  EXPECT_NE(page.str().find("class=\"cell v-conforms m-fix\""), std::string::npos);
 }

@@ -14,6 +14,7 @@
 
 #include "grade/batch.hpp"
 #include "grade/device_job.hpp"
+#include "grade/html.hpp"
 
 namespace clh::grade {
 namespace {
@@ -244,6 +245,60 @@ TEST(Gradebook, SummaryTableNamesWhatWentWrong) {
             std::string::npos)
       << t;
   EXPECT_NE(t.find("1 submission, mean 40 / 100, 1 to review by hand"), std::string::npos) << t;
+}
+
+// The histogram of totals counts every submission once, in the bin of its total; the maximum is
+// in the last bin.
+TEST(GradeHtml, TheHistogramCountsEachTotalInItsBin) {
+  std::vector<Grade> grades(7);
+  const double totals[] = {0, 9.99, 10, 55, 99.9, 100, 100};
+  for (size_t i = 0; i < grades.size(); ++i) grades[i].points = totals[i];
+  const auto bins = totalsHistogram(grades, 100);
+  ASSERT_EQ(bins.size(), 10u);
+  int all = 0;
+  for (const auto& [label, n] : bins) all += n;
+  EXPECT_EQ(all, 7);
+  EXPECT_EQ(bins.front().second, 2);  // 0 and 9.99
+  EXPECT_EQ(bins[1].second, 1);       // 10
+  EXPECT_EQ(bins[5].second, 1);       // 55
+  EXPECT_EQ(bins.back().second, 3);   // 99.9, 100, 100
+  // Few points: a bin per point, 0 included.
+  grades.resize(2);
+  grades[0].points = 0;
+  grades[1].points = 3;
+  const auto small = totalsHistogram(grades, 3);
+  ASSERT_EQ(small.size(), 4u);
+  EXPECT_EQ(small.front().second, 1);
+  EXPECT_EQ(small.back().second, 1);
+}
+
+// The page has the overview and a section per submission, linked by anchors; a submission's id
+// and its evidence are untrusted and escaped.
+TEST(GradeHtml, APageHasASectionPerSubmissionAndEscapesTheirText) {
+  Rubric r;
+  r.items = {{"builds", "", 0, 10, ItemCheck::build, {}, {}, {}},
+             {"correct", "", 0, 60, ItemCheck::results, {}, {}, {}},
+             {"clean", "", 0, 30, ItemCheck::simulator, {}, {}, {}}};
+  Grade a = sampleGrade();
+  Grade b = sampleGrade();
+  b.submission = "</script><script>alert(1)</script>";
+  b.items[2].evidence[0].findings[0].lines[0].text = "</script><b>x</b>";
+  std::ostringstream os;
+  writeGradeHtml(os, r, {a, b}, {});
+  const std::string page = os.str();
+  auto count = [&](const std::string& what) {
+    size_t n = 0;
+    for (size_t at = page.find(what); at != std::string::npos; at = page.find(what, at + 1)) ++n;
+    return n;
+  };
+  EXPECT_EQ(count("<script"), 1u);
+  EXPECT_EQ(count("<b>x</b>"), 0u);
+  EXPECT_EQ(count("<section id=\"sub-"), 2u);
+  EXPECT_EQ(count("href=\"#sub-"), 2u);
+  EXPECT_NE(page.find("id=\"overview\""), std::string::npos);
+  // The race's two lines, without the source file here: their own text, said as such.
+  EXPECT_EQ(count("<tr class=\"hl\">"), 4u);
+  EXPECT_NE(page.find("source not found"), std::string::npos);
 }
 
 fs::path freshDir(const std::string& name) {
