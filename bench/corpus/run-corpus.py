@@ -159,8 +159,8 @@ def classify(expect, findings, exit_code, timed_out, stderr, unchecked=(), sized
                 unexplained.append(f["kind"])
         kernel_kinds = unexplained
     result = {"found": sorted(set(kinds)), "right": [], "other": [], "missed": []}
-    if timed_out:
-        status = "timeout"
+    if timed_out or (not kernel_kinds and "timeout" in kinds):
+        status = "timeout"  # the runner's limit, or clharness's own (--timeout) with nothing found
     elif exit_code == EXIT_USAGE:
         status = "refused"
     elif exit_code not in (0, 1) or (not kernel_kinds and set(kinds) & TOOL_KINDS):

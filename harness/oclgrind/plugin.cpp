@@ -14,6 +14,7 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -52,6 +53,10 @@ using json = nlohmann::ordered_json;
 
 /// Version of the JSON-lines format; the parser in harness/sim accepts this version.
 constexpr int kFormatVersion = 1;
+/// Reports of one problem (one message wording at one instruction) written per launch; the rest
+/// are counted and written as one line with "repeats" at the launch's end. A kernel whose every
+/// work-item stores an uninitialized value in a loop sends Oclgrind's message a million times.
+constexpr long kReportsPerSite = 256;
 
 json size3(const oclgrind::Size3& s) {
   return json::array({s.x, s.y, s.z});
@@ -439,6 +444,7 @@ class JsonLinesPlugin : public oclgrind::Plugin {
       std::lock_guard<std::mutex> lock(mutex_);
       invocation_ = invocation;
       launch_ = launch;
+      sites_.clear();
     }
     json record = base("kernel_begin", launch, invocation);
     record["work_dim"] = invocation->getWorkDim();
@@ -484,6 +490,7 @@ class JsonLinesPlugin : public oclgrind::Plugin {
       launch_ = 0;
     }
     reportWatched(launch, invocation);
+    writeRepeats();
     writer_.write(base("kernel_end", launch, invocation));
   }
 
@@ -511,6 +518,44 @@ class JsonLinesPlugin : public oclgrind::Plugin {
       invocation = invocation_;
       launch = launch_;
     }
+    // One problem at one instruction, reported past kReportsPerSite times in this launch: counted,
+    // and the first report past the limit kept for the launch's end.
+    std::string site;
+    if (invocation != nullptr && message != nullptr) {
+      site = siteOf(message, invocation);
+      std::lock_guard<std::mutex> lock(mutex_);
+      Site& seen = sites_[site];
+      if (++seen.reports > kReportsPerSite) {
+        if (seen.unwritten.is_null())
+          seen.unwritten = messageRecord(type, message, launch, invocation);
+        return;
+      }
+    }
+    writer_.write(messageRecord(type, message, launch, invocation));
+  }
+
+  bool isThreadSafe() const override { return true; }
+
+ private:
+  /// Where a report comes from: its first line without addresses, and the current instruction
+  /// (or, for reports made at a barrier or a group's end, the rest of the text: a race's lines).
+  static std::string siteOf(const char* message, const oclgrind::KernelInvocation* invocation) {
+    static const std::regex address("0x[0-9a-fA-F]+");
+    const std::string text(message);
+    const size_t eol = text.find('\n');
+    std::string site = std::regex_replace(text.substr(0, eol), address, "");
+    const oclgrind::WorkItem* item = invocation->getCurrentWorkItem();
+    const llvm::Instruction* instruction =
+        item != nullptr ? item->getCurrentInstruction() : nullptr;
+    if (instruction != nullptr)
+      site += "|" + std::to_string(reinterpret_cast<std::uintptr_t>(instruction));
+    else if (eol != std::string::npos)
+      site += std::regex_replace(text.substr(eol), address, "");
+    return site;
+  }
+
+  json messageRecord(oclgrind::MessageType type, const char* message, long launch,
+                     const oclgrind::KernelInvocation* invocation) {
     json record = base("message", launch, invocation);
     record["type"] = messageTypeName(type);
     record["text"] = message != nullptr ? message : "";
@@ -523,12 +568,30 @@ class JsonLinesPlugin : public oclgrind::Plugin {
         if (!array.is_null()) record["array"] = std::move(array);
       }
     }
-    writer_.write(record);
+    return record;
   }
 
-  bool isThreadSafe() const override { return true; }
+  /// The reports of each site past kReportsPerSite, as one line each: the first of them with
+  /// "repeats", the number of reports it stands for.
+  void writeRepeats() {
+    std::map<std::string, Site> sites;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      sites.swap(sites_);
+    }
+    for (auto& [key, site] : sites) {
+      if (site.reports <= kReportsPerSite || site.unwritten.is_null()) continue;
+      site.unwritten["repeats"] = site.reports - kReportsPerSite;
+      writer_.write(site.unwritten);
+    }
+  }
 
- private:
+  struct Site {
+    long reports = 0;
+    json unwritten = nullptr;  ///< the first report past the limit, written at the launch's end
+  };
+  std::map<std::string, Site> sites_;  ///< this launch's, under mutex_
+
   json base(const char* event, long launch, const oclgrind::KernelInvocation* invocation) {
     json record = {{"v", kFormatVersion},
                    {"event", event},

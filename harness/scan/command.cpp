@@ -15,6 +15,8 @@
 #include <iterator>
 #include <memory>
 #include <optional>
+#include <regex>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -71,13 +73,18 @@ std::vector<clh::Finding> findingsBeforeTheLimit(const std::string& log_path,
   parse.device = device;
   const clh::OclgrindLog log = clh::parseOclgrindLogDetailed(in, parse);
   std::vector<clh::Finding> out;
+  std::set<std::string> seen;  // one problem found by several tries is listed once
+  static const std::regex count(R"( \([0-9]+ reports\)$)");
   for (const auto& launch : log.launches)
     for (const auto& f : launch.findings) {
       if (f.kind == clh::FindingKind::tool_error ||
           std::find(options.suppress.begin(), options.suppress.end(), f.kind) !=
               options.suppress.end())
         continue;
-      out.push_back(f);
+      if (seen.insert(std::string(clh::toString(f.kind)) + "\n" +
+                      std::regex_replace(f.summary, count, ""))
+              .second)
+        out.push_back(f);
     }
   return out;
 }

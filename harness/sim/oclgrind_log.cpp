@@ -290,10 +290,11 @@ class Merger {
  public:
   explicit Merger(const OclgrindParseOptions& options) : options_(options) {}
 
-  void add(Finding finding) {
+  /// `reports`: how many of Oclgrind's reports the finding stands for (a record with "repeats").
+  void add(Finding finding, long reports = 1) {
     if (!options_.merge) {
       findings_.push_back(std::move(finding));
-      counts_.push_back(1);
+      counts_.push_back(reports);
       return;
     }
     const std::string key = keyOf(finding);
@@ -304,11 +305,11 @@ class Merger {
         finding.work_items.resize(options_.max_work_items);
       }
       findings_.push_back(std::move(finding));
-      counts_.push_back(1);
+      counts_.push_back(reports);
       return;
     }
     Finding& kept = findings_[found->second];
-    ++counts_[found->second];
+    counts_[found->second] += reports;
     for (const std::string& item : finding.work_items) {
       if (kept.work_items.size() >= options_.max_work_items) break;
       if (std::find(kept.work_items.begin(), kept.work_items.end(), item) ==
@@ -346,7 +347,7 @@ class Merger {
   const OclgrindParseOptions& options_;
   std::map<std::string, size_t> index_;
   std::vector<Finding> findings_;
-  std::vector<size_t> counts_;
+  std::vector<long> counts_;
 };
 
 }  // namespace
@@ -449,10 +450,13 @@ OclgrindLog parseOclgrindLogDetailed(std::istream& in, const OclgrindParseOption
       } else if (event == "message") {
         std::optional<Finding> finding = findingFromRecord(record, options);
         if (!finding) continue;
+        // The plugin writes a problem's first reports at one instruction, then one line standing
+        // for the rest ("repeats": how many).
+        const long reports = std::max<long>(1, record.value("repeats", 1L));
         if (in_launch) {
-          launch_mergers[launchFor(record)].add(std::move(*finding));
+          launch_mergers[launchFor(record)].add(std::move(*finding), reports);
         } else {
-          outside.add(std::move(*finding));
+          outside.add(std::move(*finding), reports);
         }
       }
       // Unknown events of a known version are skipped: later plugins may add some.

@@ -442,6 +442,21 @@ TEST(ScanExplores, ARaceThatNeedsACounterToStartAtZero) {
   EXPECT_EQ(once.run.code, 0) << once.run.out;
 }
 
+TEST(ScanReports, AMillionReportsOfOneProblemAreCountedNotWritten) {
+  REQUIRE_DEVICE();
+  // 64 work-items x 16 stores of a never-written value at one statement: 1024 reports, of which
+  // the plugin writes the first 256 and one line standing for the rest.
+  auto s = scanJson(fixture("kernels/many_reports.cl") +
+                        " --kernel many --global 64 --local 64 --arg n=16 --arg out=1024 --tries 1",
+                    "many_reports");
+  EXPECT_EQ(s.run.code, 1) << s.run.out;
+  const auto* uninit = s.find("uninitialized");
+  ASSERT_NE(uninit, nullptr) << s.run.out;
+  EXPECT_NE((*uninit)["summary"].get<std::string>().find("(1024 reports)"), std::string::npos)
+      << uninit->dump(2);
+  EXPECT_EQ(s.result["findings"].size(), 1u) << s.run.out;
+}
+
 TEST(ScanTimeLimit, WhatTheSimulatorFoundBeforeTheLimitIsKept) {
   REQUIRE_DEVICE();
   // Group 0 races and reaches its barrier; group 1 then never ends.

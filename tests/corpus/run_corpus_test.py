@@ -112,21 +112,26 @@ class FakeTool(unittest.TestCase):
             case("ok-tool", "tool_error", []),
             case("ok-nodevice", "nodevice", []),
             case("ok-hang", "hang", []),
+            case("ok-own-limit", "timeout", []),
+            case("race-own-limit", "timeout+race", ["race"]),
         ], "--jobs", "4", "--timeout", "3")
         self.assertEqual(p.returncode, 1, p.stdout + p.stderr)
         s = data["summary"]
-        self.assertEqual(s["kinds"]["race"], {"expected": 3, "right": 1, "other": 1, "missed": 1})
+        # scan's own time limit with nothing found is a timeout; what it found before it counts.
+        self.assertEqual(s["kinds"]["race"], {"expected": 4, "right": 2, "other": 1, "missed": 1})
         self.assertEqual(s["kinds"]["out_of_bounds"],
                          {"expected": 3, "right": 1, "other": 0, "missed": 2})
         self.assertEqual(s["faulty"]["refused"], 1)
         self.assertEqual(s["faulty"]["tool_error"], 1)
-        self.assertEqual(s["correct"], {"cases": 6, "passed": 1, "false_report": 1, "refused": 1,
-                                        "tool_error": 2, "timeout": 1, "size_not_given": 0,
+        self.assertEqual(s["correct"], {"cases": 7, "passed": 1, "false_report": 1, "refused": 1,
+                                        "tool_error": 2, "timeout": 2, "size_not_given": 0,
                                         "unchecked_by_reference": 0,
                                         "false_reports_by_kind": {"race": 1, "uninitialized": 1}})
         status = {c["id"]: c["status"] for c in data["cases"]}
         self.assertEqual(status["race-as-other"], "other_kind")
         self.assertEqual(status["ok-hang"], "timeout")
+        self.assertEqual(status["ok-own-limit"], "timeout")
+        self.assertEqual(status["race-own-limit"], "detected")
         refused = [c for c in data["cases"] if c["id"] == "ok-refused"][0]
         self.assertIn("cannot be filled", refused["message"])
         self.assertIn("refused by scan (usage)    1", p.stdout)

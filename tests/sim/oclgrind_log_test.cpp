@@ -278,6 +278,18 @@ TEST(OclgrindLog, OneStatementsStaticIndexReportsAtManyIndicesAreOneFinding) {
   EXPECT_EQ(findings[1].lines.at(0).line, 7);
 }
 
+TEST(OclgrindLog, ALineWithRepeatsStandsForThatManyReports) {
+  // The plugin writes a problem's first reports at one instruction, then one line for the rest.
+  const std::string report =
+      R"x({"v":1,"event":"message","pid":1,"context":1,"launch":1,"kernel":"k","type":"warning",)x"
+      R"x("text":"Uninitialized value written to global memory address 0x1000000000040",)x"
+      R"x("location":{"line":5,"column":3,"file":"input.cl"})x";
+  const std::vector<Finding> findings =
+      parseText(report + "}\n" + report + "}\n" + report + R"x(,"repeats":1022})x" + "\n");
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_NE(findings[0].summary.find("(1024 reports)"), std::string::npos) << findings[0].summary;
+}
+
 TEST(OclgrindLog, FatalErrorInsideAKernelIsATool_error) {
   const std::string line =
       R"({"v":1,"event":"message","pid":1,"context":1,"launch":1,"kernel":"k","type":"error",)"
