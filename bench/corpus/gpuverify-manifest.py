@@ -82,6 +82,20 @@ UNCHECKED_RACES = [
     (re.compile(r"--vcgen-opt=/checkArrays:"), False, "GPUVerify checked races on the arrays "
      "--vcgen-opt=/checkArrays named only"),
 ]
+# GPUVerify's --check-array-bounds checks an index against the whole array; Oclgrind checks each
+# dimension ("Index (12) exceeds static array size (10)" for L[0][12] of int L[10][10], which C99
+# Annex J.2 makes undefined). On a kernel GPUVerify proved in bounds, such a report is within the
+# array: the reference's verdict does not speak for it.
+PER_DIMENSION = {"kind": "out_of_bounds", "summary_has": "exceeds static array size",
+                 "why": "GPUVerify checked each index against the whole array "
+                        "(--check-array-bounds), Oclgrind against its dimension"}
+# GPUVerify's own functions outside the annotations defined away: a kernel calling them does not
+# build for any OpenCL compiler.
+GPUVERIFY_FUNCTIONS = re.compile(r"\b(__read_offset_bytes|__write_offset_bytes|__ptr_offset_bytes|"
+                                 r"__add_noovfl\w*|__other_\w+|__distinct_\w+|__ptr_base)\s*\(")
+# Predicates of GPUVerify's preconditions over the kernel's own accesses (and __enabled()).
+ACCESS_PREDICATE = re.compile(r"\b__(read|write|no_read|no_write|read_implies|write_implies|"
+                              r"read_offset_bytes|write_offset_bytes|enabled)\b")
 # A comparison of a scalar parameter with a constant in a __requires precondition.
 COMPARISON = re.compile(r"^\s*(\w+)\s*(==|>=|<=|>|<)\s*(.+?)\s*$")
 SIZE_CALL = re.compile(r"\b(get_local_size|get_global_size|get_num_groups)\s*\(\s*(\d)\s*\)")
@@ -160,6 +174,37 @@ def geometry(options, max_items):
     return ",".join(map(str, glob)), ",".join(map(str, local)), note
 
 
+def without_calls(text, names):
+    """`text` with every call of one of `names` (balanced parentheses) removed."""
+    pattern = re.compile(r"\b(%s)\s*\(" % "|".join(map(re.escape, names)))
+    out, i = "", 0
+    while True:
+        m = pattern.search(text, i)
+        if not m:
+            return out + text[i:]
+        out += text[i:m.start()]
+        depth, j = 1, m.end()
+        while j < len(text) and depth:
+            depth += {"(": 1, ")": -1}.get(text[j], 0)
+            j += 1
+        i = j
+
+
+def kernel_body(source, kernel):
+    """The text of the kernel function's body (its preconditions are assumptions on its inputs;
+    a helper's are proved at its calls)."""
+    code = re.sub(r"//.*", "", source)
+    m = re.search(r"\b%s\s*\(" % re.escape(kernel), code)
+    start = code.find("{", m.end()) if m else -1
+    if start < 0:
+        return ""
+    depth, j = 1, start + 1
+    while j < len(code) and depth:
+        depth += {"{": 1, "}": -1}.get(code[j], 0)
+        j += 1
+    return code[start:j]
+
+
 def parameters(source, kernel):
     """[(name, type)] of the kernel's parameters, from its declaration."""
     m = re.search(r"\b%s\s*\(" % re.escape(kernel), re.sub(r"//.*", "", source))
@@ -203,19 +248,22 @@ def evaluate(text, sizes, macros):
         return None
 
 
-def preconditions(source, params, sizes):
-    """(scan --arg words, notes) from the kernel's __requires on scalar parameters: each
-    conjunction of comparisons with constants becomes a value or a range scan explores."""
+def preconditions(source, body, params, sizes):
+    """(scan --arg words, preconditions not given) from the __requires of the kernel's `body`:
+    each conjunction of comparisons of a scalar parameter with a constant becomes a value or a
+    range scan explores; any other precondition is returned as not given."""
     macros = dict(re.findall(r"^\s*#define\s+(\w+)\s+(.+?)\s*$", source, re.M))
     scalars = {n: t for n, t in params if scalar(t)}
     bounds, skipped = {}, []
-    for expr in re.findall(r"__requires\s*\((.*)\)\s*;", source):
+    for expr in re.findall(r"__requires\s*\((.*)\)\s*;", body):
         expr = re.sub(r"^__implies\s*\(\s*__enabled\s*\(\s*\)\s*,\s*(.*)\)$", r"\1", expr.strip())
         for part in re.split(r"&&|&", expr):
             m = COMPARISON.match(part)
             value = evaluate(m.group(3), sizes, macros) if m and m.group(1) in scalars else None
             if value is None:
-                if any(re.search(r"\b%s\b" % n, part) for n in scalars):
+                # What a kernel has read or written, and __enabled(), hold trivially at its entry:
+                # they assume nothing of its inputs.
+                if not ACCESS_PREDICATE.search(part):
                     skipped.append(part.strip())
                 continue
             lo, hi = bounds.get(m.group(1), (None, None))
@@ -265,6 +313,11 @@ def case_of(root, path, max_items, tries, scan_timeout=90):
         # assertions are defined away), unless it needs the functions GPUVerify supplies.
         if "DECLARE_UF" in source or "__axiom" in source:
             return case_id, None, "needs GPUVerify's uninterpreted functions or axioms"
+    outside = without_calls(re.sub(r"//.*", "", source), ANNOTATION_MACROS)
+    used = GPUVERIFY_FUNCTIONS.search(outside)
+    if used and not expect:
+        return case_id, None, "calls GPUVerify's own function %s outside its annotations" % (
+            used.group(1))
     names = KERNEL_NAME.findall(re.sub(r"//.*", "", source))
     if not names:
         return case_id, None, "no kernel in the file"
@@ -276,7 +329,7 @@ def case_of(root, path, max_items, tries, scan_timeout=90):
     g, l = [int(v) for v in glob.split(",")], [int(v) for v in local.split(",")]
     sizes = {"get_local_size": l, "get_global_size": g,
              "get_num_groups": [a // b for a, b in zip(g, l)]}
-    given, skipped = preconditions(source, params, sizes)
+    given, skipped = preconditions(source, kernel_body(source, names[0]), params, sizes)
     for word in options:
         if word.startswith("--kernel-args="):
             given += kernel_args(word, params)
@@ -301,8 +354,12 @@ def case_of(root, path, max_items, tries, scan_timeout=90):
     unchecked = [{"kind": "race", "between_groups": between, "why": why}
                  for pattern, between, why in UNCHECKED_RACES
                  if any(pattern.match(w) for w in options)]
+    if "--check-array-bounds" in options:
+        unchecked.append(PER_DIMENSION)
     if unchecked and not expect:
         case["unchecked"] = unchecked
+    if skipped and not expect:
+        case["preconditions_not_given"] = skipped
     return case_id, case, None
 
 

@@ -15,8 +15,11 @@ must pass. A correct kernel's finding is no false report, but counted and listed
   - it is an access past the end of a buffer or __local argument scan sized itself (the corpus
     gives no size: "size not given"), or
   - the case's optional "unchecked" list names its kind: [{"kind": "race", "why": "...",
-    "between_groups": true}] says the reference verdict did not look at races (with
-    between_groups: at races between work-groups, a race all of whose work-items are groups). Exit status: 0 when every case met its expectation, 1 otherwise, 2 for bad usage or
+    "between_groups": true, "summary_has": "..."}] says the reference verdict did not look at
+    such findings (with between_groups: only at races whose two work-items lie in different
+    work-groups; with summary_has: only at findings whose summary holds that text), or
+  - the case's optional "preconditions_not_given" lists preconditions of the kernel the run
+    could not meet: a correct kernel is only correct under them. Exit status: 0 when every case met its expectation, 1 otherwise, 2 for bad usage or
 a bad manifest. Standard library only (docs/races.md, "Corpora").
 """
 
@@ -96,12 +99,22 @@ def explain(finding, unchecked, sized):
     for rule in unchecked:
         if rule.get("kind") != kind:
             continue
-        items = finding.get("work_items") or []
-        if rule.get("between_groups") and not (items and all(i.startswith("group(")
-                                                              for i in items)):
+        if rule.get("between_groups") and not between_groups(finding.get("work_items") or []):
+            continue
+        if rule.get("summary_has") and rule["summary_has"] not in summary:
             continue
         return "unchecked: " + rule.get("why", "")
     return None
+
+
+GROUP = re.compile(r"group\((\d+,\d+,\d+)\)")
+
+
+def between_groups(items):
+    """Whether a race's work-items, two a report (as scan lists them), lie in different groups."""
+    groups = [GROUP.search(i) for i in items]
+    pairs = [(groups[i], groups[i + 1]) for i in range(0, len(groups) - 1, 2)]
+    return bool(pairs) and all(a and b and a.group(1) != b.group(1) for a, b in pairs)
 
 
 def findings_of(report):
@@ -142,7 +155,8 @@ def with_json(run, path):
     return out + ["--json", path]
 
 
-def classify(expect, findings, exit_code, timed_out, stderr, unchecked=(), sized=()):
+def classify(expect, findings, exit_code, timed_out, stderr, unchecked=(), sized=(),
+             not_given=()):
     """A case's status and its per-kind outcome from what clharness did."""
     kinds = [f["kind"] for f in findings]
     kernel_kinds = [k for k in kinds if k not in TOOL_KINDS]
@@ -153,6 +167,8 @@ def classify(expect, findings, exit_code, timed_out, stderr, unchecked=(), sized
             if f["kind"] in TOOL_KINDS:
                 continue
             why = explain(f, unchecked, sized)
+            if not why and not_given:
+                why = "precondition not given: " + "; ".join(not_given)
             if why:
                 explained.append({"kind": f["kind"], "why": why})
             else:
@@ -184,6 +200,8 @@ def classify(expect, findings, exit_code, timed_out, stderr, unchecked=(), sized
             status = "false_report"
         elif any(e["why"].startswith("unchecked") for e in explained):
             status = "unchecked_by_reference"
+        elif any(e["why"].startswith("precondition") for e in explained):
+            status = "precondition_not_given"
         elif explained:
             status = "size_not_given"
         else:
@@ -192,7 +210,8 @@ def classify(expect, findings, exit_code, timed_out, stderr, unchecked=(), sized
     result["false_reports"] = sorted(set(kernel_kinds)) if not expect else []
     if explained:
         result["explained"] = explained
-    result["ok"] = status in ("detected", "passed", "size_not_given", "unchecked_by_reference")
+    result["ok"] = status in ("detected", "passed", "size_not_given", "unchecked_by_reference",
+                              "precondition_not_given")
     if status in ("refused", "tool_error") and stderr:
         result["message"] = stderr.strip().splitlines()[-1][:500] if stderr.strip() else ""
     return result
@@ -227,7 +246,8 @@ def run_case(case, clharness, folder, timeout):
               "seconds": round(seconds, 2),
               "findings": ["%s: %s" % (f["kind"], f.get("summary", "")) for f in findings]}
     record.update(classify(case["expect"], findings, proc.returncode, timed_out, stderr,
-                           case.get("unchecked", []), sized))
+                           case.get("unchecked", []), sized,
+                           case.get("preconditions_not_given", [])))
     return record
 
 
@@ -242,6 +262,7 @@ def summarize(results):
             row["other"] += kind in r["other"]
             row["missed"] += kind in r["missed"]
     correct = {"cases": 0, "passed": 0, "size_not_given": 0, "unchecked_by_reference": 0,
+               "precondition_not_given": 0,
                "false_report": 0, "refused": 0, "tool_error": 0, "timeout": 0,
                "false_reports_by_kind": {}}
     faulty = {"cases": 0, "detected": 0, "other_kind": 0, "missed": 0, "refused": 0,
@@ -283,6 +304,8 @@ def render(summary, results):
                  % c["size_not_given"])
     lines.append("  found what the reference did not check (its options)       %d"
                  % c["unchecked_by_reference"])
+    lines.append("  found where a precondition of the kernel was not given     %d"
+                 % c["precondition_not_given"])
     lines.append("  false reports              %d%s" % (c["false_report"],
                                                       " (" + by_kind + ")" if by_kind else ""))
     lines.append("  refused by scan (usage)    %d" % c["refused"])

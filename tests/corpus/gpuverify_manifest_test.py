@@ -101,6 +101,25 @@ SUITE = {
           A[get_local_id(0)] = A[get_local_id(0)] + offset + n + k + m;
         }
         """,
+    "functions/outside": """\
+        //pass
+        //--local_size=4 --num_groups=1
+        __kernel void foo(__global int* r) { volatile int z = __read_offset_bytes(r); }
+        """,
+    "functions/inside": """\
+        //pass
+        //--local_size=4 --num_groups=1
+        void helper(__global int* p, int x) { __requires(x > 0); p[x] = 1; }
+        __kernel void foo(__global int* p) {
+          __requires(__write_implies(p, __write_offset_bytes(p)/sizeof(int) == get_global_id(0)));
+          helper(p, 3);
+        }
+        """,
+    "bounds/pass": """\
+        //pass
+        //--local_size=1,10 --num_groups=1,10 --check-array-bounds
+        __kernel void foo() { local int L[10][10]; L[0][get_global_id(1)] = 1; }
+        """,
     "tools/clang": """\
         //xfail:CLANG_ERROR
         //--local_size=4 --num_groups=2
@@ -170,7 +189,10 @@ class GpuverifyManifest(unittest.TestCase):
         self.assertIn("# left out annotation/silent_fail: the fault is a GPUVerify annotation", text)
         self.assertIn("# left out tools/clang: xfail:CLANG_ERROR", text)
         self.assertIn('"faulty": 6', comments[0])
-        self.assertIn('"left_out": 3', comments[0])
+        self.assertIn('"left_out": 4', comments[0])
+        self.assertIn("# left out functions/outside: calls GPUVerify's own function "
+                      "__read_offset_bytes outside its annotations", text)
+        self.assertIn("functions/inside", cases)  # inside a precondition, it is defined away
 
     def test_sizes_kernel_and_build_options(self):
         self.write()
@@ -204,6 +226,10 @@ class GpuverifyManifest(unittest.TestCase):
         self.assertEqual(sorted(args), ["--arg=k=-1..9", "--arg=n=64", "--arg=offset=17..999"])
         # A relation between two parameters, or on a buffer's contents, is said, not given.
         self.assertIn("preconditions scan cannot give: m != k", ranges["note"])
+        self.assertEqual(ranges["preconditions_not_given"],
+                         ["m != k", "p[get_global_id(0)] == 0"])
+        # A helper's precondition is proved at its calls: no assumption on the kernel's inputs.
+        self.assertNotIn("preconditions_not_given", cases["functions/inside"])
         self.assertEqual(cases["options/kernel_args"]["run"][-1], "--arg=x=3")
         self.assertNotIn("--arg=y", " ".join(cases["options/kernel_args"]["run"]))
 
@@ -219,6 +245,9 @@ class GpuverifyManifest(unittest.TestCase):
         self.assertIn("lock-step", warp[0]["why"])
         self.assertNotIn("unchecked", cases["races/pass"])
         self.assertNotIn("unchecked", cases["options/benign"])  # a faulty kernel stays faulty
+        bounds = cases["bounds/pass"]["unchecked"]
+        self.assertEqual([(u["kind"], u["summary_has"]) for u in bounds],
+                         [("out_of_bounds", "exceeds static array size")])
         # scan keeps what it found when it runs past its own limit, under the runner's.
         self.assertEqual(option(cases["races/pass"], "--timeout"), "90")
 

@@ -52,9 +52,13 @@ FAKE = textwrap.dedent("""\
                    "summary": "Invalid write of size 4 at global memory, past the end of buffer "
                               "argument 'b' (64 bytes) at k.cl:3"},
         "race_groups": {"kind": "race", "summary": "Write-write data race",
-                        "work_items": ["group(0,0,0)", "group(1,0,0)"]},
+                        "work_items": ["global(63,0,0) local(63,0,0) group(0,0,0)",
+                                       "global(127,0,0) local(63,0,0) group(1,0,0)"]},
         "race_items": {"kind": "race", "summary": "Write-write data race",
-                       "work_items": ["global(1,0,0) local(1,0,0) group(0,0,0)"]},
+                       "work_items": ["global(1,0,0) local(1,0,0) group(0,0,0)",
+                                      "global(2,0,0) local(2,0,0) group(0,0,0)"]},
+        "index_past_dim": {"kind": "out_of_bounds",
+                           "summary": "Index (12) exceeds static array size (10) at k.cl:6"},
     }
     if kernel in special:
         with open(out, "w") as f:
@@ -125,7 +129,7 @@ class FakeTool(unittest.TestCase):
         self.assertEqual(s["faulty"]["tool_error"], 1)
         self.assertEqual(s["correct"], {"cases": 7, "passed": 1, "false_report": 1, "refused": 1,
                                         "tool_error": 2, "timeout": 2, "size_not_given": 0,
-                                        "unchecked_by_reference": 0,
+                                        "unchecked_by_reference": 0, "precondition_not_given": 0,
                                         "false_reports_by_kind": {"race": 1, "uninitialized": 1}})
         status = {c["id"]: c["status"] for c in data["cases"]}
         self.assertEqual(status["race-as-other"], "other_kind")
@@ -145,6 +149,14 @@ class FakeTool(unittest.TestCase):
             dict(case("race-inside-unchecked-between", "race_items", []), unchecked=between),
             dict(case("race-unchecked", "race_items", []),
                  unchecked=[{"kind": "race", "why": "races not checked"}]),
+            dict(case("index-per-dimension", "index_past_dim", []),
+                 unchecked=[{"kind": "out_of_bounds", "summary_has": "exceeds static array size",
+                             "why": "whole-array bounds"}]),
+            dict(case("index-other-rule", "past_b", []),
+                 unchecked=[{"kind": "out_of_bounds", "summary_has": "exceeds static array size",
+                             "why": "whole-array bounds"}]),
+            dict(case("precondition-not-met", "race_items", []),
+                 preconditions_not_given=["a != b"]),
             # A faulty kernel's expectation is never excused away.
             dict(case("faulty-past-scan-sized", "past_a", ["race"]), unchecked=between),
         ])
@@ -154,10 +166,13 @@ class FakeTool(unittest.TestCase):
                                   "race-between-unchecked": "unchecked_by_reference",
                                   "race-inside-unchecked-between": "false_report",
                                   "race-unchecked": "unchecked_by_reference",
+                                  "index-per-dimension": "unchecked_by_reference",
+                                  "index-other-rule": "false_report",
+                                  "precondition-not-met": "precondition_not_given",
                                   "faulty-past-scan-sized": "other_kind"})
         c = data["summary"]["correct"]
-        self.assertEqual((c["size_not_given"], c["unchecked_by_reference"], c["false_report"]),
-                         (1, 2, 2))
+        self.assertEqual((c["size_not_given"], c["unchecked_by_reference"],
+                          c["precondition_not_given"], c["false_report"]), (1, 3, 1, 3))
         self.assertEqual(p.returncode, 1)  # two false reports and a miss
         self.assertIn("past-scan-sized", p.stdout.split("does not speak for:")[1])
         self.assertIn("scan sized 'a'", p.stdout)
