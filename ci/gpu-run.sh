@@ -5,7 +5,7 @@
 # kernels, and the harness-vs-bare-loop benchmark. Results go to $OUT (default gpu-out/). The
 # launch step writes each device's known deviations (baselines/launch/ takes them); `check` runs
 # the launch family too, against the committed ones.
-#   ci/gpu-run.sh [STEP...]   steps: devices check semantics launch audit bench bench-pocl
+#   ci/gpu-run.sh [STEP...]   steps: devices check semantics grade launch audit bench bench-pocl
 #                             time-pocl (default: all);
 #                             launch-nvidia, launch-pocl: the launch step for one driver;
 #                             check-nvidia: the catalog on NVIDIA alone, its driver section recorded
@@ -35,10 +35,16 @@ run_if() { local name=$1; shift; if [ ${#steps[@]} -eq 0 ] || [[ " ${steps[*]} "
 run_if devices "$tool" devices
 run_if check "$tool" check specs --json "$out/check.json" --junit "$out/check.xml"
 run_if check-nvidia "$tool" check specs --device nvidia --json "$out/check-nvidia.json" \
-  --junit "$out/check-nvidia.xml" --write-baseline "$out/baselines"
+  --junit "$out/check-nvidia.xml" --html "$out/check-nvidia.html" --write-baseline "$out/baselines"
 run_if check-nvidia-regression "$tool" check specs --device nvidia --baseline \
   --json "$out/check-nvidia-regression.json"
 run_if semantics "$tool" semantics --json "$out/semantics.json"
+# Grading on NVIDIA (the tool tests of tests/grade/ need the build tree): every test submission of
+# each assignment, then ci/grade-expectations.py against the files' own `// expect:` lines.
+run_if grade bash -c 'for a in vadd mmul mmul_tiled pi; do
+    "$1" grade --assignment $a kernels/assignments/$a.cl tests/grade/submissions/$a \
+      --device "NVIDIA|CUDA" --allow-unassessed --out "$2/grade-$a" --html "$2/grade-$a.html"
+    python3 ci/grade-expectations.py "$2/grade-$a" tests/grade/submissions/$a $a; done' _ "$tool" "$out"
 run_if launch "$tool" launch specs --json "$out/launch.json" --write-baselines "$out/launch-baselines"
 # The same, one driver at a time (each fits one call of the device tool).
 run_if launch-nvidia "$tool" launch specs --device 'NVIDIA|CUDA' --json "$out/launch-nvidia.json" \
