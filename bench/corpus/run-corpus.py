@@ -37,6 +37,9 @@ import time
 SCHEMA = "clharness-corpus/1"
 # Findings that are the tool's, not the kernel's: never a detection, never a false report.
 TOOL_KINDS = {"tool_error", "timeout"}
+# What a run of the kernel finds (unlike a build or launch error, which no input causes).
+RUN_KINDS = {"race", "out_of_bounds", "uninitialized", "divergence", "missing_wait", "misaligned",
+             "access_mode", "wrong_result", "unwritten", "crash"}
 # clharness's exit codes (docs/cli.md): 2 bad usage, 3 no usable device.
 EXIT_USAGE = 2
 EXIT_NO_DEVICE = 3
@@ -167,7 +170,7 @@ def classify(expect, findings, exit_code, timed_out, stderr, unchecked=(), sized
             if f["kind"] in TOOL_KINDS:
                 continue
             why = explain(f, unchecked, sized)
-            if not why and not_given:
+            if not why and not_given and f["kind"] in RUN_KINDS:
                 why = "precondition not given: " + "; ".join(not_given)
             if why:
                 explained.append({"kind": f["kind"], "why": why})

@@ -201,27 +201,31 @@ void addDeclaration(json& out, const llvm::Value* object) {
   if (!out.contains("name") && object->hasName()) out["name"] = object->getName().str();
 }
 
-/// At -O0 clang spills each parameter to a private slot ("data.addr") and loads it back before each
-/// use, so an access's underlying object is that load. When the slot's one store is of a kernel
-/// parameter and the slot is otherwise only loaded, the load is that parameter; else `object`.
-const llvm::Value* spilledParameter(const llvm::Value* object) {
-  const auto* load = llvm::dyn_cast<llvm::LoadInst>(object);
-  if (load == nullptr) return object;
-  const auto* slot =
-      llvm::dyn_cast<llvm::AllocaInst>(load->getPointerOperand()->stripPointerCasts());
-  if (slot == nullptr) return object;
-  const llvm::Argument* parameter = nullptr;
-  for (const llvm::User* user : slot->users()) {
-    if (const auto* store = llvm::dyn_cast<llvm::StoreInst>(user)) {
-      const auto* stored = llvm::dyn_cast<llvm::Argument>(store->getValueOperand());
-      if (store->getPointerOperand() != slot || stored == nullptr || parameter != nullptr)
-        return object;  // the slot's address escapes, or it holds something else too
-      parameter = stored;
-    } else if (!llvm::isa<llvm::LoadInst>(user) && !llvm::isa<llvm::DbgInfoIntrinsic>(user)) {
-      return object;
+/// At -O0 clang keeps every variable in a private slot and loads it before each use, so an access's
+/// underlying object is such a load. When the slot is stored once (a parameter spilled at entry, a
+/// pointer variable set once: `pAlias = p + 10`) and otherwise only loaded, the load's value is
+/// what was stored: follow it, a few steps, to the parameter or array it comes from. Else `object`.
+const llvm::Value* storedOnce(const llvm::Value* object) {
+  for (int step = 0; step < 4; ++step) {
+    const auto* load = llvm::dyn_cast<llvm::LoadInst>(object);
+    if (load == nullptr) return object;
+    const auto* slot =
+        llvm::dyn_cast<llvm::AllocaInst>(load->getPointerOperand()->stripPointerCasts());
+    if (slot == nullptr) return object;
+    const llvm::Value* stored = nullptr;
+    for (const llvm::User* user : slot->users()) {
+      if (const auto* store = llvm::dyn_cast<llvm::StoreInst>(user)) {
+        if (store->getPointerOperand() != slot || stored != nullptr)
+          return object;  // the slot's address escapes, or it is stored twice
+        stored = store->getValueOperand();
+      } else if (!llvm::isa<llvm::LoadInst>(user) && !llvm::isa<llvm::DbgInfoIntrinsic>(user)) {
+        return object;
+      }
     }
+    if (stored == nullptr) return object;
+    object = llvm::getUnderlyingObject(stored, 16);
   }
-  return parameter != nullptr ? parameter : object;
+  return object;
 }
 
 /// The __local or private array a work-item's current access was derived from (its pointer's
@@ -237,7 +241,7 @@ json arrayOf(const char* text, const oclgrind::WorkItem* item, const oclgrind::K
   if (pointer == nullptr) return nullptr;
   const unsigned space = pointer->getType()->getPointerAddressSpace();
   if (space != oclgrind::AddrSpaceLocal && space != oclgrind::AddrSpacePrivate) return nullptr;
-  const llvm::Value* object = spilledParameter(llvm::getUnderlyingObject(pointer, 16));
+  const llvm::Value* object = storedOnce(llvm::getUnderlyingObject(pointer, 16));
   const oclgrind::Memory* memory = nullptr;
   if (llvm::isa<llvm::AllocaInst>(object)) {
     memory = item->getPrivateMemory();

@@ -342,6 +342,17 @@ TEST(ScanNamesTheArray, ALocalParameterOverflowOnTheUnoptimisedBuild) {
             std::string::npos)
       << oob->dump(2);
   EXPECT_EQ(lineSet(*oob), (std::set<int>{6}));
+  // Through a pointer variable set once from it (`shifted = p + 10`).
+  auto alias = scanJson(fixture("kernels/local_alias_overflow.cl") +
+                            " --kernel alias --global 16 --local 16 --arg p=16 --arg out=16 "
+                            "--tries 1",
+                        "local_alias_overflow");
+  const auto* through = alias.find("out_of_bounds");
+  ASSERT_NE(through, nullptr) << alias.run.out;
+  EXPECT_NE((*through)["summary"].get<std::string>().find(
+                "past the end of __local argument 'p' (64 bytes)"),
+            std::string::npos)
+      << through->dump(2);
 }
 
 TEST(ScanNamesTheArray, AStaticPrivateOverflowWithItsDeclaration) {

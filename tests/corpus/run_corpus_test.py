@@ -157,6 +157,9 @@ class FakeTool(unittest.TestCase):
                              "why": "whole-array bounds"}]),
             dict(case("precondition-not-met", "race_items", []),
                  preconditions_not_given=["a != b"]),
+            # No input makes a kernel fail to build: a precondition excuses no build error.
+            dict(case("precondition-build-error", "build_error", []),
+                 preconditions_not_given=["a != b"]),
             # A faulty kernel's expectation is never excused away.
             dict(case("faulty-past-scan-sized", "past_a", ["race"]), unchecked=between),
         ])
@@ -169,10 +172,11 @@ class FakeTool(unittest.TestCase):
                                   "index-per-dimension": "unchecked_by_reference",
                                   "index-other-rule": "false_report",
                                   "precondition-not-met": "precondition_not_given",
+                                  "precondition-build-error": "false_report",
                                   "faulty-past-scan-sized": "other_kind"})
         c = data["summary"]["correct"]
         self.assertEqual((c["size_not_given"], c["unchecked_by_reference"],
-                          c["precondition_not_given"], c["false_report"]), (1, 3, 1, 3))
+                          c["precondition_not_given"], c["false_report"]), (1, 3, 1, 4))
         self.assertEqual(p.returncode, 1)  # two false reports and a miss
         self.assertIn("past-scan-sized", p.stdout.split("does not speak for:")[1])
         self.assertIn("scan sized 'a'", p.stdout)
