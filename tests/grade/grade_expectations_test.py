@@ -65,6 +65,20 @@ class GradeExpectations(unittest.TestCase):
         self.assertEqual(p.returncode, 1)
         self.assertIn("clean lost to out_of_bounds, expected divergence", p.stdout)
 
+    def test_alternative_kinds_and_an_item_that_may_be_kept(self):
+        sources = {"wild": "// expect: correct=crash|launch_error\n",
+                   "racy": "// expect: correct=wrong_result? clean=race\n"}
+        p = self.run_script({"wild": [item("correct", "fail", ["launch_error"])],
+                             "racy": [item("correct", "pass"), item("clean", "fail", ["race"])]},
+                            sources, simulator=True)
+        self.assertEqual(p.returncode, 0, p.stdout)
+        p = self.run_script({"wild": [item("correct", "fail", ["wrong_result"])],
+                             "racy": [item("correct", "fail", ["timeout"]),
+                                      item("clean", "fail", ["race"])]}, sources, simulator=True)
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("correct lost to wrong_result, expected crash|launch_error", p.stdout)
+        self.assertIn("correct lost to timeout, expected wrong_result", p.stdout)
+
     def test_an_item_nobody_could_judge_is_skipped(self):
         p = self.run_script({"bad": [item("clean", "fail", assessed=False)]},
                             {"bad": "// expect: nothing\n"})
