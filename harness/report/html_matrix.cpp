@@ -111,7 +111,8 @@ std::string renderMatrix(const DriverMatrix& m) {
       "<b>&nbsp;baseline:</b><span class=\"m-new\">new</span>"
       "<span class=\"m-regression\">regression</span><span class=\"m-fix\">fix</span>"
       "<span class=\"m-missing\">missing</span><span class=\"m-flaky\">flaky</span></div>\n";
-  out += "<table class=\"matrix\"><thead><tr><th>check</th>";
+  // Many devices scroll sideways inside the page instead of widening it.
+  out += "<div class=\"wide\"><table class=\"matrix\"><thead><tr><th>check</th>";
   for (const auto& d : m.devices) out += "<th class=\"dev\">" + escape(d) + "</th>";
   out += "</tr></thead>\n<tbody>\n";
   for (size_t r = 0; r < m.checks.size(); ++r) {
@@ -139,7 +140,7 @@ std::string renderMatrix(const DriverMatrix& m) {
     }
     out += "</tr>\n";
   }
-  out += "</tbody></table>\n";
+  out += "</tbody></table></div>\n";
   for (const auto& n : m.notes) out += "<p class=\"note\">" + escape(n) + "</p>\n";
   return out;
 }

@@ -83,9 +83,10 @@ td.num{white-space:nowrap;text-align:right}.meta{color:var(--muted)}.meta b{colo
 .finding.expected{border-left-color:#0969da}
 .note,.noplot{color:var(--muted);font-style:italic}
 .matrix{font-size:12.5px}.matrix th.dev{writing-mode:initial;max-width:180px}
-.matrix td.check{max-width:420px;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+.matrix td.check{max-width:300px;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+.wide{overflow-x:auto}
 .matrix td{padding:2px 7px}.matrix td.check code{font-size:12px}
-.cell{min-width:90px;max-width:260px;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+.cell{min-width:90px;max-width:210px;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
 .v-conforms{background:#dafbe1}.v-deviates{background:#ffd8b5}.v-crashed{background:#a40e26;color:#fff}
 .v-hung{background:#8250df;color:#fff}.v-observed{background:#ddf4ff}.v-skipped{background:#eaeef2;color:#59636e}
 .cell.absent{background:repeating-linear-gradient(45deg,#fff,#fff 4px,#f3f4f6 4px,#f3f4f6 8px);color:#8c959f}
