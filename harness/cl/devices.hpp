@@ -105,8 +105,9 @@ std::vector<DeviceInfo> selectDevices(const std::vector<DeviceInfo>& all, const 
 /// The `--help` text of every command's `--device`.
 inline constexpr const char* kDeviceOptionHelp =
     "which devices: pocl, oclgrind, intel, nvidia, amd (the platform's vendor), cpu, gpu, sim, "
-    "accelerator, a row number of `clharness devices`, a case-insensitive part of "
-    "'Platform: Device', or a regular expression (default: all)";
+    "accelerator, a row number of `clharness devices`, ctest:TYPE (the device ctest allocated "
+    "to this test, docs/ci.md), a case-insensitive part of 'Platform: Device', or a regular "
+    "expression (default: all)";
 
 /// The devices as `clharness devices` numbers them, one "  #N  Platform: Device (kind)" line each;
 /// "  (none)" when there is none. For messages that say what `--device` could select.
