@@ -198,4 +198,33 @@ TEST(CtestResources, CtestRunsAPooledSpecOnTheDeviceItAllocated) {
   EXPECT_NE(without.out.find("--resource-spec-file"), std::string::npos) << without.out;
 }
 
+// The same through CMake: a project whose clharness_discover_spec_tests() has POOL cpu=cpus lists
+// one test for PoCL's devices when ctest starts, and ctest runs it with the resource spec file.
+TEST(CtestResources, CmakePoolOptionRegistersOneTestForTheKind) {
+  const auto pocl = poclRows();
+  if (pocl.empty()) GTEST_SKIP() << "no PoCL here";
+  Scratch s("ctest-cmake-pool");
+  const std::string tool = CLHARNESS_TOOL, root = CLHARNESS_SOURCE_ROOT;
+  fs::create_directories(s.dir / "src");
+  std::ofstream(s.dir / "src" / "CMakeLists.txt")
+      << "cmake_minimum_required(VERSION 3.22)\nproject(pooled LANGUAGES NONE)\nenable_testing()\n"
+      << "include(" << root << "/cmake/clharnessFunctions.cmake)\n"
+      << "clharness_discover_spec_tests(EXE " << tool << " SPECS " << root
+      << "/specs/handson/vadd.yaml PREFIX pooled LABELS mine POOL cpu=cpus)\n";
+  const auto configure = shell(std::string(CLH_CMAKE) + " -S " + (s.dir / "src").string() + " -B " +
+                               (s.dir / "build").string());
+  ASSERT_EQ(configure.code, 0) << configure.out;
+  const std::string spec = (s.dir / "cpus.json").string();
+  ASSERT_EQ(shell(tool + " devices --device pocl --ctest-resources cpus > " + spec).code, 0);
+  const std::string ctest =
+      kNoCtestVariables + " " + CLH_CTEST + " --test-dir " + (s.dir / "build").string();
+  const auto listed = shell(ctest + " -N -L cpu");
+  EXPECT_NE(listed.out.find("pooled.handson_vadd.cpus"), std::string::npos) << listed.out;
+  EXPECT_NE(listed.out.find("Total Tests: 1"), std::string::npos) << listed.out;
+  const auto run = shell(ctest + " -L mine -R '\\.cpus$' --resource-spec-file " + spec);
+  EXPECT_EQ(run.code, 0) << run.out;
+  EXPECT_NE(run.out.find("100% tests passed, 0 tests failed out of 1"), std::string::npos)
+      << run.out;
+}
+
 }  // namespace
