@@ -48,7 +48,9 @@ const char* toString(DeviceKind kind);
 /// What the harness knows of one device, queried once.
 struct DeviceInfo {
   /// Its row in `clharness devices` (1-based, in the order this process enumerated): for people
-  /// to type (`--device 2`), never for finding a device again in another process.
+  /// to type (`--device 2`) and for the ids of a CTest resource spec file (`--device ctest:TYPE`,
+  /// written once per machine: the order stays while the drivers installed do not change). A child
+  /// process finds its parent's device by identity(), never by this.
   int number = 0;
   /// Its place (0-based) among the devices of the same platform, name and driver version.
   int ordinal = 0;

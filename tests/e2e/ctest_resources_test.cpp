@@ -1,8 +1,8 @@
 // End-to-end tests of ctest's resource allocation: `--device ctest:TYPE` reads the variables ctest
 // sets, `clharness devices --ctest-resources TYPE` writes a resource spec file, and a spec
 // registered with `__ctest --pool cpu=cpus` runs under `ctest --resource-spec-file` on the PoCL
-// device ctest allocated, and fails with the usage error without the file. PoCL's rows are found
-// through `clharness devices --device pocl`, never assumed.
+// device ctest allocated (also through CMake's POOL option), and fails with the usage error without
+// the file. PoCL's rows are found through `clharness devices --device pocl`, never assumed.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
