@@ -21,21 +21,34 @@ const char* const kProgramName = R\"clh(${ARG_NAME})clh\";
   target_sources(${target} PRIVATE "${source}")
 endfunction()
 
-# clharness_discover_spec_tests(EXE exe SPECS dir PREFIX name [LABELS label...])
+# clharness_discover_spec_tests(EXE exe SPECS dir PREFIX name [LABELS label...]
+#                               [POOL kind=type...])
 # One CTest test PREFIX.SPEC.DEVICE per spec of `dir` x device found, listed when ctest starts
 # (`EXE __ctest`), so a new spec or device needs no CMake run. Labels: spec, the device's kind (cpu,
-# gpu, accelerator), simulator or device, and LABELS; a GPU test holds RESOURCE_LOCK gpu.
+# gpu, accelerator), simulator or device, and LABELS; a GPU test holds RESOURCE_LOCK gpu. POOL
+# gpu=gpus: the devices of that kind get one test PREFIX.SPEC.gpus per spec instead, with
+# RESOURCE_GROUPS "gpus:1", run on the device ctest allocates (`ctest --resource-spec-file`,
+# docs/ci.md).
 function(clharness_discover_spec_tests)
-  cmake_parse_arguments(ARG "" "EXE;SPECS;PREFIX" "LABELS" ${ARGN})
+  cmake_parse_arguments(ARG "" "EXE;SPECS;PREFIX" "LABELS;POOL" ${ARGN})
   if(NOT ARG_EXE OR NOT ARG_SPECS OR NOT ARG_PREFIX)
     message(FATAL_ERROR "clharness_discover_spec_tests: EXE, SPECS and PREFIX are required")
   endif()
+  foreach(pool IN LISTS ARG_POOL)
+    # What `__ctest --pool` accepts: checked here, where a mistake can stop the configuration.
+    if(NOT pool MATCHES "^(cpu|gpu|accelerator|simulator)=[a-z_][a-z0-9_]*$")
+      message(FATAL_ERROR "clharness_discover_spec_tests: POOL ${pool}: expected KIND=TYPE, KIND "
+                          "one of cpu, gpu, accelerator, simulator and TYPE a CTest resource type "
+                          "(lower-case letters, digits, '_'), e.g. POOL gpu=gpus")
+    endif()
+  endforeach()
   set(script "${CMAKE_CURRENT_BINARY_DIR}/${ARG_PREFIX}_spec_tests.cmake")
   file(GENERATE OUTPUT "${script}" CONTENT "# Lists ${ARG_PREFIX}'s spec tests when ctest starts.
 set(CLHARNESS_EXE [==[${ARG_EXE}]==])
 set(CLHARNESS_SPECS [==[${ARG_SPECS}]==])
 set(CLHARNESS_PREFIX [==[${ARG_PREFIX}]==])
 set(CLHARNESS_LABELS [==[${ARG_LABELS}]==])
+set(CLHARNESS_POOLS [==[${ARG_POOL}]==])
 set(CLHARNESS_LIST [==[${CMAKE_CURRENT_BINARY_DIR}/${ARG_PREFIX}_spec_tests_list.cmake]==])
 include([==[${_CLHARNESS_DISCOVER_SCRIPT}]==])
 ")
@@ -43,14 +56,14 @@ include([==[${_CLHARNESS_DISCOVER_SCRIPT}]==])
 endfunction()
 
 # clharness_add_kernel_tests(TARGET name SPECS dir REFERENCES refs.cpp... [LABELS label...]
-#                            [ROOT dir])
+#                            [ROOT dir] [POOL kind=type...])
 # Builds `name`, a runner: the clharness tool (every command, `check` included) with the
 # CLH_REFERENCE functions of REFERENCES linked in, and registers one CTest test name.SPEC.DEVICE
-# per spec of SPECS x device found when ctest runs (clharness_discover_spec_tests). ROOT (default:
-# the current source folder) is where the runner resolves `source:` paths first; a spec's own
-# folder comes next.
+# per spec of SPECS x device found when ctest runs (clharness_discover_spec_tests, which POOL goes
+# to). ROOT (default: the current source folder) is where the runner resolves `source:` paths
+# first; a spec's own folder comes next.
 function(clharness_add_kernel_tests)
-  cmake_parse_arguments(ARG "" "TARGET;SPECS;ROOT" "REFERENCES;LABELS" ${ARGN})
+  cmake_parse_arguments(ARG "" "TARGET;SPECS;ROOT" "REFERENCES;LABELS;POOL" ${ARGN})
   if(NOT ARG_TARGET OR NOT ARG_SPECS)
     message(FATAL_ERROR "clharness_add_kernel_tests: TARGET and SPECS are required")
   endif()
@@ -76,5 +89,5 @@ function(clharness_add_kernel_tests)
                                "$<TARGET_FILE_DIR:${ARG_TARGET}>")
   endif()
   clharness_discover_spec_tests(EXE "$<TARGET_FILE:${ARG_TARGET}>" SPECS "${specs}"
-                                PREFIX ${ARG_TARGET} LABELS ${ARG_LABELS})
+                                PREFIX ${ARG_TARGET} LABELS ${ARG_LABELS} POOL ${ARG_POOL})
 endfunction()

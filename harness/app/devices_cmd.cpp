@@ -1,4 +1,5 @@
-// `clharness devices`: the table (or JSON) of every device found.
+// `clharness devices`: the table (or JSON) of every device found, or a CTest resource spec file of
+// them (`--ctest-resources TYPE`).
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
@@ -19,9 +20,13 @@ std::string sizesList(const std::vector<size_t>& v) {
   for (size_t x : v) s += (s.empty() ? "" : "x") + std::to_string(x);
   return s;
 }
-int runDevices(const ToolConfig& config, const std::string& regex, bool json) {
+int runDevices(const ToolConfig& config, const std::string& regex, bool json,
+               const std::string& ctestType) {
+  if (!ctestType.empty()) requireCtestResourceType("--ctest-resources", ctestType);
   auto devices = findDevices(config, regex);
-  if (json) {
+  if (!ctestType.empty()) {
+    if (!devices.empty()) std::cout << ctestResourceSpec(ctestType, devices);
+  } else if (json) {
     nlohmann::json j = nlohmann::json::array();
     for (const auto& d : devices)
       j.push_back({{"number", d.number},
@@ -65,13 +70,21 @@ void addDevicesCommand(CLI::App& app, const std::function<clh::ToolConfig()>& co
   struct Args {
     std::string device;
     bool json = false;
+    std::string ctest_type;
   };
   auto a = std::make_shared<Args>();
   auto* cmd =
       app.add_subcommand("devices", "list every OpenCL device found (drivers and simulators)");
   cmd->add_option("--device", a->device, clh::kDeviceOptionHelp);
-  cmd->add_flag("--json", a->json, "print JSON instead of a table");
+  auto* json = cmd->add_flag("--json", a->json, "print JSON instead of a table");
+  cmd->add_option("--ctest-resources", a->ctest_type,
+                  "print a CTest resource spec file instead: one resource of type TYPE per "
+                  "device selected, its id the device's row number (for `--device ctest:TYPE`, "
+                  "docs/ci.md)")
+      ->type_name("TYPE")
+      ->excludes(json);
   cmd->callback([a, config] {
-    clh::finishCommand("devices", [&] { return clh::runDevices(config(), a->device, a->json); });
+    clh::finishCommand(
+        "devices", [&] { return clh::runDevices(config(), a->device, a->json, a->ctest_type); });
   });
 }

@@ -7,6 +7,7 @@
 #include "app/app.hpp"
 #include "core/reference.hpp"
 #include "run/check.hpp"
+#include "run/ctest_script.hpp"
 #include "run/units.hpp"
 
 void addInternalCommands(CLI::App& app, const std::function<clh::ToolConfig()>& config) {
@@ -47,6 +48,7 @@ void addInternalCommands(CLI::App& app, const std::function<clh::ToolConfig()>& 
   struct CtestArgs {
     std::vector<std::string> paths;
     std::string exe;
+    std::vector<std::string> pools;
   };
   auto c = std::make_shared<CtestArgs>();
   auto* ctest =
@@ -54,7 +56,16 @@ void addInternalCommands(CLI::App& app, const std::function<clh::ToolConfig()>& 
   ctest->group("");
   ctest->add_option("paths", c->paths)->required();
   ctest->add_option("--exe", c->exe)->required();
+  ctest
+      ->add_option("--pool", c->pools,
+                   "KIND=TYPE (repeatable): one test per spec for the devices of KIND, on the "
+                   "device ctest allocates from its resources of TYPE")
+      ->allow_extra_args(false);  // one KIND=TYPE each, never the specs that follow
   ctest->callback([c, config] {
-    clh::finishCommand("__ctest", [&] { return clh::runCtestScript(config(), c->paths, c->exe); });
+    clh::finishCommand("__ctest", [&] {
+      std::vector<clh::CtestPool> pools;
+      for (const auto& p : c->pools) pools.push_back(clh::parseCtestPool(p));
+      return clh::runCtestScript(config(), c->paths, c->exe, pools);
+    });
   });
 }

@@ -16,6 +16,8 @@
 
 namespace fs = std::filesystem;
 
+extern char** environ;
+
 namespace clh {
 /// Defined by each program that links clharness::cli (a source clharness_add_kernel_tests and
 /// harness/app/CMakeLists.txt generate): the folder `source:` paths and the default specs/ resolve
@@ -54,6 +56,14 @@ clh::ToolConfig resolveConfig(const std::string& rootFlag) {
     c.icd.folder = envOr("CLHARNESS_ICD_DIR", "");
     if (!userVendors.empty() && userVendors != inherited && userVendors != c.icd.folder)
       c.icd.system_vendors = userVendors;
+  }
+  // What ctest allocated to this test (RESOURCE_GROUPS), for `--device ctest:TYPE`.
+  const std::string prefix = clh::kCtestResourceVariablePrefix;
+  for (char** e = environ; e && *e; ++e) {
+    const std::string var = *e;
+    const auto eq = var.find('=');
+    if (eq != std::string::npos && var.rfind(prefix, 0) == 0)
+      c.ctest_resources[var.substr(0, eq)] = var.substr(eq + 1);
   }
   return c;
 }

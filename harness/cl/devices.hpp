@@ -48,7 +48,9 @@ const char* toString(DeviceKind kind);
 /// What the harness knows of one device, queried once.
 struct DeviceInfo {
   /// Its row in `clharness devices` (1-based, in the order this process enumerated): for people
-  /// to type (`--device 2`), never for finding a device again in another process.
+  /// to type (`--device 2`) and for the ids of a CTest resource spec file (`--device ctest:TYPE`,
+  /// written once per machine: the order stays while the drivers installed do not change). A child
+  /// process finds its parent's device by identity(), never by this.
   int number = 0;
   /// Its place (0-based) among the devices of the same platform, name and driver version.
   int ordinal = 0;
@@ -105,8 +107,9 @@ std::vector<DeviceInfo> selectDevices(const std::vector<DeviceInfo>& all, const 
 /// The `--help` text of every command's `--device`.
 inline constexpr const char* kDeviceOptionHelp =
     "which devices: pocl, oclgrind, intel, nvidia, amd (the platform's vendor), cpu, gpu, sim, "
-    "accelerator, a row number of `clharness devices`, a case-insensitive part of "
-    "'Platform: Device', or a regular expression (default: all)";
+    "accelerator, a row number of `clharness devices`, ctest:TYPE (the device ctest allocated "
+    "to this test, docs/ci.md), a case-insensitive part of 'Platform: Device', or a regular "
+    "expression (default: all)";
 
 /// The devices as `clharness devices` numbers them, one "  #N  Platform: Device (kind)" line each;
 /// "  (none)" when there is none. For messages that say what `--device` could select.

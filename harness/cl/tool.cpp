@@ -21,6 +21,12 @@ void registerOnce(const ToolConfig& config) {
 }  // namespace
 
 std::vector<DeviceInfo> findDevices(const ToolConfig& config, const std::string& what) {
+  // `ctest:TYPE`: the row ctest allocated, read before any driver is loaded.
+  const bool fromCtest = what.rfind(kCtestDevicePrefix, 0) == 0;
+  const int ctestRow = fromCtest
+                           ? ctestAllocatedRow(what.substr(std::string(kCtestDevicePrefix).size()),
+                                               config.ctest_resources)
+                           : 0;
   // The ICD loader cuts OCL_ICD_FILENAMES short in place while it loads the drivers it names, so
   // a child process would inherit a list without some of them (NVIDIA's, on the GPU machine):
   // the whole list is put back once the loader has read it.
@@ -29,8 +35,15 @@ std::vector<DeviceInfo> findDevices(const ToolConfig& config, const std::string&
   registerOnce(config);
   const auto all = enumerateDevices();
   if (whole) setenv("OCL_ICD_FILENAMES", whole->c_str(), 1);
-  auto devices = selectDevices(all, what);
-  if (devices.empty() && !what.empty() && !findByIdentity(all, what))
+  auto devices = selectDevices(all, fromCtest ? std::to_string(ctestRow) : what);
+  if (devices.empty() && fromCtest)
+    std::cerr << "clharness: --device '" << what << "': ctest allocated the resource with id "
+              << ctestRow << ", and no device has that row of `clharness devices` here (write "
+              << "the resource spec file again: `clharness devices --device WHAT "
+              << "--ctest-resources " << what.substr(std::string(kCtestDevicePrefix).size())
+              << "`); it selects none of the devices found here:\n"
+              << deviceListing(all);
+  else if (devices.empty() && !what.empty() && !findByIdentity(all, what))
     std::cerr << "clharness: --device '" << what << "' selects none of the devices found here:\n"
               << deviceListing(all);
   return devices;

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "cl/ctest_resources.hpp"
 #include "cl/devices.hpp"
 #include "sim/oclgrind_session.hpp"
 
@@ -21,10 +22,14 @@ struct ToolConfig {
   std::string repo_root;  ///< where `source:` paths and the default specs/ resolve
   IcdConfig icd;
   std::string tool_name = "clharness";  ///< how replay commands name the tool
+  /// The CTEST_RESOURCE_GROUP* variables ctest set for this test, for `--device ctest:TYPE`.
+  EnvironmentVariables ctest_resources;
 };
 
-/// Registers the ICDs (once) and returns the devices `--device WHAT` selects (selectDevices).
-/// When WHAT selects none of the devices found, says so on stderr with the numbered list of them.
+/// Registers the ICDs (once) and returns the devices `--device WHAT` selects (selectDevices), or
+/// for `ctest:TYPE` the device of the row ctest allocated (ctestAllocatedRow, whose
+/// std::invalid_argument passes through: a usage error). When WHAT selects none of the devices
+/// found, says so on stderr with the numbered list of them.
 std::vector<DeviceInfo> findDevices(const ToolConfig& config, const std::string& what);
 
 /// The device a parent process named by its DeviceInfo::identity(), found again in a child

@@ -56,8 +56,4 @@ struct CheckOptions {
 /// check failed, 2 bad usage or spec, 3 no usable device, 130/143 interrupted).
 int runCheck(const ToolConfig& config, const CheckOptions& options);
 
-/// Prints the CTest script that registers one test per spec x device (used by tests/).
-int runCtestScript(const ToolConfig& config, const std::vector<std::string>& paths,
-                   const std::string& exe);
-
 }  // namespace clh
