@@ -6,38 +6,12 @@
 #include <functional>
 
 #include "report/html.hpp"
+#include "report/markup.hpp"
 
 namespace clh::html {
 
 std::string escape(std::string_view text) {
-  std::string out;
-  out.reserve(text.size() + text.size() / 8);
-  for (char ch : text) {
-    const auto c = static_cast<unsigned char>(ch);
-    switch (ch) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        if ((c < 0x20 && ch != '\n' && ch != '\t') || c == 0x7f)
-          out += "\xEF\xBF\xBD";  // U+FFFD: a control character has no place in a page
-        else
-          out += ch;
-    }
-  }
-  return out;
+  return escapeMarkup(text, Markup::html);
 }
 
 std::string anchorId(std::string_view prefix, std::string_view text) {

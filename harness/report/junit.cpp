@@ -7,6 +7,7 @@
 #include <map>
 #include <sstream>
 
+#include "report/markup.hpp"
 #include "report/reporters.hpp"
 
 namespace clh {
@@ -14,33 +15,7 @@ namespace clh {
 namespace {
 
 std::string xmlEscape(const std::string& s) {
-  std::string out;
-  out.reserve(s.size());
-  for (unsigned char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      default:
-        if (c < 0x20 && c != '\n' && c != '\t' && c != '\r')
-          out += "\xEF\xBF\xBD";  // XML 1.0 forbids these controls: U+FFFD instead
-        else
-          out += static_cast<char>(c);
-    }
-  }
-  return out;
+  return escapeMarkup(s, Markup::xml);
 }
 
 }  // namespace
