@@ -13,11 +13,15 @@
 #include <string>
 #include <vector>
 
+#include "support/scratch.hpp"
 #include "support/tool_run.hpp"
 
 namespace fs = std::filesystem;
 
 namespace {
+
+using clh::test::Scratch;
+using clh::test::slurp;
 
 using clh::test::runTool;
 using clh::test::runToolWithEnv;
@@ -57,24 +61,6 @@ int rowCount() {
   const auto j = nlohmann::json::parse(r.out.substr(r.out.find('[')), nullptr, false);
   return j.is_array() ? static_cast<int>(j.size()) : 0;
 }
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-struct Scratch {
-  fs::path dir;
-  explicit Scratch(const std::string& name) {
-    dir = fs::path(::testing::TempDir()) / (name + "-" + std::to_string(getpid()));
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-  }
-  ~Scratch() {
-    std::error_code ec;
-    fs::remove_all(dir, ec);
-  }
-};
 
 // Runs a shell command line, stderr merged; returns its exit code and output.
 clh::test::ToolRun shell(const std::string& cmd) {

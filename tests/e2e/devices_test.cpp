@@ -18,6 +18,7 @@
 #include <tuple>
 #include <vector>
 
+#include "support/scratch.hpp"
 #include "support/tool_run.hpp"
 
 extern char** environ;
@@ -25,6 +26,9 @@ extern char** environ;
 namespace fs = std::filesystem;
 
 namespace {
+
+using clh::test::Scratch;
+using clh::test::slurp;
 
 using clh::test::runTool;
 
@@ -52,11 +56,6 @@ int waitExit(pid_t pid) {
   int status = 0;
   waitpid(pid, &status, 0);
   return WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status);
-}
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
 std::vector<std::string> icdFoldersIn(const fs::path& dir) {
@@ -100,19 +99,6 @@ std::multiset<Verdict> verdicts(const std::string& json_path) {
                 u.at("cases_run").get<int>()});
   return out;
 }
-
-struct Scratch {
-  fs::path dir;
-  explicit Scratch(const std::string& name) {
-    dir = fs::path(::testing::TempDir()) / (name + "-" + std::to_string(getpid()));
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-  }
-  ~Scratch() {
-    std::error_code ec;
-    fs::remove_all(dir, ec);
-  }
-};
 
 const std::string kSpec = std::string(CLHARNESS_SOURCE_ROOT) + "/specs/handson/vadd.yaml";
 

@@ -13,9 +13,13 @@
 #include <string>
 #include <vector>
 
+#include "support/scratch.hpp"
+
 namespace fs = std::filesystem;
 
 namespace {
+
+using clh::test::slurp;
 
 struct DocCommand {
   std::string where;  ///< file:line
@@ -82,11 +86,6 @@ std::vector<DocCommand> allCommands(const fs::path& root) {
     out.insert(out.end(), some.begin(), some.end());
   }
   return out;
-}
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
 TEST(DocsCommands, ExtractionFindsTheReadmeExamplesAndSkipsSynopses) {

@@ -11,12 +11,15 @@
 #include <regex>
 #include <string>
 
+#include "support/scratch.hpp"
 #include "support/tool_run.hpp"
 
 namespace fs = std::filesystem;
 using clh::test::runTool;
 
 namespace {
+
+using clh::test::slurp;
 
 const std::string kRoot = CLHARNESS_SOURCE_ROOT;
 const std::string kDevices = " --device 'Portable|Oclgrind'";
@@ -27,11 +30,6 @@ std::string chromium() {
     if (std::system(probe.c_str()) == 0) return name;
   }
   return "";
-}
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
 fs::path freshDir(const std::string& name) {
