@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <cstdint>
@@ -25,6 +26,7 @@
 #include <regex>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 // Oclgrind's public headers; Kernel.h needs LLVM's ADT headers on the include path.
@@ -544,18 +546,35 @@ class JsonLinesPlugin : public oclgrind::Plugin {
   /// Where a report comes from: its first line without addresses, and the current instruction
   /// (or, for reports made at a barrier or a group's end, the rest of the text: a race's lines).
   static std::string siteOf(const char* message, const oclgrind::KernelInvocation* invocation) {
-    static const std::regex address("0x[0-9a-fA-F]+");
-    const std::string text(message);
+    const std::string_view text(message);
     const size_t eol = text.find('\n');
-    std::string site = std::regex_replace(text.substr(0, eol), address, "");
+    std::string site = withoutAddresses(text.substr(0, eol));
     const oclgrind::WorkItem* item = invocation->getCurrentWorkItem();
     const llvm::Instruction* instruction =
         item != nullptr ? item->getCurrentInstruction() : nullptr;
     if (instruction != nullptr)
       site += "|" + std::to_string(reinterpret_cast<std::uintptr_t>(instruction));
-    else if (eol != std::string::npos)
-      site += std::regex_replace(text.substr(eol), address, "");
+    else if (eol != std::string_view::npos)
+      site += withoutAddresses(text.substr(eol));
     return site;
+  }
+
+  /// `text` without its hexadecimal addresses ("0x1000000000040"): called for every report, so a
+  /// plain scan rather than a regular expression.
+  static std::string withoutAddresses(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    for (size_t i = 0; i < text.size(); ++i) {
+      if (text[i] == '0' && i + 2 < text.size() && text[i + 1] == 'x' &&
+          std::isxdigit(static_cast<unsigned char>(text[i + 2]))) {
+        i += 2;
+        while (i < text.size() && std::isxdigit(static_cast<unsigned char>(text[i]))) ++i;
+        --i;
+        continue;
+      }
+      out += text[i];
+    }
+    return out;
   }
 
   json messageRecord(oclgrind::MessageType type, const char* message, long launch,
