@@ -15,6 +15,8 @@
 #                             bench/time-check.sh, PoCL's kernel cache empty and filled, with
 #                             several --cpu-device-jobs (how the main job's units scale;
 #                             Oclgrind is not installed there)
+# The device tool brings back at most 8 files: give the steps a folder of their own and keep only the
+# archive, e.g.  OUT=/tmp/g ci/gpu-run.sh check-nvidia grade; cp /tmp/g/results.tgz "$OUT"/
 set -u
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
