@@ -23,6 +23,15 @@ namespace fs = std::filesystem;
 
 const std::string kRoot = CLHARNESS_SOURCE_ROOT;
 
+// The rubric of sampleGrade's items: builds 10, correct 60, clean 30.
+Rubric sampleRubric() {
+  Rubric r;
+  r.items = {{"builds", "", 0, 10, ItemCheck::build, {}, {}, {}},
+             {"correct", "", 0, 60, ItemCheck::results, {}, {}, {}},
+             {"clean", "", 0, 30, ItemCheck::simulator, {}, {}, {}}};
+  return r;
+}
+
 // A grade with a bit of everything: a build log on one item, a race with its lines, mismatches.
 Grade sampleGrade() {
   Grade g;
@@ -99,10 +108,7 @@ TEST(Feedback, UnassessedItemsAreMarkedInTheFeedbackAndTheGradebook) {
   EXPECT_NE(os.str().find("**Not assessed on the grading machine:** 'No race' (30 points)"),
             std::string::npos)
       << os.str();
-  Rubric r;
-  r.items = {{"builds", "", 0, 10, ItemCheck::build, {}, {}, {}},
-             {"correct", "", 0, 60, ItemCheck::results, {}, {}, {}},
-             {"clean", "", 0, 30, ItemCheck::simulator, {}, {}, {}}};
+  const Rubric r = sampleRubric();
   Grade other = sampleGrade();
   other.submission = "carol";
   std::ostringstream csv;
@@ -213,10 +219,7 @@ TEST(Gradescope, ResultsJsonFollowsTheirFormat) {
 }
 
 TEST(Gradebook, CsvHasAColumnPerItemAndQuotes) {
-  Rubric r;
-  r.items = {{"builds", "", 0, 10, ItemCheck::build, {}, {}, {}},
-             {"correct", "", 0, 60, ItemCheck::results, {}, {}, {}},
-             {"clean", "", 0, 30, ItemCheck::simulator, {}, {}, {}}};
+  const Rubric r = sampleRubric();
   Grade a = sampleGrade();
   Grade b = sampleGrade();
   b.submission = "carol";
@@ -230,10 +233,7 @@ TEST(Gradebook, CsvHasAColumnPerItemAndQuotes) {
 }
 
 TEST(Gradebook, SummaryTableNamesWhatWentWrong) {
-  Rubric r;
-  r.items = {{"builds", "", 0, 10, ItemCheck::build, {}, {}, {}},
-             {"correct", "", 0, 60, ItemCheck::results, {}, {}, {}},
-             {"clean", "", 0, 30, ItemCheck::simulator, {}, {}, {}}};
+  const Rubric r = sampleRubric();
   Grade g = sampleGrade();
   g.review = true;
   std::ostringstream os;
@@ -275,10 +275,7 @@ TEST(GradeHtml, TheHistogramCountsEachTotalInItsBin) {
 // The page has the overview and a section per submission, linked by anchors; a submission's id
 // and its evidence are untrusted and escaped.
 TEST(GradeHtml, APageHasASectionPerSubmissionAndEscapesTheirText) {
-  Rubric r;
-  r.items = {{"builds", "", 0, 10, ItemCheck::build, {}, {}, {}},
-             {"correct", "", 0, 60, ItemCheck::results, {}, {}, {}},
-             {"clean", "", 0, 30, ItemCheck::simulator, {}, {}, {}}};
+  const Rubric r = sampleRubric();
   Grade a = sampleGrade();
   Grade b = sampleGrade();
   b.submission = "</script><script>alert(1)</script>";
