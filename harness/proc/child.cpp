@@ -49,6 +49,18 @@ void closeBoth(int fds[2]) {
   ::_exit(127);
 }
 
+// The last complete line of a file `size` bytes long (its last 4 KiB are enough for a progress
+// line).
+std::string lastLine(const std::string& path, std::uintmax_t size) {
+  std::ifstream in(path, std::ios::binary);
+  const std::uintmax_t from = size > 4096 ? size - 4096 : 0;
+  in.seekg(static_cast<std::streamoff>(from));
+  std::string tail((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  while (!tail.empty() && tail.back() == '\n') tail.pop_back();
+  const size_t nl = tail.rfind('\n');
+  return nl == std::string::npos ? tail : tail.substr(nl + 1);
+}
+
 }  // namespace
 
 void installInterruptHandlers() {
@@ -141,6 +153,7 @@ ChildOutcome runChild(const std::vector<std::string>& argv, const ChildOptions& 
   int status = 0;
   std::uintmax_t lastSize = 0;
   auto lastGrowth = clock::now();
+  bool slowStep = o.slow_idle_s > 0;  // making a context, until the first line
   bool outOpen = outPipe[0] >= 0;
   auto drain = [&](int waitMs) {
     if (!outOpen) {
@@ -175,7 +188,11 @@ ChildOutcome runChild(const std::vector<std::string>& argv, const ChildOptions& 
       if (!ec && size != lastSize) {
         lastSize = size;
         lastGrowth = now;
-      } else if (now - lastGrowth > std::chrono::duration<double>(o.idle_s)) {
+        if (o.slow_idle_s > 0)
+          slowStep = !o.slow_marker.empty() &&
+                     lastLine(o.progress, size).find(o.slow_marker) != std::string::npos;
+      } else if (now - lastGrowth >
+                 std::chrono::duration<double>(slowStep ? o.slow_idle_s : o.idle_s)) {
         out.stalled = true;
       }
     }

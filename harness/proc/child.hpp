@@ -25,6 +25,11 @@ struct ChildOptions {
   std::string progress;         ///< a file the child appends to as it works ("": no watchdog)
   double idle_s = 0;            ///< kill the group when `progress` has not grown for this long
   bool capture_stdout = false;  ///< collect the child's stdout into ChildOutcome::out
+  /// The idle limit while the child is in a step that measures the machine, not the kernel: before
+  /// the progress file first grows (making a context), and while its last line contains
+  /// `slow_marker` (a driver's compile). 0: `idle_s` throughout.
+  double slow_idle_s = 0;
+  std::string slow_marker;
 };
 
 /// Runs `argv` (argv[0] is the program path) in a new process group. The child gets

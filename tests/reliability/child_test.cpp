@@ -77,6 +77,35 @@ TEST(Child, AStalledProgressFileEndsTheChild) {
   EXPECT_TRUE(r.stalled);
 }
 
+// A driver's compile (its line contains the marker) and making a context (before the first line)
+// run on the slow limit; the step after the compile is back on the idle limit.
+TEST(Child, ACompileRunsOnItsOwnLimitAndTheStepAfterItOnTheIdleOne) {
+  const std::string progress = tempFile("slow");
+  clh::ChildOptions o;
+  o.progress = progress;
+  o.idle_s = 0.4;
+  o.slow_idle_s = 20;
+  o.slow_marker = "\"build_start\"";
+  const std::string build = "echo '{\"event\":\"build_start\"}' >> " + progress + "; sleep 1.2; ";
+  const auto compiled = clh::runChild(
+      {"/bin/sh", "-c", "sleep 1.2; " + build + "echo '{\"event\":\"build_end\"}' >> " + progress},
+      o);
+  EXPECT_FALSE(compiled.timed_out) << "1.2 s to start and 1.2 s to compile, each under 20 s";
+  EXPECT_EQ(compiled.exit_code, 0);
+
+  fs::remove(progress);
+  const auto stuck = clh::runChild({"/bin/sh", "-c",
+                                    build + "echo '{\"event\":\"build_end\"}' >> " + progress +
+                                        "; echo shape >> " + progress + "; sleep 30"},
+                                   o);
+  EXPECT_TRUE(stuck.stalled) << "after the compile, 0.4 s of silence is a stall";
+
+  o.slow_idle_s = 0;  // no slow limit: the compile is held to the idle one, as before
+  fs::remove(progress);
+  const auto old = clh::runChild({"/bin/sh", "-c", build}, o);
+  EXPECT_TRUE(old.stalled);
+}
+
 TEST(Child, AnInterruptEndsTheChild) {
   clh::installInterruptHandlers();
   ASSERT_EQ(::raise(SIGTERM), 0);  // recorded, not fatal
