@@ -24,7 +24,13 @@ void addGradeCommand(CLI::App& app, const std::function<clh::ToolConfig()>& conf
   cmd->add_option("--jobs", args->jobs, "submissions graded at once (default: the number of cores)")
       ->check(CLI::Range(1, 256));
   cmd->add_option("--timeout", args->timeout_s,
-                  "seconds one submission may run on one device (default 30)")
+                  "seconds a case may always take (default 10); a case may also take 10 times "
+                  "what the reference solution took for it on the same device, and the driver's "
+                  "compile is not counted")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--build-timeout", args->build_timeout_s,
+                  "seconds a program build may always take (default 120), or 10 times the "
+                  "reference solution's")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--device", args->device_regex, clh::kDeviceOptionHelp);
   cmd->add_option("--format", args->format,
@@ -70,6 +76,7 @@ void addGradeCommand(CLI::App& app, const std::function<clh::ToolConfig()>& conf
   one->add_option("--speed-sizes", child->speed_sizes);
   one->add_option("--speed-repeats", child->speed_repeats);
   one->add_option("--trace", child->trace);
+  one->add_option("--reference-first", child->reference_first);
   one->add_option("--out", child->out)->required();
   one->add_option("--log", child->log)->required();
   one->add_option("--cpu-seconds", child->cpu_seconds);

@@ -10,6 +10,7 @@
 #include <regex>
 #include <sstream>
 
+#include "cl/build_hook.hpp"
 #include "core/fit.hpp"
 #include "core/reference.hpp"
 #include "core/sizes.hpp"
@@ -157,6 +158,14 @@ BuildOutcome DeviceSession::buildOnce(const std::string& source, const std::stri
     cl::Program program(context_, source);
     try {
       *function = "clBuildProgram";
+      const BuildHook& hook = buildHook();
+      if (hook) hook(true);
+      struct EndOfBuild {  // also when the build throws
+        const BuildHook& hook;
+        ~EndOfBuild() {
+          if (hook) hook(false);
+        }
+      } endOfBuild{hook};
       program.build({device_.device}, options.c_str());
     } catch (const cl::BuildError& e) {
       *error = e.err();
@@ -195,6 +204,15 @@ BuildOutcome DeviceSession::buildOnce(const std::string& source, const std::stri
     *text = std::string(*function) + " failed: " + clErrorName(e.err());
   }
   return out;
+}
+
+BuildHook& buildHook() {
+  static BuildHook hook;
+  return hook;
+}
+
+void setBuildHook(BuildHook hook) {
+  buildHook() = std::move(hook);
 }
 
 const BuildOutcome& DeviceSession::build(const std::string& path, const std::string& options,

@@ -32,8 +32,10 @@
 #include "grade/report.hpp"
 #include "grade/sandbox.hpp"
 #include "grade/source_guard.hpp"
+#include "grade/time_limits.hpp"
 #include "grade/trace.hpp"
 #include "proc/child.hpp"
+#include "proc/gate.hpp"
 
 extern char** environ;
 
@@ -146,30 +148,54 @@ struct Batch {
   int cases = 0, simulator_cases = 0;
   fs::path scratch;
   const gr::RubricItem* speed = nullptr;
+  gr::TimePolicy policy;
+  std::map<std::string, gr::ReferenceTimes> reference;  ///< per device identity (calibration)
 };
 
-// One submission on one device, in a child process with its own wall-clock, CPU and memory limits.
-gr::DeviceRun runOnDevice(const Batch& b, const gr::Submission& s, const clh::DeviceInfo& dev,
-                          double limit_s, const std::optional<gr::SimulatorTrace>& trace) {
+// One try of a kernel on one device: what the child left behind, and where it was stopped.
+struct Attempt {
+  gr::DeviceRun run;
+  std::optional<gr::PhaseStop> stop;  ///< the phase that ran past its limit (or the CPU limit)
+  gr::ReferenceTimes seen;            ///< the case and build times the child reported
+  gr::ReferenceTimes reference;       ///< the reference's times it knew, its own included
+};
+
+std::string secondsText(double s) {
+  return s < 0.095 ? fmt::format("{:.3f} s", s)
+         : s < 9.5 ? fmt::format("{:.1f} s", s)
+                   : fmt::format("{:.0f} s", s);
+}
+
+// One kernel file on one device, in a child process with its own limits: a wall-clock limit for
+// each phase the child reports (the driver's compile apart from each case), CPU and memory limits.
+// `jobDir` is the child's scratch folder (its PoCL cache survives into a confirming rerun).
+Attempt runOnDevice(const Batch& b, const std::string& kernelPath, const clh::DeviceInfo& dev,
+                    const gr::TimePolicy& policy, const fs::path& jobDir,
+                    const std::optional<gr::SimulatorTrace>& trace,
+                    const std::optional<clh::Sizes>& referenceFirst) {
   gr::RunDevice meta{dev.displayName(), clh::toString(dev.kind), dev.simulator};
   // The child works in a scratch folder of its own (its home, temporary and cache folder too),
   // with only the environment OpenCL needs.
-  fs::path jobDir = b.scratch / (s.safe_id() + "." + dev.slug());
   std::error_code mk;
   fs::create_directories(jobDir, mk);
   fs::path base = jobDir / "run";
   std::string events = base.string() + ".events.jsonl", log = base.string() + ".log";
+  fs::remove(events, mk);
   unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  // The CPU-time limit is a backstop behind the phase limits: every phase at its longest.
+  const int cases = dev.simulator ? b.simulator_cases : b.cases;
+  const double cpuBudget =
+      policy.scale * (3 * policy.build_floor_s + policy.case_floor_s * (2 * cases + 64)) * cores;
   std::vector<std::string> argv = {
       b.config.exe,    "__grade-one",
       "--spec",        b.assignment.spec_file,
-      "--submission",  fs::absolute(s.path).lexically_normal().string(),
+      "--submission",  fs::absolute(kernelPath).lexically_normal().string(),
       "--device-id",   dev.identity(),
       "--seed",        std::to_string(b.ctx.seed),
-      "--cases",       std::to_string(dev.simulator ? b.simulator_cases : b.cases),
+      "--cases",       std::to_string(cases),
       "--out",         events,
       "--log",         log,
-      "--cpu-seconds", fmt::format("{:.0f}", std::ceil(limit_s * cores) + 1),
+      "--cpu-seconds", fmt::format("{:.0f}", std::ceil(cpuBudget)),
       "--memory-mb",   std::to_string(b.args.memory_mb),
       "--parent-pid",  std::to_string(getpid())};
   // The child runs elsewhere: it is told where the repository is (its spec path is absolute).
@@ -180,21 +206,115 @@ gr::DeviceRun runOnDevice(const Batch& b, const gr::Submission& s, const clh::De
   if (b.speed && !dev.simulator && !b.args.sizes)
     argv.insert(argv.end(), {"--speed-sizes", b.speed->speed->sizes, "--speed-repeats",
                              std::to_string(b.speed->speed->repeats)});
+  if (referenceFirst)
+    argv.insert(argv.end(), {"--reference-first", clh::formatSizes(*referenceFirst)});
+
+  gr::ReferenceTimes known;
+  if (auto it = b.reference.find(dev.identity()); it != b.reference.end()) known = it->second;
+  gr::TimePolicy p = policy;
+  if (b.speed && !dev.simulator) p.speed_runs = 2 * b.speed->speed->repeats + 2;
+  gr::PhaseWatch watch(p, known);
+  gr::LineTail tail(events);
+  std::optional<gr::PhaseStop> stop;
+  double lastT = 0;
+  auto feed = [&](double t) {
+    tail.poll([&](const std::string& line) {
+      nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
+      if (j.is_object()) watch.onEvent(j, t);
+    });
+  };
   gr::SandboxEnd child = gr::runSandboxed(argv, gr::childEnvironment(environ, jobDir.string()),
-                                          jobDir.string(), limit_s);
+                                          jobDir.string(), 0, [&](double t) {
+                                            lastT = t;
+                                            feed(t);
+                                            stop = watch.check(t);
+                                            return stop.has_value();
+                                          });
+  feed(lastT);
+  if (!stop && child.signal == SIGXCPU) stop = watch.where(lastT);
   gr::ChildEnd end;
   end.started = child.started;
   end.timed_out = child.timed_out;
   end.exit_code = child.exit_code;
   end.signal = child.signal;
   end.error = child.error;
-  end.limit_s = limit_s;
+  end.limit_s = stop ? stop->limit_s : 0;
   end.log_tail = tailOf(log, 2000);
   std::ifstream in(events);
-  gr::DeviceRun run = gr::collectDeviceRun(in, end, meta);
-  std::error_code ec;
-  fs::remove_all(jobDir, ec);
-  return run;
+  Attempt a{gr::collectDeviceRun(in, end, meta), stop, watch.observed(), watch.reference()};
+  return a;
+}
+
+// The finding of a timeout confirmed by a rerun alone: the kernel's when its case (or compile)
+// took ten times what the reference's did, the machine's or the driver's when the reference was
+// as slow or could not be timed.
+void chargeConfirmedTimeout(gr::DeviceRun& run, const gr::PhaseStop& first,
+                            const gr::PhaseStop& second) {
+  if (!run.lost || run.lost->findings.empty()) return;
+  Finding& f = run.lost->findings.front();
+  const std::string twice =
+      fmt::format("stopped after {}, then again after {} when rerun alone with the limit doubled",
+                  secondsText(first.elapsed_s), secondsText(second.elapsed_s));
+  if (second.phase == "case") {
+    f.kind = clh::FindingKind::timeout;
+    f.summary =
+        fmt::format("your kernel did not finish this case within its time limit: {}", twice);
+    f.summary += second.reference_s
+                     ? fmt::format(
+                           "; the reference solution took {} for the same case on this "
+                           "device. A loop that never ends?",
+                           secondsText(*second.reference_s))
+                     : ". A loop that never ends?";
+    return;
+  }
+  if (second.phase == "build" && second.reference_s && *second.reference_s * 10 <= second.limit_s) {
+    f.kind = clh::FindingKind::build_error;
+    f.summary = fmt::format(
+        "the compiler did not finish building your kernel: {}; the reference solution built in "
+        "{} on the same device. Something in the source makes the compiler work that hard (a "
+        "macro that expands without end?)",
+        twice, secondsText(*second.reference_s));
+    return;
+  }
+  // Before any case (a context, a compile that no reference time explains), or between cases:
+  // nothing says it is the kernel's.
+  run.end = gr::RunEnd::tool_error;
+  f.kind = clh::FindingKind::tool_error;
+  f.summary = fmt::format(
+      "the grading process ran past its limit outside your kernel's cases ({}: {}): the machine "
+      "or the driver was too slow, not your kernel's fault",
+      second.phase == "build" ? "the driver's compile" : "phase '" + second.phase + "'", twice);
+}
+
+// The reference solution's times on each device, with the batch's seed and cases: what each
+// case's limit is scaled by. A reference that does not finish leaves the floors alone.
+void calibrate(Batch& b) {
+  for (const auto& dev : b.devices) {
+    gr::TimePolicy generous = b.policy;
+    generous.case_floor_s = std::max(60.0, 4 * b.policy.case_floor_s);
+    const fs::path dir = b.scratch / ("reference." + dev.slug());
+    const auto t0 = Clock::now();
+    Attempt a = runOnDevice(b, b.assignment.spec.source_path, dev, generous, dir, std::nullopt,
+                            std::nullopt);
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+    const double took = std::chrono::duration<double>(Clock::now() - t0).count();
+    if (a.run.end != gr::RunEnd::completed || a.seen.cases.empty()) {
+      std::cerr << fmt::format(
+          "clharness grade: the reference solution did not finish on {} ({}): case limits there "
+          "are --timeout ({} s) alone\n",
+          dev.displayName(), gr::toString(a.run.end), b.policy.case_floor_s);
+      continue;
+    }
+    double slowest = 0;
+    for (const auto& [s, t] : a.seen.cases) slowest = std::max(slowest, t);
+    std::cerr << fmt::format(
+        "clharness grade: the reference solution on {}: {} cases in {} (slowest {}, longest "
+        "compile {}); a case may take {}x its time, at least {} s\n",
+        dev.displayName(), a.seen.cases.size(), secondsText(took), secondsText(slowest),
+        secondsText(a.seen.build_s), b.policy.multiple, b.policy.case_floor_s);
+    b.reference[dev.identity()] = a.seen;
+  }
 }
 
 gr::Grade gradeOne(const Batch& b, const gr::Submission& s, const std::string& fingerprint) {
@@ -208,15 +328,54 @@ gr::Grade gradeOne(const Batch& b, const gr::Submission& s, const std::string& f
     return g;
   }
   std::vector<gr::DeviceRun> runs;
+  clh::RunGate& gate = clh::processRunGate();
   // A kernel that hung on every real device will almost surely hang on the (slower) simulator
-  // too: it gets a quarter of the limit there, enough for what a short run can still show.
+  // too: it gets a quarter of the limit there, enough for what a short run can still show, and
+  // no second try.
   bool realRan = false, realHung = true;
   for (const auto& dev : b.devices) {
-    double limit = b.args.timeout_s;
-    if (dev.simulator && realRan && realHung) limit = std::min(limit, std::max(5.0, limit / 4));
+    gr::TimePolicy policy = b.policy;
+    const bool shortened = dev.simulator && realRan && realHung;
+    if (shortened) policy.case_floor_s = std::max(5.0, policy.case_floor_s / 4);
     // The simulator replays a real device's smallest wrong case, watching its wrong elements.
-    runs.push_back(
-        runOnDevice(b, s, dev, limit, dev.simulator ? gr::traceRequest(runs) : std::nullopt));
+    const auto trace = dev.simulator ? gr::traceRequest(runs) : std::nullopt;
+    const fs::path jobDir = b.scratch / (s.safe_id() + "." + dev.slug());
+    Attempt a;
+    {
+      clh::RunGate::Shared beside(gate);
+      a = runOnDevice(b, s.path, dev, policy, jobDir, trace, std::nullopt);
+    }
+    if (a.run.end == gr::RunEnd::timeout && a.stop && !shortened) {
+      // A timeout is confirmed before it is charged: the same run again, with nothing else of
+      // the batch beside it, the limits doubled, the compiled kernels of the first try kept, and
+      // the reference solution timed first at the case that was stopped.
+      const gr::PhaseStop first = *a.stop;
+      gr::TimePolicy doubled = policy;
+      doubled.scale = 2;
+      Attempt again;
+      {
+        clh::RunGate::Alone alone(gate);
+        again = runOnDevice(b, s.path, dev, doubled, jobDir, trace,
+                            first.phase == "case" || first.phase == "build"
+                                ? first.sizes
+                                : std::optional<clh::Sizes>());
+      }
+      if (again.run.end == gr::RunEnd::timeout && again.stop) {
+        chargeConfirmedTimeout(again.run, first, *again.stop);
+      } else {
+        again.run.note = fmt::format(
+            "a first try was stopped after {} ({}{}, limit {}); rerun alone with the limit "
+            "doubled, it finished",
+            secondsText(first.elapsed_s),
+            first.phase == "case" ? "in the case" : "in phase '" + first.phase + "'",
+            first.sizes && first.phase != "start" ? " " + clh::formatSizes(*first.sizes) : "",
+            secondsText(first.limit_s));
+      }
+      a = std::move(again);
+    }
+    std::error_code ec;
+    fs::remove_all(jobDir, ec);
+    runs.push_back(std::move(a.run));
     if (!dev.simulator) {
       realRan = true;
       realHung = realHung && runs.back().end == gr::RunEnd::timeout;
@@ -250,7 +409,9 @@ int runGrade(const clh::ToolConfig& config, const GradeArgs& args) {
     std::cerr << "clharness grade: --seed: '" << args.seed << "' is not an unsigned integer\n";
     return clh::kExitUsage;
   }
-  Batch b{config, args, {}, {}, {}, 0, 0, {}, nullptr};
+  Batch b{config, args, {}, {}, {}, 0, 0, {}, nullptr, {}, {}};
+  b.policy.case_floor_s = args.timeout_s;
+  b.policy.build_floor_s = args.build_timeout_s;
   std::vector<gr::Submission> subs;
   try {
     b.assignment = gr::loadAssignment(args.assignment, config.repo_root);
@@ -343,6 +504,8 @@ int runGrade(const clh::ToolConfig& config, const GradeArgs& args) {
     b.scratch = fs::temp_directory_path() / ("clharness-grade-" + std::to_string(getpid()));
   }
   fs::create_directories(b.scratch, ec);
+  // Each case's time limit is scaled by the reference solution's time for it (docs/grading.md).
+  calibrate(b);
 
   std::vector<std::string> deviceNames;
   for (const auto& d : b.devices) deviceNames.push_back(d.displayName());
@@ -499,6 +662,7 @@ int runGradeChild(const clh::ToolConfig& config, const ChildArgs& a) {
       job.speed = rule;
     }
     if (a.trace) job.trace = nlohmann::json::parse(*a.trace).get<gr::SimulatorTrace>();
+    if (a.reference_first) job.reference_first = clh::parseSizes(*a.reference_first);
     const clh::DeviceInfo found = clh::findDeviceAgain(config, a.device_id);
     const clh::DeviceInfo* dev = &found;
     gr::runDeviceJob(*dev, job, config.repo_root, a.out + ".oclgrind.jsonl", emit);

@@ -16,7 +16,8 @@ struct GradeArgs {
   std::vector<std::string> paths;
   std::string out;
   int jobs = 0;
-  double timeout_s = 30;
+  double timeout_s = 10;         ///< a case's least time limit (it is scaled by the reference's)
+  double build_timeout_s = 120;  ///< a program build's least time limit
   std::string device_regex;
   std::string format = "markdown";
   std::string seed = "1";
@@ -35,6 +36,7 @@ struct ChildArgs {
   int cases = 0, speed_repeats = 0, memory_mb = 0;
   double cpu_seconds = 0;
   std::optional<std::string> sizes, speed_sizes;
+  std::optional<std::string> reference_first;  ///< time the reference solution at these sizes
   std::optional<std::string> trace;  ///< a SimulatorTrace request as JSON (simulator only)
   long parent_pid = 0;
 };

@@ -24,9 +24,12 @@ struct DeviceJob {
   std::optional<SpeedRule> speed;    ///< also time the speed case (real devices only)
   /// On the simulator: replay a real device's failing case with its wrong elements watched.
   std::optional<SimulatorTrace> trace;
+  /// Time the reference solution at this case first (a confirming rerun names its time).
+  std::optional<Sizes> reference_first;
 };
 
-/// One event: {"event": "case_start" | "unit" | "speed" | "error", ...}.
+/// One event: {"event": "case_start" | "case_end" | "build_start" | "build_end" | "unit" | "speed"
+/// | "error", ...} (grade/time_limits.hpp reads them as they come).
 using EventSink = std::function<void(const nlohmann::json&)>;
 
 /// Runs the assignment's spec with the submission as its source on `device`: the random-size

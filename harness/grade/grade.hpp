@@ -78,6 +78,9 @@ struct DeviceRun {
   int distinct_cases = 0;  ///< distinct sizes among the random cases (the generator may repeat)
   int cases_asked = 0;     ///< the distinct random cases wanted (0: a replay, or unknown)
   double seconds = 0;
+  /// How the run's time limits went, when that needs saying: a first try stopped at its limit
+  /// and rerun alone (docs/grading.md, "Time limits").
+  std::string note;
 };
 
 /// The findings behind an item's verdict on one device and case.

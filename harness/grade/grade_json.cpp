@@ -63,6 +63,7 @@ void to_json(json& j, const DeviceRun& r) {
   if (r.lost) j["lost"] = *r.lost;
   if (r.speed) j["speed"] = *r.speed;
   if (r.trace) j["trace"] = *r.trace;
+  if (!r.note.empty()) j["note"] = r.note;
 }
 void from_json(const json& j, DeviceRun& r) {
   r.device = j.value("device", "");
@@ -75,6 +76,7 @@ void from_json(const json& j, DeviceRun& r) {
   r.distinct_cases = j.value("distinct_cases", 0);
   r.cases_asked = j.value("cases_asked", 0);
   r.seconds = j.value("seconds", 0.0);
+  r.note = j.value("note", "");
   if (j.contains("unit")) r.unit = j["unit"].get<UnitResult>();
   if (j.contains("lost")) r.lost = j["lost"].get<CaseOutcome>();
   if (j.contains("speed")) r.speed = j["speed"].get<SpeedSample>();

@@ -238,6 +238,7 @@ void writeFeedbackMarkdown(std::ostream& os, const Grade& g) {
             "generator draws)",
             r.cases_asked);
     }
+    if (!r.note.empty()) os << "; " << r.note;
     os << "\n";
   }
   os << fmt::format("\nSeed {}. Graded {} by clharness.\n", g.seed, g.graded_at);

@@ -41,7 +41,8 @@ std::vector<std::string> childEnvironment(const char* const* parent_env,
 }
 
 SandboxEnd runSandboxed(const std::vector<std::string>& argv, const std::vector<std::string>& env,
-                        const std::string& cwd, double timeout_s) {
+                        const std::string& cwd, double timeout_s,
+                        const std::function<bool(double)>& stop) {
   SandboxEnd out;
   std::vector<char*> args, envp;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
@@ -64,7 +65,8 @@ SandboxEnd runSandboxed(const std::vector<std::string>& argv, const std::vector<
     return out;
   }
   out.started = true;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+  const auto start = std::chrono::steady_clock::now();
+  const auto deadline = start + std::chrono::duration<double>(timeout_s);
   auto pause = std::chrono::milliseconds(1);
   int status = 0;
   for (;;) {
@@ -74,7 +76,9 @@ SandboxEnd runSandboxed(const std::vector<std::string>& argv, const std::vector<
       out.error = std::string("waitpid: ") + strerror(errno);
       return out;
     }
-    if (timeout_s > 0 && std::chrono::steady_clock::now() > deadline) {
+    const auto now = std::chrono::steady_clock::now();
+    if ((timeout_s > 0 && now > deadline) ||
+        (stop && stop(std::chrono::duration<double>(now - start).count()))) {
       kill(-pid, SIGKILL);
       waitpid(pid, &status, 0);
       out.timed_out = true;

@@ -2,6 +2,7 @@
 // OpenCL drivers read, nothing else) and a scratch folder as its working and home directory.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -26,8 +27,10 @@ struct SandboxEnd {
 };
 
 /// Runs `argv` in a new process group with environment `env` and working directory `cwd`;
-/// kills the group after `timeout_s` seconds (0: no limit).
+/// kills the group after `timeout_s` seconds (0: no limit), or as soon as `stop` (called with the
+/// seconds since the start, every few milliseconds) says so: both end as timed_out.
 SandboxEnd runSandboxed(const std::vector<std::string>& argv, const std::vector<std::string>& env,
-                        const std::string& cwd, double timeout_s);
+                        const std::string& cwd, double timeout_s,
+                        const std::function<bool(double)>& stop = {});
 
 }  // namespace clh::grade
