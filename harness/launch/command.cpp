@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "cl/build_hook.hpp"
 #include "cl/unit.hpp"
 #include "core/files.hpp"
 #include "core/result.hpp"
@@ -136,6 +137,10 @@ int runChildFamily(const clh::ToolConfig& config, const ChildArgs& a) {
     std::unique_ptr<clh::OclgrindSession> sim;
     if (a.simulator_checks) sim = clh::simulatorSession(*dev, a.out + ".oclgrind.jsonl");
     clh::DeviceSession session(*dev, sim.get());
+    // A compile is the machine's step, timed apart from the shapes (launch/run.cpp).
+    clh::setBuildHook([out](bool building) {
+      clh::writeJsonLine(out, {{"event", building ? "build_start" : "build_end"}});
+    });
     const clh::Sizes sizes = clh::launch::launchCaseSizes(spec, dev->simulator, seed);
 
     clh::launch::LaunchFamilyOptions options;

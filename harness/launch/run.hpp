@@ -22,8 +22,9 @@ struct LaunchRunOptions {
   bool no_results = false;
   bool simulator_checks = false;
   std::vector<std::string> kinds;
-  double timeout_s = 900;       ///< per child process
-  double shape_timeout_s = 30;  ///< one shape, its result check included
+  double timeout_s = 900;        ///< per child process
+  double shape_timeout_s = 30;   ///< one shape, its result check included
+  double build_timeout_s = 300;  ///< making a context, or one compile of the driver's
 };
 
 /// One spec's family on one device, as gathered from its child processes.
@@ -35,6 +36,7 @@ struct FamilyRun {
   /// Children that stopped after a shape whose command failed (a spoilt context) and were
   /// replaced.
   int fresh_starts = 0;
+  int confirmed = 0;  ///< shapes rerun alone after a first try ran past the shape limit
   double seconds = 0;
   std::string error;  ///< the family could not run at all (not a driver's answer)
 };

@@ -14,6 +14,7 @@
 #include "drivers/launch_probes.hpp"
 #include "drivers/matrix.hpp"
 #include "proc/child.hpp"
+#include "proc/gate.hpp"
 
 namespace fs = std::filesystem;
 
@@ -43,7 +44,11 @@ DriverRows runDriverRowsOnce(const ToolConfig& config, const DeviceInfo& dev,
                                    "--json",
                                    out.string()};
   if (isolate_launch) argv.push_back("--isolate-launch");
-  const ChildOutcome child = runChild(argv, timeout_s);
+  ChildOutcome child;
+  {
+    RunGate::Shared beside(processRunGate());  // a unit confirming a timeout runs alone
+    child = runChild(argv, timeout_s);
+  }
   DriverRows r;
   std::ifstream in(out);
   if (in) {

@@ -11,6 +11,7 @@
 
 #include "core/files.hpp"
 #include "proc/child.hpp"
+#include "proc/gate.hpp"
 #include "sim/check_fallback.hpp"
 
 namespace fs = std::filesystem;
@@ -89,8 +90,8 @@ UnitResult lostUnit(const ToolConfig& config, const Spec& spec, const DeviceInfo
 // with no result for no reason of the kernel's; `signalled`: it died from a signal.
 UnitResult runIsolatedOnce(const ToolConfig& config, const Spec& spec, const DeviceInfo& dev,
                            const CheckOptions& o, const fs::path& scratch,
-                           const std::vector<OclgrindCheck>& skip, bool* transient,
-                           bool* signalled) {
+                           const std::vector<OclgrindCheck>& skip, bool* transient, bool* signalled,
+                           bool alone = false, bool* timedOut = nullptr) {
   fs::path out = scratch / fmt::format("unit-{}-{}.jsonl", dev.slug(), spec.name);
   fs::remove(out);
   std::vector<std::string> argv = {config.exe,    "__unit",
@@ -102,8 +103,15 @@ UnitResult runIsolatedOnce(const ToolConfig& config, const Spec& spec, const Dev
   if (o.sizes) argv.insert(argv.end(), {"--sizes", *o.sizes});
   argv.insert(argv.end(), {"--buffer-mode", o.buffer_mode, "--read-mode", o.read_mode});
   if (!o.shrink) argv.push_back("--no-shrink");
-  ChildOutcome child = runChild(withSkippedChecks(argv, skip), o.timeout_s);
+  ChildOutcome child;
+  if (alone) {
+    child = runChild(withSkippedChecks(argv, skip), o.timeout_s);
+  } else {
+    RunGate::Shared beside(processRunGate());  // a confirming rerun waits for this one to end
+    child = runChild(withSkippedChecks(argv, skip), o.timeout_s);
+  }
   *signalled = child.signal != 0;
+  if (timedOut) *timedOut = child.timed_out;
 
   std::optional<Sizes> lastSizes;
   std::optional<UnitResult> result;
@@ -139,11 +147,43 @@ UnitResult runIsolatedOnce(const ToolConfig& config, const Spec& spec, const Dev
   return u;
 }
 
+// A unit stopped at its limit may have met a busy machine, not a kernel that never ends: it runs
+// again with nothing else of the run beside it and the limit doubled, and only a second timeout
+// is the kernel's finding.
+UnitResult confirmTimeout(const ToolConfig& config, const Spec& spec, const DeviceInfo& dev,
+                          const CheckOptions& o, const fs::path& scratch, const UnitResult& first) {
+  const std::string where = first.failing && !first.failing->sizes.empty()
+                                ? " during the case " + formatSizes(first.failing->sizes)
+                                : "";
+  CheckOptions twice = o;
+  twice.timeout_s = 2 * o.timeout_s;
+  bool transient = false, signalled = false, timedOut = false;
+  UnitResult u;
+  {
+    RunGate::Alone alone(processRunGate());
+    u = runIsolatedOnce(config, spec, dev, twice, scratch, {}, &transient, &signalled, true,
+                        &timedOut);
+  }
+  if (timedOut) {
+    if (u.failing && !u.failing->findings.empty())
+      u.failing->findings.front().summary = fmt::format(
+          "the unit ran past its {:.0f} s limit{}, and past {:.0f} s when rerun alone with the "
+          "limit doubled (a kernel that never ends?)",
+          o.timeout_s, where, twice.timeout_s);
+    return u;
+  }
+  u.observations.push_back(fmt::format(
+      "a first try ran past the unit's {:.0f} s limit{}; rerun alone with the limit doubled, it "
+      "finished (a busy machine, not the kernel)",
+      o.timeout_s, where));
+  return u;
+}
+
 }  // namespace
 
 UnitResult runUnitIsolated(const ToolConfig& config, const Spec& spec, const DeviceInfo& dev,
                            const CheckOptions& o, const fs::path& scratch) {
-  bool transient = false, signalled = false;
+  bool transient = false, signalled = false, timedOut = false;
   UnitResult u;
   if (dev.simulator) {
     // Oclgrind dying with one of its checks on is the simulator's failure: the unit runs again
@@ -151,14 +191,17 @@ UnitResult runUnitIsolated(const ToolConfig& config, const Spec& spec, const Dev
     std::optional<UnitResult> first;
     const CheckFallbackOutcome fb =
         runWithCheckFallback([&](const std::vector<OclgrindCheck>& skip) {
-          u = runIsolatedOnce(config, spec, dev, o, scratch, skip, &transient, &signalled);
+          u = runIsolatedOnce(config, spec, dev, o, scratch, skip, &transient, &signalled, false,
+                              &timedOut);
           if (!first) first = u;
           return signalled;
         });
     if (fb.crashed) u = *first;
   } else {
-    u = runIsolatedOnce(config, spec, dev, o, scratch, {}, &transient, &signalled);
+    u = runIsolatedOnce(config, spec, dev, o, scratch, {}, &transient, &signalled, false,
+                        &timedOut);
   }
+  if (timedOut) return confirmTimeout(config, spec, dev, o, scratch, u);
   if (!transient) return u;
   const std::string first = u.failing && !u.failing->findings.empty()
                                 ? u.failing->findings.front().summary +

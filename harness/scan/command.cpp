@@ -286,12 +286,13 @@ int runScanCommand(const clh::ToolConfig& config, const ScanArgs& a) {
     clh::ChildOutcome child;
     nlohmann::json j;
     std::string stderrText;
+    double limit = a.timeout_s;
     auto attempt = [&](const std::vector<clh::OclgrindCheck>& skip) {
       std::error_code gone;
       fs::remove(out, gone);
       fs::remove(out.string() + ".oclgrind.jsonl", gone);
       ProgressShower progress(out.string() + ".oclgrind.jsonl");
-      clh::ChildOutcome c = clh::runChild(clh::withSkippedChecks(argv, skip), a.timeout_s);
+      clh::ChildOutcome c = clh::runChild(clh::withSkippedChecks(argv, skip), limit);
       progress.stop();
       nlohmann::json got;
       if (std::ifstream in(out); in) got = nlohmann::json::parse(in, nullptr, false);
@@ -302,7 +303,25 @@ int runScanCommand(const clh::ToolConfig& config, const ScanArgs& a) {
       return dev.simulator && crashed;
     };
     // Every attempt crashed: not a check's crash, and the first attempt's outcome (kept) stands.
-    const clh::CheckFallbackOutcome fallback = clh::runWithCheckFallback(attempt);
+    clh::CheckFallbackOutcome fallback = clh::runWithCheckFallback(attempt);
+    // A timeout is confirmed before it stands: once more with the limit doubled (a busy machine
+    // is not a kernel that never ends). Findings the simulator made before the limit already
+    // stand, so a kernel that has some is not run again.
+    std::string confirmed;
+    if (child.timed_out &&
+        (!dev.simulator ||
+         findingsBeforeTheLimit(out.string() + ".oclgrind.jsonl", options, dev.displayName())
+             .empty())) {
+      limit = 2 * a.timeout_s;
+      fallback = clh::runWithCheckFallback(attempt);
+      confirmed =
+          child.timed_out
+              ? fmt::format(" (and past {:.0f} s when run again with the limit doubled)", limit)
+              : fmt::format(
+                    "a first try ran past the {:.0f} s limit (--timeout); run again with "
+                    "the limit doubled, it finished (a busy machine, not the kernel)",
+                    a.timeout_s);
+    }
     clh::scan::ScanResult r;
     r.device = dev.displayName();
     r.kernel = options.kernel;
@@ -318,13 +337,15 @@ int runScanCommand(const clh::ToolConfig& config, const ScanArgs& a) {
     if (j.is_object() && j.contains("result") && !child.timed_out && !child.signal) {
       r = j["result"].get<clh::scan::ScanResult>();
       if (!fallback.note.empty()) r.notes.push_back(fallback.note);
+      if (!confirmed.empty()) r.notes.push_back(confirmed);
     } else {
       clh::Finding f;
       f.device = r.device;
       f.kernel = options.kernel;
       if (child.timed_out) {
         f.kind = clh::FindingKind::timeout;
-        f.summary = fmt::format("the kernel ran past the {:.0f} s limit (--timeout)", a.timeout_s);
+        f.summary = fmt::format("the kernel ran past the {:.0f} s limit (--timeout){}", a.timeout_s,
+                                confirmed);
         if (dev.simulator) {
           r.findings = findingsBeforeTheLimit(out.string() + ".oclgrind.jsonl", options, r.device);
           if (!r.findings.empty())

@@ -167,6 +167,9 @@ TEST(E2E, HangIsStoppedAtTheTimeout) {
   double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   EXPECT_EQ(r.code, 1) << r.out;
   EXPECT_NE(r.out.find("timeout: the unit ran past its 3 s limit"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("past 6 s when rerun alone with the limit doubled"), std::string::npos)
+      << "a timeout is confirmed before it is charged\n"
+      << r.out;
   EXPECT_LT(s, 60.0);  // generous: the point is that it ends at all
 }
 
@@ -303,7 +306,9 @@ TEST(E2E, LaunchShapeThatHangsIsStoppedAndEndsTheFamily) {
   std::ifstream jf(json);
   const auto family = nlohmann::json::parse(jf).at("families").at(0);
   EXPECT_EQ(family["shapes"], 1);
-  EXPECT_NE(family["notes"].dump().find("ran past 2 s"), std::string::npos) << family["notes"];
+  EXPECT_NE(family["notes"].dump().find("ran past 2 s, and past 4 s when rerun alone"),
+            std::string::npos)
+      << family["notes"];
   EXPECT_NE(family["notes"].dump().find("which must run, did not end"), std::string::npos)
       << family["notes"];
 }
