@@ -153,7 +153,8 @@ TEST(GradeTool, VaddFaultsLoseTheRightItemsAndTheBatchSurvives) {
   auto t0 = std::chrono::steady_clock::now();
   gradeAssignment("vadd", "--timeout 6");
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  EXPECT_LT(seconds, 60) << "the hang must be stopped at its time limit";
+  // Generous: the hang is stopped at its limit, then confirmed alone with the limit doubled.
+  EXPECT_LT(seconds, 240) << "the hang must be stopped at its time limit";
 
   fs::path out = fs::path(::testing::TempDir()) / "grade_tool_vadd";
   std::string syntax = readText(out / "syntax_error.md");
