@@ -340,7 +340,9 @@ TEST(CaseBuffers, SmallGuardedBuffersShareOnePooledBuffer) {
     EXPECT_NE(bufs.arg(2).getInfo<CL_MEM_ASSOCIATED_MEMOBJECT>()(), parent);
     EXPECT_EQ(bufs.arg(0).getInfo<CL_MEM_SIZE>(), 64u);
     EXPECT_EQ(bufs.arg(1).getInfo<CL_MEM_SIZE>(), 400u);
-    if (round == 1) EXPECT_EQ(parent, shared);  // the kept one
+    if (round == 1) {
+      EXPECT_EQ(parent, shared);  // the kept one
+    }
     shared = parent;
     // One element past the end of a: the 17th, written from the host into a's trailing guard.
     const uint32_t stray = 0xdeadbeefu;
