@@ -3,10 +3,15 @@
 // element-by-element comparison with a + b. Run: bench/run.sh DEVICE OUTDIR (docs/performance.md).
 //   bench_overhead [benchmark flags]    CLH_BENCH_DEVICE selects the device (default: PoCL)
 //   bench_overhead --phases             where a case's time goes, phase by phase (Markdown)
-//   bench_overhead --ratios FILE.json   the ratio table (Markdown) of a run's --benchmark_out JSON
+//   bench_overhead --ratios FILE.json   the ratio table (Markdown) of a run's --benchmark_out JSON,
+//                                       and its check: exit 4 when a median is over 3x the bare
+//                                       loop or a repetition over 3x its median (a stall)
+//   CLH_BENCH_PROFILE=FILE              samples where the main thread's CPU goes
+//   (bench/sampler.hpp)
 #include <benchmark/benchmark.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -19,6 +24,7 @@
 #include "cl/devices.hpp"
 #include "cl/session.hpp"
 #include "core/sizes.hpp"
+#include "sampler.hpp"
 #include "sim/oclgrind_session.hpp"
 #include "sim/tool_failure.hpp"
 
@@ -87,6 +93,12 @@ std::string readText(const std::string& path) {
 }
 
 using Clock = std::chrono::steady_clock;
+
+std::string fmt(double v) {  // a time or ratio, 3 significant digits
+  char s[32];
+  std::snprintf(s, sizeof s, v < 10 ? "%.2f" : v < 100 ? "%.1f" : "%.0f", v);
+  return s;
+}
 
 // Adds the time since `since` to `field` of `p` (when there is one) and restarts the clock.
 void phase(clh::CasePhases* p, double clh::CasePhases::*field, Clock::time_point& since) {
@@ -164,22 +176,54 @@ struct HarnessRig {
   }
 };
 
+// The slowest case of a repetition (µs), as a counter: a stall of a few cases shows there even
+// when the repetition's mean hides it.
+struct SlowestCase {
+  Clock::time_point t = Clock::now();
+  double worst = 0;
+  void tick() {
+    const Clock::time_point now = Clock::now();
+    worst = std::max(worst, std::chrono::duration<double, std::micro>(now - t).count());
+    t = now;
+  }
+  void report(benchmark::State& state) const { state.counters["slowest_case_us"] = worst; }
+};
+
+// Each rig runs one case before the timed loop: the harness builds its program at its first case
+// (the session's cache), and PoCL compiles a kernel's work-group function at its first launch.
+// Google Benchmark calls a benchmark anew for every repetition and keeps the iteration count it
+// settled on in the first: when a first case (a build, up to seconds on a loaded or fresh machine)
+// outlasted --benchmark_min_time, every repetition timed one case and its build, a "stall" of
+// 50 ms of main-thread CPU a case that no real run has (issue 28).
 void BM_BareLoop(benchmark::State& state) {
   BareRig rig(static_cast<size_t>(state.range(0)));
+  rig.run(nullptr);
   size_t bad = 0;
-  for (auto _ : state) bad += rig.run(nullptr);
+  SlowestCase slowest;
+  for (auto _ : state) {
+    bad += rig.run(nullptr);
+    slowest.tick();
+  }
   if (bad) state.SkipWithError("the bare loop saw wrong results");
   state.SetItemsProcessed(state.iterations());
+  slowest.report(state);
 }
 
 // range(1) = 1 adds guard zones around every buffer, as `clharness check` does on a real device
 // (the bare loop has none, so the comparison of like with like is without them).
 void BM_Harness(benchmark::State& state) {
   HarnessRig rig(state.range(0), state.range(1) != 0);
+  rig.runCase(nullptr);  // the program's build (see BM_BareLoop)
+  if (setup->sim) setup->sim->drain();
   size_t bad = 0;
-  for (auto _ : state) bad += !rig.runCase(nullptr);
+  SlowestCase slowest;
+  for (auto _ : state) {
+    bad += !rig.runCase(nullptr);
+    slowest.tick();
+  }
   if (bad) state.SkipWithError("the harness saw wrong results");
   state.SetItemsProcessed(state.iterations());
+  slowest.report(state);
 }
 
 // Where a case's wall time goes, phase by phase (CasePhases), for the bare loop and the harness
@@ -256,8 +300,12 @@ int phases(const std::vector<int64_t>& sizes, bool guards) {
 // The ratio table of a --benchmark_out JSON file: per size, the bare loop's time, the harness's
 // without and with guard zones and their ratios to the bare loop. Medians of the repetitions when
 // the run had some, else the single runs. Wall time (what a user waits for) and the main thread's
-// CPU time (steadier on a loaded machine; the drivers' own threads are not in it).
+// CPU time (steadier on a loaded machine; the drivers' own threads are not in it). Then every
+// repetition's time, the slowest one and the slowest single case, and the check that would have
+// caught a stall: exit 4 when a harness median is over 3x the bare loop's, or a repetition is over
+// 3x its benchmark's median.
 int ratios(const std::string& path) {
+  constexpr double kStall = 3.0;
   std::ifstream in(path);
   if (!in) {
     std::fprintf(stderr, "bench_overhead: cannot read %s\n", path.c_str());
@@ -266,6 +314,9 @@ int ratios(const std::string& path) {
   const nlohmann::json j = nlohmann::json::parse(in);
   struct Times {
     double real = 0, cpu = 0, cv = -1;
+    std::vector<double> reps;  // each repetition's wall time per case
+    double slowest = 0;        // the slowest single case of any repetition
+    int64_t cases = 0;         // the cases of a repetition (Google Benchmark's iterations)
   };
   std::map<int64_t, std::map<std::string, Times>> rows;  // size -> bare|harness|guards -> times
   bool aggregates = false;
@@ -273,8 +324,8 @@ int ratios(const std::string& path) {
     aggregates = aggregates || b.value("run_type", "") == "aggregate";
   for (const auto& b : j.at("benchmarks")) {
     const std::string agg = b.value("aggregate_name", "");
-    if (aggregates ? (agg != "median" && agg != "cv") : b.value("run_type", "") != "iteration")
-      continue;
+    const bool iteration = b.value("run_type", "") == "iteration";
+    if (!iteration && agg != "median" && agg != "cv") continue;
     const std::string name = b.at("run_name");
     std::string kind;
     int64_t n = 0;
@@ -288,6 +339,12 @@ int ratios(const std::string& path) {
       continue;
     }
     Times& t = rows[n][kind];
+    if (iteration) {
+      t.reps.push_back(b.at("real_time").get<double>());
+      t.slowest = std::max(t.slowest, b.value("slowest_case_us", 0.0));
+      t.cases = b.value("iterations", int64_t{0});
+      if (aggregates) continue;
+    }
     if (agg == "cv") {
       t.cv = b.at("real_time").get<double>();
     } else {
@@ -316,13 +373,16 @@ int ratios(const std::string& path) {
       std::snprintf(s, sizeof s, "%.1f", v);
     return std::string(s);
   };
-  auto ratio = [](const std::map<std::string, Times>& r, const std::string& k, bool cpu) {
+  auto ratioOf = [](const std::map<std::string, Times>& r, const std::string& k, bool cpu) {
     auto a = r.find(k), b = r.find("bare");
-    if (a == r.end() || b == r.end() || a->second.real == 0 || b->second.real == 0)
-      return std::string("-");
+    if (a == r.end() || b == r.end() || a->second.real == 0 || b->second.real == 0) return -1.0;
+    return cpu ? a->second.cpu / b->second.cpu : a->second.real / b->second.real;
+  };
+  auto ratio = [&](const std::map<std::string, Times>& r, const std::string& k, bool cpu) {
+    const double x = ratioOf(r, k, cpu);
+    if (x < 0) return std::string("-");
     char s[32];
-    std::snprintf(s, sizeof s, "%.2f",
-                  cpu ? a->second.cpu / b->second.cpu : a->second.real / b->second.real);
+    std::snprintf(s, sizeof s, "%.2f", x);
     return std::string(s);
   };
   for (bool cpu : {false, true}) {
@@ -338,7 +398,40 @@ int ratios(const std::string& path) {
                   ratio(r, "guards", cpu).c_str());
     std::printf("\n");
   }
-  return 0;
+  // Every repetition, and the check.
+  std::vector<std::string> failures;
+  const char* label[] = {"bare", "harness", "guards"};
+  std::printf(
+      "every repetition (wall µs per case, in the order run; cases: how many each timed), the "
+      "slowest over the median, and the slowest single case (µs):\n\n| elements | loop | cases | "
+      "repetitions | slowest / median | slowest case |\n| ---: | --- | ---: | --- | ---: | ---: "
+      "|\n");
+  for (const auto& [n, r] : rows)
+    for (const char* k : label) {
+      auto it = r.find(k);
+      if (it == r.end() || it->second.reps.empty()) continue;
+      const Times& t = it->second;
+      std::string reps;
+      for (double v : t.reps) reps += fmt(v) + " ";
+      const double median = t.real > 0 ? t.real : t.reps.front();
+      const double worst = *std::max_element(t.reps.begin(), t.reps.end());
+      std::printf("| %lld | %s | %lld | %s| %.2f | %.1f |\n", static_cast<long long>(n), k,
+                  static_cast<long long>(t.cases), reps.c_str(), worst / median, t.slowest);
+      if (worst > kStall * median)
+        failures.push_back(std::to_string(n) + " elements, " + k + ": a repetition took " +
+                           fmt(worst) + " µs a case, " + fmt(worst / median) + "x its median " +
+                           fmt(median));
+    }
+  for (const auto& [n, r] : rows)
+    for (const char* k : {"harness", "guards"})
+      if (const double x = ratioOf(r, k, false); x > kStall)
+        failures.push_back(std::to_string(n) + " elements, " + k + ": median " + fmt(r.at(k).real) +
+                           " µs a case, " + fmt(x) + "x the bare loop's " + fmt(r.at("bare").real));
+  std::printf(
+      "\ncheck (no median over %.0fx the bare loop, no repetition over %.0fx its median): %s\n",
+      kStall, kStall, failures.empty() ? "PASS" : "FAIL");
+  for (const auto& f : failures) std::printf("FAIL: %s\n", f.c_str());
+  return failures.empty() ? 0 : 4;
 }
 
 }  // namespace
@@ -350,6 +443,8 @@ int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   setup = &makeSetup();
+  const char* profile = std::getenv("CLH_BENCH_PROFILE");
+  if (profile && *profile) clh::bench::Sampler::start();
   const bool sim = setup->device.simulator;
   // 2^20 work-items on the simulator: one case interprets a million work-items (seconds per case),
   // and the harness runs at most a few thousand there (docs/performance.md): left out unless
@@ -382,6 +477,7 @@ int main(int argc, char** argv) {
             setup->bare_options + " as the harness does there, the plugin's checks on");
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
+  if (profile && *profile) clh::bench::Sampler::dump(profile);
   if (!setup->log.empty()) std::remove(setup->log.c_str());
   return 0;
 }

@@ -9,6 +9,9 @@
 # ${BUILD_DIR:-build}/bench/bench_overhead. BENCH_REPETITIONS (default 7) repetitions of each
 # benchmark of BENCH_MIN_TIME seconds (default 0.5), interleaved at random; the table quotes their
 # medians. BENCH_SIM_LARGEST=1 adds 2^20 items on the simulator (seconds per case).
+# ratios.md also lists every repetition and the slowest case, and ends with a check: the script
+# exits 4 (after writing everything) when a harness median is over 3x the bare loop's or a
+# repetition over 3x its median, the mark of a stall (issue 28).
 set -euo pipefail
 if [ $# -ne 2 ]; then
   echo "usage: bench/run.sh DEVICE OUTDIR" >&2
@@ -35,7 +38,7 @@ commit() {  # the tree's commit; a copy that is no git checkout (the GPU machine
 export CLHARNESS_ROOT="${CLHARNESS_ROOT:-$root}"
 args=(--benchmark_repetitions="$reps" --benchmark_min_time="$min_time"
   --benchmark_enable_random_interleaving=true
-  --benchmark_report_aggregates_only=true --benchmark_out="$out/bench.json"
+  --benchmark_display_aggregates_only=true --benchmark_out="$out/bench.json"
   --benchmark_out_format=json)
 {
   echo "command: CLH_BENCH_DEVICE='$device' $bin ${args[*]}"
@@ -52,9 +55,14 @@ if [ $rc -ne 0 ]; then
   echo "bench/run.sh: the benchmark failed (exit $rc)" >&2
   exit $rc
 fi
-"$bin" --ratios "$out/bench.json" >"$out/ratios.md"
+check=0
+"$bin" --ratios "$out/bench.json" >"$out/ratios.md" || check=$?
 cat "$out/ratios.md"
 # Where a case's time goes, phase by phase (not timed by Google Benchmark: a run of its own).
 CLH_BENCH_DEVICE="$device" "$bin" --phases >"$out/phases.md"
 echo "phases:  CLH_BENCH_DEVICE='$device' $bin --phases > $out/phases.md, ended $(date -u +%FT%TZ), uptime: $(uptime)" >>"$out/run.txt"
 cat "$out/phases.md"
+if [ $check -ne 0 ]; then
+  echo "bench/run.sh: FAIL: the check in $out/ratios.md failed (exit $check)" >&2
+  exit $check
+fi

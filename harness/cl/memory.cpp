@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 #include <random>
+#include <stdexcept>
 
 namespace clh {
 
@@ -80,13 +81,49 @@ void BufferPool::clear() {
 
 CaseBuffers::CaseBuffers(cl::Context& context, cl::CommandQueue& queue, size_t guard,
                          BufferPool* pool)
-    : context_(context), queue_(queue), guard_(guard), pattern_(freshPattern(guard)), pool_(pool) {}
+    : context_(context),
+      queue_(queue),
+      guard_(guard),
+      pattern_(freshPattern(2 * guard)),
+      pool_(pool) {}
 
 CaseBuffers::~CaseBuffers() {
+  // A case that ended before its reads (a failed launch) may leave the shared buffer's write from
+  // block_host_ on the queue: it must be done before that memory goes.
+  if (block_unsynced_) {
+    try {
+      queue_.finish();
+    } catch (const cl::Error&) {
+    }
+  }
   if (!pool_) return;
   views_.clear();  // the sub-buffers first: a pooled buffer is handed out with none alive
   for (size_t i = 0; i < entries_.size(); ++i)
     if (entries_[i].pooled) pool_->give(std::move(whole_[i]), entries_[i].pooled);
+  whole_.clear();
+  if (block_pooled_) pool_->give(std::move(block_), block_pooled_);
+}
+
+const cl::Buffer& CaseBuffers::arg(size_t i) const {
+  if (entries_[i].in_block && !committed_)
+    throw std::logic_error("CaseBuffers::arg before commit()");
+  return views_[i];
+}
+
+void CaseBuffers::commit() {
+  if (committed_) return;
+  committed_ = true;
+  // One pooled buffer, one write of the whole image (guards and contents), and a sub-buffer per
+  // buffer inside its guards.
+  block_ = pool_->take(context_, block_host_.size(), &block_pooled_);
+  queue_.enqueueWriteBuffer(block_, CL_FALSE, 0, block_host_.size(), block_host_.data());
+  block_unsynced_ = true;
+  for (size_t i = 0; i < entries_.size(); ++i) {
+    if (!entries_[i].in_block) continue;
+    whole_[i] = block_;
+    cl_buffer_region region{entries_[i].offset + guard_, entries_[i].body};
+    views_[i] = block_.createSubBuffer(CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region);
+  }
 }
 
 size_t CaseBuffers::add(const std::string& name, const HostBuffer& hb, BufferMode mode_,
@@ -101,6 +138,30 @@ size_t CaseBuffers::add(const std::string& name, const HostBuffer& hb, BufferMod
   e.body = body;
   e.element = sizeOf(hb.type());
   const size_t total = body + 2 * guard_;
+  e.tail = guard_;
+  // A small buffer of a case with guards and a pool waits for commit(), which places it in the
+  // case's shared buffer: its image there is its leading guard, its contents and a trailing guard
+  // that reaches the next image's start (a multiple of the guard size, so of the device's
+  // alignment, as a sub-buffer's origin must be). Its guards are its own: a write up to a guard's
+  // size past either end lands in them, as in a buffer of its own.
+  if (mode_ == BufferMode::write && guard_ > 0 && pool_ && write_contents &&
+      access == CL_MEM_READ_WRITE && body <= kWholeBytes) {
+    e.in_block = true;
+    e.offset = block_host_.size();
+    const size_t next = (e.offset + 2 * guard_ + body + guard_ - 1) / guard_ * guard_;
+    e.tail = next - (e.offset + guard_ + body);
+    block_host_.resize(next);
+    uint8_t* image = block_host_.data() + e.offset;
+    std::memcpy(image, pattern_.data(), guard_);
+    std::memcpy(image + guard_, hb.data(), e.bytes);
+    std::memset(image + guard_ + e.bytes, 0, body - e.bytes);
+    std::memcpy(image + guard_ + body, pattern_.data(), e.tail);
+    committed_ = false;
+    whole_.emplace_back();
+    views_.emplace_back();
+    entries_.push_back(std::move(e));
+    return entries_.size() - 1;
+  }
   // The initial image: guard pattern, contents, guard pattern. A large buffer in the write mode
   // needs none: its guards and contents are written from where they are.
   std::vector<uint8_t> image;
@@ -172,6 +233,7 @@ void CaseBuffers::read(size_t i, HostBuffer& out, ReadMode mode) {
   const size_t bytes = entries_[i].bytes;
   if (!bytes) return;
   const cl::Buffer& b = whole_[i];
+  const size_t at = entries_[i].offset + guard_;
   if (mode == ReadMode::host_pointer) {
     if (entries_[i].mode == BufferMode::use_host_ptr) {
       queue_.finish();
@@ -182,20 +244,20 @@ void CaseBuffers::read(size_t i, HostBuffer& out, ReadMode mode) {
   }
   switch (mode) {
     case ReadMode::blocking:
-      queue_.enqueueReadBuffer(b, CL_TRUE, guard_, bytes, out.data());
+      queue_.enqueueReadBuffer(b, CL_TRUE, at, bytes, out.data());
       break;
     case ReadMode::nonblocking_wait: {
       cl::Event ev;
-      queue_.enqueueReadBuffer(b, CL_FALSE, guard_, bytes, out.data(), nullptr, &ev);
+      queue_.enqueueReadBuffer(b, CL_FALSE, at, bytes, out.data(), nullptr, &ev);
       cl::WaitForEvents({ev});
       break;
     }
     case ReadMode::nonblocking_finish:
-      queue_.enqueueReadBuffer(b, CL_FALSE, guard_, bytes, out.data());
+      queue_.enqueueReadBuffer(b, CL_FALSE, at, bytes, out.data());
       queue_.finish();
       break;
     case ReadMode::map: {
-      void* p = queue_.enqueueMapBuffer(b, CL_TRUE, CL_MAP_READ, guard_, bytes);
+      void* p = queue_.enqueueMapBuffer(b, CL_TRUE, CL_MAP_READ, at, bytes);
       std::memcpy(out.data(), p, bytes);
       queue_.enqueueUnmapMemObject(b, p);
       queue_.finish();  // the copy above is done; the unmap must be too before the buffer goes
@@ -212,6 +274,15 @@ bool CaseBuffers::whole(const Entry& e) const {
 
 void CaseBuffers::enqueueGuardRead(size_t i) {
   Entry& e = entries_[i];
+  if (e.in_block) {  // the whole shared buffer, once for all its buffers
+    if (!block_fetching_) {
+      queue_.enqueueReadBuffer(block_, CL_FALSE, 0, block_host_.size(), block_host_.data());
+      block_fetching_ = true;
+      pending_ = true;
+    }
+    e.has_fetched = true;
+    return;
+  }
   e.fetched_whole = whole(e);
   if (e.fetched_whole) {
     e.fetched.resize(e.body + 2 * guard_);
@@ -237,9 +308,10 @@ std::vector<Finding> CaseBuffers::readResults(
   std::vector<bool> isResult(entries_.size(), false);
   for (const auto& r : results) isResult[r.first] = true;
   for (size_t i = 0; i < entries_.size(); ++i)
-    if (!isResult[i]) enqueueGuardRead(i);
+    if (!isResult[i] && !entries_[i].in_block) enqueueGuardRead(i);
   for (const auto& [i, out] : results) {
     Entry& e = entries_[i];
+    if (e.in_block) continue;  // below
     if (!e.bytes || !whole(e)) {
       enqueueGuardRead(i);
       if (e.bytes) {
@@ -256,6 +328,19 @@ std::vector<Finding> CaseBuffers::readResults(
     e.fetched_whole = true;
     e.has_fetched = true;
   }
+  // The shared buffer last and whole, in one blocking read: every guard in it and its results.
+  if (!block_host_.empty()) {
+    queue_.enqueueReadBuffer(block_, CL_TRUE, 0, block_host_.size(), block_host_.data());
+    pending_ = false;
+    block_unsynced_ = false;
+    block_fetching_ = true;
+    for (auto& e : entries_)
+      if (e.in_block) e.has_fetched = true;
+    for (const auto& [i, out] : results)
+      if (entries_[i].in_block)
+        std::memcpy(out->data(), block_host_.data() + entries_[i].offset + guard_,
+                    entries_[i].bytes);
+  }
   return checkGuards();
 }
 
@@ -268,21 +353,24 @@ std::vector<Finding> CaseBuffers::checkGuards() {
     if (!entries_[i].has_fetched) enqueueGuardRead(i);
   if (pending_) queue_.finish();
   pending_ = false;
+  if (block_fetching_) block_unsynced_ = false;
+  block_fetching_ = false;
   for (size_t i = 0; i < entries_.size(); ++i) {
     Entry& e = entries_[i];
     e.has_fetched = false;  // the next check reads afresh
-    const uint8_t* before = e.fetched.data();
-    const uint8_t* after = e.fetched.data() + (e.fetched_whole ? guard_ + e.body : guard_);
-    auto firstBad = [this](const uint8_t* g, bool fromEnd) -> std::optional<size_t> {
-      if (std::memcmp(g, pattern_.data(), guard_) == 0) return std::nullopt;  // the usual case
-      for (size_t k = 0; k < guard_; ++k) {
-        size_t at = fromEnd ? guard_ - 1 - k : k;
+    const uint8_t* before = e.in_block ? block_host_.data() + e.offset : e.fetched.data();
+    const uint8_t* after = before + (e.in_block || e.fetched_whole ? guard_ + e.body : guard_);
+    // Only the guard bytes are compared (memcmp first: the usual case is no change).
+    auto firstBad = [this](const uint8_t* g, size_t len, bool fromEnd) -> std::optional<size_t> {
+      if (std::memcmp(g, pattern_.data(), len) == 0) return std::nullopt;
+      for (size_t k = 0; k < len; ++k) {
+        size_t at = fromEnd ? len - 1 - k : k;
         if (g[at] != pattern_[at]) return at;
       }
       return std::nullopt;
     };
-    auto lo = firstBad(before, true);  // the changed byte nearest the buffer's start
-    auto hi = firstBad(after, false);  // the changed byte nearest the buffer's end
+    auto lo = firstBad(before, guard_, true);  // the changed byte nearest the buffer's start
+    auto hi = firstBad(after, e.tail, false);  // the changed byte nearest the buffer's end
     if (!lo && !hi) continue;
     // Kernels write whole elements: a changed byte is reported as the first byte of its element
     // (a written byte that happened to equal the pattern does not move the report).

@@ -62,10 +62,15 @@ class CaseBuffers {
   size_t add(const std::string& name, const HostBuffer& host) {
     return add(name, host, default_mode_);
   }
+  /// Makes the buffers whose creation add() deferred: with guards and a pool, the small
+  /// write-mode buffers of a case share one pooled buffer, each inside guards of its own, written
+  /// in one command and read back in one (their guards with the results). Call it after the last
+  /// add() and before arg(); without such buffers it does nothing.
+  void commit();
   /// The buffer-flag mode buffer `i` was created in.
   BufferMode mode(size_t i) const { return entries_[i].mode; }
   /// What the kernel argument of buffer `i` is (a sub-buffer inside its guards when guarded).
-  const cl::Buffer& arg(size_t i) const { return views_[i]; }
+  const cl::Buffer& arg(size_t i) const;
   /// Takes buffer `i` back into `out` (of the same type and count).
   void read(size_t i, HostBuffer& out, ReadMode mode);
   /// Checks every guard zone; one out_of_bounds finding per buffer whose guards changed. The queue
@@ -90,19 +95,28 @@ class CaseBuffers {
     bool fetched_whole = false;    ///< `fetched` holds the whole buffer
     bool has_fetched = false;      ///< read since the last check
     size_t pooled = 0;             ///< the capacity of a buffer from the pool (0: not pooled)
+    size_t offset = 0;             ///< where its leading guard starts in whole_[i]
+    size_t tail = 0;               ///< its trailing guard: the guard, and up to the next image
+    bool in_block = false;         ///< one of the case's shared buffer (commit())
   };
   bool whole(const Entry& e) const;  ///< small enough to travel whole
   void enqueueGuardRead(size_t i);   ///< reads buffer i's guards into `fetched`, not blocking
   cl::Context& context_;
   cl::CommandQueue& queue_;
   size_t guard_;
-  std::vector<uint8_t> pattern_;  ///< this case's guard pattern (random: see memory.cpp)
+  std::vector<uint8_t> pattern_;  ///< this case's guard pattern, twice (random: see memory.cpp)
   BufferMode default_mode_ = BufferMode::write;
   std::vector<Entry> entries_;
   std::vector<cl::Buffer> whole_;  ///< with guards
   std::vector<cl::Buffer> views_;  ///< what kernels see
   bool pending_ = false;           ///< a non-blocking read not waited for yet
   BufferPool* pool_ = nullptr;
+  bool committed_ = true;            ///< no add() waits for commit()
+  cl::Buffer block_;                 ///< the small buffers' shared one (commit())
+  size_t block_pooled_ = 0;          ///< its capacity
+  std::vector<uint8_t> block_host_;  ///< its image as written, then as read back
+  bool block_fetching_ = false;      ///< a read of it is enqueued for the next check
+  bool block_unsynced_ = false;      ///< commands on it from block_host_ may still be queued
 };
 
 /// The guard size for a device: a multiple of its base-address alignment, at least 4 KiB.

@@ -373,6 +373,7 @@ CaseOutcome DeviceSession::runCase(const Spec& spec, const Sizes& sizes, uint64_
                b.access == BufferSpec::Access::read_only    ? CL_MEM_READ_ONLY
                : b.access == BufferSpec::Access::write_only ? CL_MEM_WRITE_ONLY
                                                             : CL_MEM_READ_WRITE);
+    bufs.commit();
   } catch (const cl::Error& e) {
     needs_reset_ = !device_.simulator;
     out.findings.push_back(finding(FindingKind::launch_error,

@@ -310,3 +310,51 @@ TEST(CaseBuffers, WithoutAPoolEveryBufferIsNew) {
   EXPECT_EQ(bufs.arg(0).getInfo<CL_MEM_SIZE>(), 400u);
   EXPECT_EQ(bufs.arg(0).getInfo<CL_MEM_ASSOCIATED_MEMOBJECT>()(), nullptr);
 }
+
+// With guards and a pool, a case's small write-mode buffers share one pooled buffer, each inside
+// guards of its own, and come back with their guards in one read; a large one stands alone. A
+// write just past the end of one is still that buffer's finding, and the next case gets the
+// shared buffer again.
+TEST(CaseBuffers, SmallGuardedBuffersShareOnePooledBuffer) {
+  const clh::DeviceInfo* dev = pocl();
+  if (!dev) GTEST_SKIP() << "no PoCL device here";
+  cl::Context context(dev->device);
+  cl::CommandQueue queue(context, dev->device);
+  const size_t guard = clh::guardBytesFor(dev->device);
+  clh::BufferPool pool;
+  cl_mem shared = nullptr;
+  for (int round = 0; round < 2; ++round) {
+    clh::HostBuffer a(clh::ElemType::u32, 16), b(clh::ElemType::u32, 100),
+        big(clh::ElemType::u32, 20000);
+    for (size_t i = 0; i < 16; ++i) a.as<uint32_t>()[i] = static_cast<uint32_t>(i + 1);
+    for (size_t i = 0; i < 100; ++i) b.as<uint32_t>()[i] = static_cast<uint32_t>(3 * i);
+    for (size_t i = 0; i < 20000; ++i) big.as<uint32_t>()[i] = 5;
+    clh::CaseBuffers bufs(context, queue, guard, &pool);
+    bufs.add("a", a, clh::BufferMode::write);
+    bufs.add("b", b, clh::BufferMode::write);
+    bufs.add("big", big, clh::BufferMode::write);
+    bufs.commit();
+    const cl_mem parent = bufs.arg(0).getInfo<CL_MEM_ASSOCIATED_MEMOBJECT>()();
+    ASSERT_NE(parent, nullptr);
+    EXPECT_EQ(bufs.arg(1).getInfo<CL_MEM_ASSOCIATED_MEMOBJECT>()(), parent);
+    EXPECT_NE(bufs.arg(2).getInfo<CL_MEM_ASSOCIATED_MEMOBJECT>()(), parent);
+    EXPECT_EQ(bufs.arg(0).getInfo<CL_MEM_SIZE>(), 64u);
+    EXPECT_EQ(bufs.arg(1).getInfo<CL_MEM_SIZE>(), 400u);
+    if (round == 1) {
+      EXPECT_EQ(parent, shared);  // the kept one
+    }
+    shared = parent;
+    // One element past the end of a: the 17th, written from the host into a's trailing guard.
+    const uint32_t stray = 0xdeadbeefu;
+    const size_t aOffset = bufs.arg(0).getInfo<CL_MEM_OFFSET>();
+    queue.enqueueWriteBuffer(cl::Buffer(parent, true), CL_TRUE, aOffset + 64, 4, &stray);
+    clh::HostBuffer gotA(clh::ElemType::u32, 16), gotB(clh::ElemType::u32, 100);
+    const auto findings = bufs.readResults({{0, &gotA}, {1, &gotB}}, clh::ReadMode::blocking);
+    for (size_t i = 0; i < 16; ++i) ASSERT_EQ(gotA.as<uint32_t>()[i], i + 1) << "a " << i;
+    for (size_t i = 0; i < 100; ++i) ASSERT_EQ(gotB.as<uint32_t>()[i], 3 * i) << "b " << i;
+    ASSERT_EQ(findings.size(), 1u);
+    EXPECT_EQ(findings[0].summary,
+              "buffer 'a' was written outside its 64 bytes: byte 0 past its end (element 16) "
+              "(guard zone)");
+  }
+}
