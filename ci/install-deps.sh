@@ -10,6 +10,9 @@ packages=(
   libgtest-dev googletest librapidcheck-dev libbenchmark-dev
   libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libfmt-dev libmuparser-dev
   chromium  # the HTML report's render test (tests/e2e/html_render_test.cpp)
+  # A private Slurm cluster for cluster.slurm_array, and the CI files' YAML for ci.shard_scripts
+  # (tests/cluster/). The test runs daemons of its own (ci/slurm/cluster.sh), not the system's.
+  slurmctld slurmd slurm-client munge python3-yaml
 )
 
 missing=()

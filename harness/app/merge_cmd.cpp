@@ -35,7 +35,8 @@ void addMergeCommand(CLI::App& app) {
       for (const auto& n : m.notes) std::cerr << "clharness merge: " << n << "\n";
       clh::writeConsoleReport(std::cout, m.report);
       if (!clh::writeReportOutputs(m.report, a->reports)) return int(clh::kExitUsage);
-      return int(clh::reportPasses(m.report) ? clh::kExitOk : clh::kExitCheckFailed);
+      // A merge that is not the whole run (a shard missing or interrupted) never reads as a pass.
+      return int(clh::reportPasses(m.report) && m.complete ? clh::kExitOk : clh::kExitCheckFailed);
     });
   });
 }

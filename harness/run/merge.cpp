@@ -20,6 +20,7 @@ MergeOutcome mergeReports(const std::vector<Report>& reports,
   std::map<std::string, size_t> section;    // device -> its index in m.drivers
   std::set<int> shards;
   int shard_count = 0;
+  size_t unfinished = 0;  // units the incomplete inputs planned and did not run
   for (size_t i = 0; i < reports.size(); ++i) {
     const Report& r = reports[i];
     const std::string& name = i < names.size() ? names[i] : fmt::format("report {}", i + 1);
@@ -32,12 +33,20 @@ MergeOutcome mergeReports(const std::vector<Report>& reports,
           "units are not the same cases",
           name, r.seed, r.tool_version, m.seed, m.tool_version));
     }
-    if (!r.interrupted_by.empty())
-      out.notes.push_back(name + " is incomplete (interrupted by " + r.interrupted_by + ")");
     int k = 0, n = 0;
-    if (parseShard(r.shard, k, n)) {
+    const bool sharded = parseShard(r.shard, k, n);
+    if (sharded) {
       shards.insert(k);
       shard_count = std::max(shard_count, n);
+    }
+    if (!r.interrupted_by.empty()) {
+      out.notes.push_back(fmt::format("{}{} is incomplete (interrupted by {}: {} of {} units ran)",
+                                      name, sharded ? " (shard " + r.shard + ")" : "",
+                                      r.interrupted_by, r.units.size(), r.units_planned));
+      out.complete = false;
+      if (m.interrupted_by.empty()) m.interrupted_by = r.interrupted_by;
+      // The units it did not run are planned, not run, in the merge too.
+      unfinished += r.units_planned > r.units.size() ? r.units_planned - r.units.size() : 0;
     }
     m.regression_mode |= r.regression_mode;
     for (const auto& d : r.devices)
@@ -59,10 +68,14 @@ MergeOutcome mergeReports(const std::vector<Report>& reports,
         continue;
       }
       DriverReport& into = m.drivers[it->second];
-      for (const auto& f : d.findings)
-        if (std::none_of(into.findings.begin(), into.findings.end(),
-                         [&](const DriverFinding& g) { return g.check == f.check; }))
+      for (const auto& f : d.findings) {
+        auto same = std::find_if(into.findings.begin(), into.findings.end(),
+                                 [&](const DriverFinding& g) { return g.check == f.check; });
+        if (same == into.findings.end())
           into.findings.push_back(f);
+        else if (same->mark == BaselineMark::missing && f.mark != BaselineMark::missing)
+          *same = f;  // one shard's specs did not show it, another's did: seen
+      }
       // A check that conformed in one shard and was listed in another stays listed.
       for (const auto& c : d.conforming_checks)
         if (std::find(into.conforming_checks.begin(), into.conforming_checks.end(), c) ==
@@ -73,9 +86,12 @@ MergeOutcome mergeReports(const std::vector<Report>& reports,
     }
   }
   for (int k = 0; k < shard_count; ++k)
-    if (!shards.count(k))
+    if (!shards.count(k)) {
       out.notes.push_back(
           fmt::format("shard {}/{} is missing: its specs are not in the merge", k, shard_count));
+      out.complete = false;
+    }
+  if (!m.interrupted_by.empty()) m.units_planned = m.units.size() + unfinished;
   return out;
 }
 

@@ -1,7 +1,7 @@
 // Shards and merge (docs/ci.md): two shards of a run, merged, hold the same units with the same
 // verdicts as the unsharded run; GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS choose a shard too; a
-// missing shard and a unit that comes twice are said; grade and semantics shards split the
-// submissions and the devices.
+// missing shard and a unit that comes twice are said; shards on different devices merge into one
+// report of every device; grade and semantics shards split the submissions and the devices.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "support/scratch.hpp"
 #include "support/tool_run.hpp"
 
 namespace fs = std::filesystem;
@@ -66,6 +67,53 @@ TEST(Shards, TwoShardsMergedEqualTheWholeRun) {
   EXPECT_NE(twice.out.find("shard 1/2 is missing"), std::string::npos) << twice.out;
   EXPECT_EQ(runTool("check " + kSpecs + " --shard 2/2").code, 2);
   fs::remove_all(dir);
+}
+
+// Two machines with different devices, one shard each (here: one on PoCL, one on Oclgrind, with the
+// driver checks): the merge says nothing, has a driver section and an HTML matrix column for each
+// device, and each shard's units on its own device only, none reported missing on the other.
+TEST(Shards, ShardsOnDifferentDevicesMergeIntoOneMatrix) {
+  clh::test::Scratch s("clh-shards-devices");
+  const std::string run = " --cases 2 --launch-shapes 3 --json ";
+  const auto pocl = runTool("check " + kSpecs + " --device pocl --shard 0/2" + run +
+                            (s.dir / "s0.json").string());
+  if (pocl.code == 3) GTEST_SKIP() << "no PoCL here";
+  ASSERT_EQ(pocl.code, 0) << pocl.out;
+  const auto sim =
+      runTool("check " + kSpecs + " --device sim --shard 1/2" + run + (s.dir / "s1.json").string());
+  if (sim.code == 3) GTEST_SKIP() << "no Oclgrind here";
+  ASSERT_EQ(sim.code, 0) << sim.out;
+  const fs::path html = s.dir / "merged.html";
+  const auto merged =
+      runTool("merge " + (s.dir / "s0.json").string() + " " + (s.dir / "s1.json").string() +
+              " --json " + (s.dir / "merged.json").string() + " --html " + html.string());
+  ASSERT_EQ(merged.code, 0) << merged.out;
+  EXPECT_EQ(merged.out.find("clharness merge:"), std::string::npos) << merged.out;
+
+  std::ifstream in(s.dir / "merged.json");
+  const auto j = nlohmann::json::parse(in);
+  ASSERT_EQ(j["devices"].size(), 2u) << j["devices"];
+  ASSERT_EQ(j["drivers"].size(), 2u);
+  std::set<std::string> sections, unitDevices, specs;
+  for (const auto& d : j["drivers"]) sections.insert(d["device"].get<std::string>());
+  EXPECT_EQ(sections, std::set<std::string>(j["devices"].begin(), j["devices"].end()));
+  // Every unit once: the specs of shard 0 on PoCL, those of shard 1 on the simulator.
+  const auto v0 = verdicts(s.dir / "s0.json"), v1 = verdicts(s.dir / "s1.json");
+  const auto all = verdicts(s.dir / "merged.json");
+  EXPECT_EQ(all.size(), v0.size() + v1.size());
+  for (const auto& [unit, status] : v0) EXPECT_EQ(all.count(unit), 1u) << unit;
+  for (const auto& [unit, status] : v1) EXPECT_EQ(all.count(unit), 1u) << unit;
+  for (const auto& u : j["units"]) {
+    unitDevices.insert(u["device"].get<std::string>());
+    specs.insert(u["spec"].get<std::string>());
+  }
+  EXPECT_EQ(unitDevices.size(), 2u);
+  EXPECT_EQ(specs.size(), 3u);  // quick_a, quick_b, quick_c
+  // The HTML driver matrix: a column per device, neither "not run".
+  const std::string page = clh::test::slurp(html);
+  for (const auto& d : sections)
+    EXPECT_NE(page.find("<th class=\"dev\">" + d + "</th>"), std::string::npos) << d;
+  EXPECT_EQ(page.find("no driver section in this report"), std::string::npos);
 }
 
 // The ids of the submissions in a grade folder's gradebook (grades.csv: a header, then one row per
