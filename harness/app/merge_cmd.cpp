@@ -35,7 +35,10 @@ void addMergeCommand(CLI::App& app) {
       for (const auto& n : m.notes) std::cerr << "clharness merge: " << n << "\n";
       clh::writeConsoleReport(std::cout, m.report);
       if (!clh::writeReportOutputs(m.report, a->reports)) return int(clh::kExitUsage);
-      return int(clh::reportPasses(m.report) ? clh::kExitOk : clh::kExitCheckFailed);
+      // An incomplete merge is no pass: some units never ran.
+      return int(clh::reportPasses(m.report) && m.report.interrupted_by.empty()
+                     ? clh::kExitOk
+                     : clh::kExitCheckFailed);
     });
   });
 }

@@ -20,6 +20,7 @@ MergeOutcome mergeReports(const std::vector<Report>& reports,
   std::map<std::string, size_t> section;    // device -> its index in m.drivers
   std::set<int> shards;
   int shard_count = 0;
+  size_t planned = 0;  // the units the inputs' runs planned
   for (size_t i = 0; i < reports.size(); ++i) {
     const Report& r = reports[i];
     const std::string& name = i < names.size() ? names[i] : fmt::format("report {}", i + 1);
@@ -32,8 +33,14 @@ MergeOutcome mergeReports(const std::vector<Report>& reports,
           "units are not the same cases",
           name, r.seed, r.tool_version, m.seed, m.tool_version));
     }
-    if (!r.interrupted_by.empty())
+    // An incomplete input makes an incomplete merge: the flag and the count of units planned go
+    // on, so that no report of the merge reads as a whole run.
+    if (!r.interrupted_by.empty()) {
       out.notes.push_back(name + " is incomplete (interrupted by " + r.interrupted_by + ")");
+      if (m.interrupted_by.empty()) m.interrupted_by = r.interrupted_by;
+    }
+    planned +=
+        r.interrupted_by.empty() ? r.units.size() : std::max(r.units_planned, r.units.size());
     int k = 0, n = 0;
     if (parseShard(r.shard, k, n)) {
       shards.insert(k);
@@ -72,6 +79,7 @@ MergeOutcome mergeReports(const std::vector<Report>& reports,
           into.conforming_checks.push_back(c);
     }
   }
+  if (!m.interrupted_by.empty()) m.units_planned = std::max(planned, m.units.size());
   for (int k = 0; k < shard_count; ++k)
     if (!shards.count(k))
       out.notes.push_back(
