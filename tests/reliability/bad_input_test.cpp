@@ -89,7 +89,7 @@ TEST(BadOptions, ValuesOutOfRangeAreUsageErrors) {
   EXPECT_EQ(timeout.code, 2) << timeout.out;
   EXPECT_NE(timeout.out.find("--timeout"), std::string::npos) << timeout.out;
   EXPECT_EQ(runTool("check " + kQuick + " --timeout -5").code, 2);
-  ToolRun memory = runTool("grade --assignment vadd " + kVaddSubmission + " --memory 64");
+  ToolRun memory = runTool("grade --assignment vadd " + kVaddSubmission + " --memory 128");
   EXPECT_EQ(memory.code, 2) << memory.out;
   EXPECT_NE(memory.out.find("--memory"), std::string::npos) << memory.out;
 }
