@@ -11,6 +11,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "grade/batch.hpp"
 #include "grade/report.hpp"
@@ -58,7 +59,8 @@ TEST(SubmissionFile, ALinkIsRefusedAndNothingOfItsTargetIsRead) {
 TEST(SubmissionFile, DevicesAndPipesAreRefusedWithoutBlocking) {
   const fs::path d = scratch("special");
   ASSERT_EQ(::mkfifo((d / "pipe.cl").c_str(), 0600), 0);  // nobody writes it: a read would block
-  for (const std::string path : {"/dev/zero", "/dev/null", (d / "pipe.cl").string()}) {
+  for (const std::string& path :
+       std::vector<std::string>{"/dev/zero", "/dev/null", (d / "pipe.cl").string()}) {
     SCOPED_TRACE(path);
     const SubmissionBytes b = readSubmissionFile(path);
     EXPECT_EQ(b.text, "");
