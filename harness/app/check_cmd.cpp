@@ -27,7 +27,8 @@ void addCheckCommand(CLI::App& app, const std::function<clh::ToolConfig()>& conf
   // The outputs live in the shared arguments; the aliasing pointer keeps them alive with them.
   clh::addReportOptions(*cmd, {a, &a->check.reports}, "the report");
   cmd->add_option("--timeout", check.timeout_s,
-                  "seconds one spec may run on one device (default 600)");
+                  "seconds one spec may run on one device (default 600)")
+      ->check(CLI::PositiveNumber);
   check.jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   cmd->add_option("--jobs,-j", check.jobs,
                   "units run at once, each in its own processes (default: the number of cores); "

@@ -47,9 +47,11 @@ void addGradeCommand(CLI::App& app, const std::function<clh::ToolConfig()>& conf
       ->check(CLI::Range(1, 100000));
   cmd->add_option("--sizes", args->sizes,
                   "replay one case (e.g. N=17,L=16): print the feedback, write nothing");
+  // Below 256 MiB PoCL's compiler or the simulator runs out and the reference solutions lose
+  // points (128: vadd's scored 40/100; 192 was the least that gave 100 here).
   cmd->add_option("--memory", args->memory_mb,
-                  "memory limit of each grading process in MiB (default 2048)")
-      ->check(CLI::Range(64, 1 << 20));
+                  "memory limit of each grading process in MiB (default 2048, at least 256)")
+      ->check(CLI::Range(256, 1 << 20));
   cmd->add_flag("--regrade", args->regrade,
                 "grade every submission again, even those already graded");
   cmd->add_flag("--allow-unassessed", args->allow_unassessed,

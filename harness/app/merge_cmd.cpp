@@ -36,7 +36,9 @@ void addMergeCommand(CLI::App& app) {
       clh::writeConsoleReport(std::cout, m.report);
       if (!clh::writeReportOutputs(m.report, a->reports)) return int(clh::kExitUsage);
       // A merge that is not the whole run (a shard missing or interrupted) never reads as a pass.
-      return int(clh::reportPasses(m.report) && m.complete ? clh::kExitOk : clh::kExitCheckFailed);
+      return int(clh::reportPasses(m.report) && m.complete && m.report.interrupted_by.empty()
+                     ? clh::kExitOk
+                     : clh::kExitCheckFailed);
     });
   });
 }

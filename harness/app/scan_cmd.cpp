@@ -46,7 +46,8 @@ void addScanCommand(CLI::App& app, const std::function<clh::ToolConfig()>& confi
   cmd->add_option("--seed", a->seed, "seed of the random inputs");
   cmd->add_option("--json", a->json_path, "write the diagnostics as JSON to FILE");
   cmd->add_option("--timeout", a->timeout_s,
-                  "seconds the kernel may run on one device (default 300)");
+                  "seconds the kernel may run on one device (default 300)")
+      ->check(CLI::PositiveNumber);
   cmd->add_flag("--uniform-writes", a->uniform_writes,
                 "report write-write races where the work-items store the same value too (the "
                 "simulator leaves them out by default; a race is undefined behaviour whatever the "

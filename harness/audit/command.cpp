@@ -18,6 +18,7 @@
 
 #include "audit/audit.hpp"
 #include "cl/unit.hpp"
+#include "core/files.hpp"
 #include "core/sizes.hpp"
 #include "proc/child.hpp"
 #include "sim/oclgrind_session.hpp"
@@ -269,10 +270,10 @@ int runAudit(const clh::ToolConfig& config, const AuditArgs& args) {
                                  clh::audit::toString(c.verdict));
   }
   auto write = [&](const std::string& path, const std::string& text) {
-    std::ofstream f(path);
-    f << text;
-    if (!f) {
-      std::cerr << "clharness audit: cannot write " << path << "\n";
+    try {  // whole or not at all, with the OS's reason
+      clh::writeFileAtomically(path, text);
+    } catch (const std::exception& e) {
+      std::cerr << "clharness audit: " << e.what() << "\n";
       code = clh::kExitUsage;
     }
   };

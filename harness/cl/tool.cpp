@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
 #include <cstdlib>
 #include <iostream>
 #include <optional>
@@ -65,6 +66,9 @@ std::string driverName(const DeviceInfo& dev) {
 }
 
 bool parseSeed(const std::string& text, uint64_t& out) {
+  // Digits only (0x for hexadecimal): std::stoull would read "-1" as 18446744073709551615 and
+  // skip leading spaces or a '+'.
+  if (text.empty() || !std::isdigit(static_cast<unsigned char>(text[0]))) return false;
   try {
     size_t used = 0;
     out = std::stoull(text, &used, 0);

@@ -105,6 +105,7 @@ Spec Loader::load() {
       s.labels[kv.first.as<std::string>()] = kv.second.as<std::string>();
   }
   validateExpressions(s);
+  checkValuesAtSampleSizes(s);
   return s;
 }
 

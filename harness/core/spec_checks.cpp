@@ -3,11 +3,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <regex>
 #include <set>
 
 #include "core/reference.hpp"
+#include "core/sizes.hpp"
 #include "core/spec_loader.hpp"
 
 namespace fs = std::filesystem;
@@ -90,6 +92,113 @@ void Loader::validateExpressions(const Spec& s) {
     if (close == std::string::npos)
       throw SpecError(file_, s.build_options_line, "build_options: unclosed '{'");
     check(Expr{bo.substr(pos + 1, close - pos - 1), s.build_options_line}, "build_options", all);
+  }
+}
+
+namespace {
+
+// A point of [lo, hi] for sample k: the bounds first, then points spread by a hash.
+int64_t samplePoint(int64_t lo, int64_t hi, int k, const std::string& name) {
+  if (k == 0 || hi <= lo) return lo;
+  if (k == 1) return hi;
+  const uint64_t span = static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo) + 1;
+  return lo + static_cast<int64_t>(hash64(name + '#' + std::to_string(k), 0x73616d70ull) %
+                                   (span == 0 ? 1 : span));
+}
+
+}  // namespace
+
+void Loader::checkValuesAtSampleSizes(const Spec& s) {
+  constexpr int kSamples = 24;  // per kind of range (real, simulator)
+  ExprEnv env(paramNames(s));
+  auto at = [](const Sizes& sizes) {
+    return sizes.empty() ? std::string() : " at " + formatSizes(sizes);
+  };
+  // Evaluates `e` (line `fallback` when the expression has none): a number, an integer, or a
+  // count (an integer not negative).
+  enum class Want { number, integer, count };
+  auto value = [&](const Expr& e, const std::string& field, Want want, int fallback,
+                   const Sizes& sizes) {
+    const int line = e.line > 0 ? e.line : fallback;
+    double v = 0;
+    try {
+      v = want == Want::number ? env.eval(e.text) : static_cast<double>(env.evalInt(e.text));
+    } catch (const ExprError& err) {
+      throw SpecError(file_, line, field + ": " + err.what() + at(sizes));
+    }
+    if (!std::isfinite(v))
+      throw SpecError(file_, line,
+                      field + ": '" + e.text + "' is not a finite number" + at(sizes) +
+                          " (a division by zero?)");
+    if (want == Want::count && v < 0)
+      throw SpecError(file_, line,
+                      fmt::format("{}: '{}' = {} is negative{}", field, e.text, v, at(sizes)));
+    return v;
+  };
+  for (int simulator = 0; simulator < 2; ++simulator) {
+    bool any_sim_range = false;
+    for (const auto& p : s.params) any_sim_range = any_sim_range || p.sim_range.has_value();
+    if (simulator && !any_sim_range) break;
+    for (int k = 0; k < kSamples; ++k) {
+      Sizes sizes;
+      bool empty = false;
+      for (const auto& p : s.params) {
+        env.bind(sizes);
+        if (p.value) {
+          sizes[p.name] = static_cast<int64_t>(
+              value(*p.value, "params." + p.name + ".value", Want::integer, p.line, sizes));
+        } else if (!p.one_of.empty()) {
+          sizes[p.name] = p.one_of[static_cast<size_t>(k) % p.one_of.size()];
+        } else if (p.range) {
+          const auto& r = (simulator && p.sim_range) ? *p.sim_range : *p.range;
+          const std::string field =
+              "params." + p.name + (simulator && p.sim_range ? ".simulator" : ".range");
+          const auto lo = static_cast<int64_t>(value(r.first, field, Want::integer, p.line, sizes));
+          const auto hi =
+              static_cast<int64_t>(value(r.second, field, Want::integer, p.line, sizes));
+          int64_t m = 1;
+          if (p.multiple_of)
+            m = std::max<int64_t>(
+                1, static_cast<int64_t>(value(*p.multiple_of, "params." + p.name + ".multiple_of",
+                                              Want::integer, p.line, sizes)));
+          const int64_t klo = lo >= 0 ? (lo + m - 1) / m : -((-lo) / m),
+                        khi = hi >= 0 ? hi / m : -((-hi + m - 1) / m);
+          if (klo > khi) {
+            empty = true;  // no value for these earlier values: not a sample
+            break;
+          }
+          sizes[p.name] = samplePoint(klo, khi, k, p.name) * m;
+        }
+      }
+      if (empty) continue;
+      env.bind(sizes);
+      bool inside = true;
+      for (const auto& c : s.constraints) {
+        value(c, "constraints", Want::number, c.line, sizes);
+        inside = inside && env.evalBool(c.text);
+      }
+      if (!inside) continue;
+      for (const auto& b : s.buffers) {
+        const std::string f = "buffers." + b.name;
+        value(b.count, f + ".count", Want::count, b.line, sizes);
+        for (const auto& d : b.shape) value(d, f + ".shape", Want::count, b.line, sizes);
+        if (b.compare.kind == CompareSpec::Kind::tolerance) {
+          value(b.compare.abs, f + ".compare.abs", Want::number, b.line, sizes);
+          value(b.compare.rel, f + ".compare.rel", Want::number, b.line, sizes);
+        }
+      }
+      for (const auto& l : s.launches) {
+        for (const auto& a : l.args)
+          if (a.kind == ArgSpec::Kind::scalar || a.kind == ArgSpec::Kind::local)
+            value(a.value, "args", a.kind == ArgSpec::Kind::local ? Want::count : Want::number,
+                  a.line > 0 ? a.line : l.line, sizes);
+        for (const auto& g : l.global) value(g, "global", Want::count, l.line, sizes);
+        for (const auto& g : l.local) value(g, "local", Want::count, l.line, sizes);
+        for (const auto& g : l.offset) value(g, "offset", Want::count, l.line, sizes);
+      }
+      if (s.flops) value(*s.flops, "flops", Want::number, 0, sizes);
+      if (s.bytes) value(*s.bytes, "bytes", Want::number, 0, sizes);
+    }
   }
 }
 

@@ -3,9 +3,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
+#include <fstream>
+#include <optional>
 #include <regex>
 #include <set>
+#include <string_view>
 
 #include "core/reference.hpp"
 #include "core/spec_loader.hpp"
@@ -69,11 +73,28 @@ std::string Loader::resolveSource(const YAML::Node& n, const std::string& source
   if (!repoRoot_.empty()) candidates.push_back(fs::path(repoRoot_) / source);
   candidates.push_back(fs::path(file_).parent_path() / source);
   candidates.push_back(fs::path(source));
+  // The kernel file lies in the spec's tree: below the repository root or the spec's folder
+  // (links resolved), so that a spec cannot have the tool read and report a file elsewhere
+  // (`source: ../../../etc/passwd`).
+  auto inside = [](const fs::path& file, const fs::path& folder) {
+    std::error_code ec;
+    const fs::path base = fs::weakly_canonical(folder, ec);
+    if (ec || base.empty()) return false;
+    const fs::path rel = file.lexically_relative(base);
+    return !rel.empty() && *rel.begin() != "..";
+  };
   for (const auto& c : candidates) {
     std::error_code ec;  // a name too long or not a path at all is "not found", not a throw
     if (!fs::is_regular_file(c, ec)) continue;
     const fs::path canonical = fs::weakly_canonical(c, ec);
-    return ec ? c.string() : canonical.string();
+    if (ec) continue;
+    const fs::path specFolder = fs::absolute(fs::path(file_), ec).parent_path();
+    if (!(!repoRoot_.empty() && inside(canonical, repoRoot_)) && !inside(canonical, specFolder))
+      fail(n, "source",
+           "kernel file '" + source + "' is " + canonical.string() + ", outside the spec's tree (" +
+               (repoRoot_.empty() ? std::string() : repoRoot_ + " or ") + specFolder.string() +
+               "): a spec names a kernel file below the repository root or its own folder");
+    return canonical.string();
   }
   fail(n, "source",
        "kernel file '" + source + "' not found (looked in " +
@@ -280,11 +301,62 @@ ArgSpec Loader::loadArg(const YAML::Node& n, const Spec& s, const std::string& f
   return a;
 }
 
+namespace {
+
+bool identChar(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
+
+// Why kernel `name` cannot be in the file at `path`: the name is no identifier anywhere in it
+// (comments included, so that a kernel a macro makes is never refused). Names the kernels the
+// file declares (the identifier before the '(' after each `kernel`/`__kernel`). Nothing when it
+// may be there, or the file cannot be read (the build will say).
+std::optional<std::string> kernelMissing(const std::string& path, const std::string& name) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<std::string> declared;
+  bool head = false;  // after `kernel`, before its '('
+  std::string last;   // the identifier before the next '('
+  for (size_t i = 0; i < text.size();) {
+    const char c = text[i];
+    if (!identChar(c)) {
+      if (c == '(' && head) {
+        if (!last.empty() && std::find(declared.begin(), declared.end(), last) == declared.end())
+          declared.push_back(last);
+        head = false;
+      } else if (c == ';' || c == '{' || c == '}') {
+        head = false;
+      }
+      ++i;
+      continue;
+    }
+    const size_t start = i;
+    while (i < text.size() && identChar(text[i])) ++i;
+    const std::string_view word(text.data() + start, i - start);
+    if (word == name) return std::nullopt;
+    if (word == "kernel" || word == "__kernel") {
+      head = true;
+      last.clear();
+    } else if (head) {
+      last = std::string(word);
+    }
+  }
+  std::string list;
+  for (const auto& k : declared) list += (list.empty() ? "" : ", ") + k;
+  return "is not in " + path +
+         (list.empty() ? std::string(" (it declares no kernel)") : " (its kernels: " + list + ")");
+}
+
+}  // namespace
+
 LaunchSpec Loader::loadLaunch(const YAML::Node& n, const Spec& s) {
   LaunchSpec l;
   l.line = lineOf(n);
   if (!n["kernel"]) fail(n, "kernel", "missing");
   l.kernel = scalarString(n["kernel"], "kernel");
+  if (auto why = kernelMissing(s.source_path, l.kernel))
+    fail(n["kernel"], "kernel", "'" + l.kernel + "' " + *why);
   if (!n["args"]) fail(n, "args", "missing");
   requireSeq(n["args"], "args");
   int i = 0;

@@ -80,6 +80,12 @@ class Loader {
   // Every expression must parse and use only known names; params only earlier params.
   void validateExpressions(const Spec& s);
 
+  // Every expression evaluates, and every count and launch size is not negative, at sample sizes
+  // in the spec's domain (each range's bounds and points between, real and simulator ranges): a
+  // division by zero or a negative count is the spec's error, named with its line here rather
+  // than found as cases that never run ("pass (0 cases)").
+  void checkValuesAtSampleSizes(const Spec& s);
+
   std::string file_;
   std::string repoRoot_;
 };

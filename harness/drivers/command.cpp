@@ -45,10 +45,7 @@ void writeHtml(const std::string& path, const drivers::Matrix& matrix,
 }
 
 void writeJson(const fs::path& path, const nlohmann::json& json) {
-  if (path.has_parent_path()) fs::create_directories(path.parent_path());
-  std::ofstream out(path);
-  if (!out) throw std::runtime_error("cannot write " + path.string());
-  out << json.dump(2) << "\n";
+  clh::writeFileAtomically(path.string(), json.dump(2) + "\n");  // throws with the OS's reason
 }
 
 }  // namespace

@@ -27,13 +27,13 @@ bool hidden(const fs::path& relative) {
 
 }  // namespace
 
+// Links, devices and pipes named *.cl are listed, not read: readSubmissionFile refuses them, and
+// the submission's feedback says why (a folder named *.cl is no submission).
 std::vector<Submission> findSubmissions(const std::vector<std::string>& paths) {
   std::vector<Submission> out;
   for (const auto& p : paths) {
     std::error_code ec;
-    if (fs::is_regular_file(p, ec)) {
-      out.push_back({fs::path(p).stem().string(), p, {}});
-    } else if (fs::is_directory(p, ec)) {
+    if (fs::is_directory(p, ec)) {
       for (auto it = fs::recursive_directory_iterator(
                p, fs::directory_options::skip_permission_denied, ec);
            it != fs::recursive_directory_iterator(); it.increment(ec)) {
@@ -43,10 +43,16 @@ std::vector<Submission> findSubmissions(const std::vector<std::string>& paths) {
           if (it->is_directory()) it.disable_recursion_pending();
           continue;
         }
-        if (!it->is_regular_file() || it->path().extension() != ".cl") continue;
+        // Links and special files named *.cl are submissions too: the reader refuses them with
+        // a reason (readSubmissionFile), rather than following them or leaving them out silently.
+        if (it->is_directory(ec) || it->path().extension() != ".cl") continue;
         std::string id = (rel.parent_path() / rel.stem()).generic_string();
         out.push_back({id, it->path().string(), {}});
       }
+    } else if (fs::exists(fs::symlink_status(p, ec))) {
+      // Any file named (a link, a device or a pipe too): whether it can be read is the reader's
+      // to say, as a refusal the submission's feedback carries.
+      out.push_back({fs::path(p).stem().string(), p, {}});
     } else {
       throw std::invalid_argument("no such file or folder: " + p);
     }

@@ -24,14 +24,17 @@
 #include <sstream>
 #include <thread>
 
+#include "core/replay_sizes.hpp"
 #include "core/shard.hpp"
 #include "core/sizes.hpp"
 #include "grade/batch.hpp"
 #include "grade/device_job.hpp"
+#include "grade/disk_room.hpp"
 #include "grade/html.hpp"
 #include "grade/report.hpp"
 #include "grade/sandbox.hpp"
 #include "grade/source_guard.hpp"
+#include "grade/submission_file.hpp"
 #include "grade/time_limits.hpp"
 #include "grade/trace.hpp"
 #include "proc/child.hpp"
@@ -150,6 +153,7 @@ struct Batch {
   const gr::RubricItem* speed = nullptr;
   gr::TimePolicy policy;
   std::map<std::string, gr::ReferenceTimes> reference;  ///< per device identity (calibration)
+  std::map<std::string, std::string> refused;  ///< id -> why its file was not read
 };
 
 // One try of a kernel on one device: what the child left behind, and where it was stopped.
@@ -321,7 +325,9 @@ gr::Grade gradeOne(const Batch& b, const gr::Submission& s, const std::string& f
   auto t0 = Clock::now();
   // A submission is built from its own text only: one that would read another file of this
   // machine is refused before any device sees it.
-  if (auto why = gr::refusedSource(s.text)) {
+  const auto unread = b.refused.find(s.id);
+  if (auto why = unread == b.refused.end() ? gr::refusedSource(s.text)
+                                           : std::optional<std::string>(unread->second)) {
     gr::Grade g = gr::refusedGrade(b.assignment, s, *why, b.ctx);
     g.fingerprint = fingerprint;
     g.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
@@ -409,7 +415,7 @@ int runGrade(const clh::ToolConfig& config, const GradeArgs& args) {
     std::cerr << "clharness grade: --seed: '" << args.seed << "' is not an unsigned integer\n";
     return clh::kExitUsage;
   }
-  Batch b{config, args, {}, {}, {}, 0, 0, {}, nullptr, {}, {}};
+  Batch b{config, args, {}, {}, {}, 0, 0, {}, nullptr, {}, {}, {}};
   b.policy.case_floor_s = args.timeout_s;
   b.policy.build_floor_s = args.build_timeout_s;
   std::vector<gr::Submission> subs;
@@ -426,8 +432,12 @@ int runGrade(const clh::ToolConfig& config, const GradeArgs& args) {
       std::cerr << fmt::format("clharness grade: shard {}/{}: {} of {} submission(s)\n",
                                shard.index, shard.count, subs.size(), all);
     }
-    for (auto& s : subs) s.text = readFile(s.path);
-    if (args.sizes) clh::parseSizes(*args.sizes);
+    for (auto& s : subs) {  // as regular files only: a link or a device is refused, not read
+      gr::SubmissionBytes bytes = gr::readSubmissionFile(s.path);
+      s.text = std::move(bytes.text);
+      if (!bytes.refused.empty()) b.refused[s.id] = std::move(bytes.refused);
+    }
+    if (args.sizes) clh::parseSizesFor(b.assignment.spec, *args.sizes);
   } catch (const clh::SpecError& e) {
     std::cerr << "clharness grade: " << e.what() << "\n";
     return clh::kExitUsage;
@@ -499,6 +509,10 @@ int runGrade(const clh::ToolConfig& config, const GradeArgs& args) {
       return clh::kExitUsage;
     }
     removeStale(out);
+    if (auto why = gr::diskRoomProblem(out.string())) {
+      std::cerr << "clharness grade: " << *why << "\n";
+      return clh::kExitUsage;
+    }
     b.scratch = fs::absolute(out) / (".work-" + std::to_string(getpid()));
   } else {
     b.scratch = fs::temp_directory_path() / ("clharness-grade-" + std::to_string(getpid()));
@@ -518,8 +532,8 @@ int runGrade(const clh::ToolConfig& config, const GradeArgs& args) {
   std::vector<size_t> todo;
   for (const auto& s : subs) {
     Slot slot{s,
-              gr::gradeFingerprint(b.assignment, readFile(s.path), seed, b.cases, b.simulator_cases,
-                                   deviceNames),
+              gr::gradeFingerprint(b.assignment, b.refused.count(s.id) ? b.refused[s.id] : s.text,
+                                   seed, b.cases, b.simulator_cases, deviceNames),
               {}};
     if (!replay && !args.regrade) {
       auto old = gr::readGrade(gr::resultFiles(out.string(), s).json);
@@ -554,7 +568,13 @@ int runGrade(const clh::ToolConfig& config, const GradeArgs& args) {
       Slot& slot = slots[todo[k]];
       progress.started(slot.sub.id);
       try {
+        // A disk that filled up fails builds and tools in the grading processes: a grade made
+        // then (or about to be) is not the kernel's, and is neither made nor written.
+        if (!replay)
+          if (auto why = gr::diskRoomProblem(out.string())) throw std::runtime_error(*why);
         gr::Grade g = gradeOne(b, slot.sub, slot.fingerprint);
+        if (!replay)
+          if (auto why = gr::diskRoomProblem(out.string())) throw std::runtime_error(*why);
         if (!replay) gr::writeGradeFiles(gr::resultFiles(out.string(), slot.sub), g, gradescope);
         std::string line = outcomeLine(g);
         {

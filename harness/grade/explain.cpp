@@ -52,9 +52,14 @@ std::vector<Declaration> uninitializedDeclarations(const std::string& text, int 
   const std::vector<std::string> original = linesOf(text);
   const std::vector<std::string> code = linesOf(codeView(text));
   if (use_line < 1 || use_line > static_cast<int>(code.size())) return {};
+  // The regular expressions below backtrack: they only ever see lines of ordinary length (a
+  // longer line of a student's text, which could exhaust the stack, is not read for
+  // declarations: the finding keeps its use alone).
+  constexpr size_t kLongestLine = 1000;
   std::set<std::string> used;
   static const std::regex ident(R"([A-Za-z_]\w*)");
   const std::string& useText = code[static_cast<size_t>(use_line - 1)];
+  if (useText.size() > kLongestLine) return {};
   for (std::sregex_iterator it(useText.begin(), useText.end(), ident), end; it != end; ++it)
     used.insert(it->str());
 
@@ -69,6 +74,7 @@ std::vector<Declaration> uninitializedDeclarations(const std::string& text, int 
   // or a cast; its declarators run to the end of the statement, parameter list or cast.
   for (int ln = use_line; ln >= 1; --ln) {
     const std::string& line = code[static_cast<size_t>(ln - 1)];
+    if (line.size() > kLongestLine) continue;
     for (std::sregex_iterator t(line.begin(), line.end(), typeWord()), end; t != end; ++t) {
       const size_t start = static_cast<size_t>(t->position());
       const size_t after = start + static_cast<size_t>(t->length());

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <regex>
 
@@ -94,6 +95,55 @@ std::string gradeReplayCommand(const GradeContext& ctx, const Submission& s,
                      shellQuote(formatSizes(sizes)));
 }
 
+namespace {
+
+// `text` with PoCL's cache copies ("PATH/tempfile_X.cl", the path running back to a space, a colon
+// or a quote) and Oclgrind's "input.cl" (after a space, a quote or '(' or at a line's start, and
+// not followed by a word character) called `name`.
+std::string compilerCopiesRenamed(const std::string& text, const std::string& name) {
+  auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  auto pathStop = [](char c) {
+    return std::isspace(static_cast<unsigned char>(c)) || c == ':' || c == '\'' || c == '"';
+  };
+  std::string out;
+  size_t copied = 0;  // text[copied..] is not in `out` yet
+  // The next candidates at or after `at`, each looked for again only once passed.
+  size_t temp = text.find("tempfile_"), input = text.find("input.cl");
+  for (size_t at = 0; at < text.size();) {
+    if (temp != std::string::npos && temp < at) temp = text.find("tempfile_", at);
+    if (input != std::string::npos && input < at) input = text.find("input.cl", at);
+    if (temp == std::string::npos && input == std::string::npos) break;
+    if (temp < input) {
+      size_t end = temp + 9;
+      while (end < text.size() && std::isalnum(static_cast<unsigned char>(text[end]))) ++end;
+      if (end == temp + 9 || text.compare(end, 3, ".cl") != 0) {
+        at = temp + 1;
+        continue;
+      }
+      end += 3;
+      size_t start = temp;
+      while (start > copied && !pathStop(text[start - 1])) --start;
+      out.append(text, copied, start - copied).append(name);
+      copied = at = end;
+    } else {
+      const size_t end = input + 8;
+      const bool before = input == 0 || std::isspace(static_cast<unsigned char>(text[input - 1])) ||
+                          text[input - 1] == '\'' || text[input - 1] == '"' ||
+                          text[input - 1] == '(';
+      const bool after = end >= text.size() || !word(text[end]);
+      if (!before || !after || input < copied) {
+        at = input + 1;
+        continue;
+      }
+      out.append(text, copied, input - copied).append(name);
+      copied = at = end;
+    }
+  }
+  return out.append(text, copied, std::string::npos);
+}
+
+}  // namespace
+
 std::string studentPaths(const std::string& text, const Submission& s) {
   if (text.empty()) return text;
   std::string out = text;
@@ -107,10 +157,9 @@ std::string studentPaths(const std::string& text, const Submission& s) {
   std::string absolute = fs::absolute(s.path, ec).lexically_normal().string();
   replaceAll(absolute, s.file_name());
   if (s.path != s.file_name()) replaceAll(s.path, s.file_name());
-  // PoCL builds a copy in its kernel cache; Oclgrind calls every program "input.cl".
-  out = std::regex_replace(out, std::regex(R"([^\s:'"]*tempfile_[A-Za-z0-9]+\.cl)"), s.file_name());
-  out = std::regex_replace(out, std::regex(R"((^|[\s'"(])input\.cl\b)"), "$1" + s.file_name());
-  return out;
+  // PoCL builds a copy in its kernel cache (".../tempfile_XXXXXX.cl"); Oclgrind calls every
+  // program "input.cl". Found by hand, in one pass: a log echoes a student's lines.
+  return compilerCopiesRenamed(out, s.file_name());
 }
 
 std::string gradeFingerprint(const Assignment& a, const std::string& submission_bytes,

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <string_view>
 
 #include "core/sizes.hpp"
 #include "report/reporters.hpp"
@@ -277,7 +278,11 @@ nlohmann::json gradescopeResults(const Grade& g) {
 }
 
 void writeGradebookCsv(std::ostream& os, const Rubric& rubric, const std::vector<Grade>& grades) {
-  auto cell = [](const std::string& s) {
+  auto cell = [](std::string s) {
+    // A text cell a spreadsheet would read as a formula (=, +, -, @, or a tab or carriage return
+    // first: a file named "=HYPERLINK(...).cl") gets a leading quote, which shows it as text.
+    if (!s.empty() && std::string_view("=+-@\t\r").find(s.front()) != std::string_view::npos)
+      s.insert(0, 1, '\'');
     if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
     std::string out = "\"";
     for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);

@@ -3,9 +3,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <regex>
 #include <sstream>
+#include <string_view>
 #include <vector>
 
 namespace clh::grade {
@@ -183,10 +185,33 @@ std::string codeView(const std::string& text) {
 std::optional<std::vector<Parameter>> kernelParameters(const std::string& text,
                                                        const std::string& kernel) {
   const std::string code = codeView(text);
-  const std::regex head("(__kernel|\\bkernel)\\s[^;{}]*?\\b" + kernel + "\\s*\\(");
-  std::smatch m;
-  if (!std::regex_search(code, m, head)) return std::nullopt;
-  size_t p = static_cast<size_t>(m.position(0) + m.length(0));
+  // One pass over the identifiers (no backtracking regular expression: the text is a student's):
+  // after `kernel` or `__kernel`, up to the next ';', '{' or '}', the name followed by '('.
+  size_t p = std::string::npos;
+  bool inHead = false;
+  for (size_t i = 0; i < code.size() && p == std::string::npos;) {
+    const char c = code[i];
+    if (c == ';' || c == '{' || c == '}') {
+      inHead = false;
+      ++i;
+      continue;
+    }
+    if (!identChar(c)) {
+      ++i;
+      continue;
+    }
+    const size_t start = i;
+    while (i < code.size() && identChar(code[i])) ++i;
+    const std::string_view word(code.data() + start, i - start);
+    if (word == "kernel" || word == "__kernel") {
+      inHead = true;
+    } else if (inHead && word == kernel) {
+      size_t after = i;
+      while (after < code.size() && std::isspace(static_cast<unsigned char>(code[after]))) ++after;
+      if (after < code.size() && code[after] == '(') p = after + 1;
+    }
+  }
+  if (p == std::string::npos) return std::nullopt;
   int depth = 1;
   std::string current;
   std::vector<std::string> parts;
@@ -207,7 +232,10 @@ std::optional<std::vector<Parameter>> kernelParameters(const std::string& text,
     std::string s = squeeze(part);
     if (s == "void") continue;
     size_t end = s.size();
-    while (end > 0 && s[end - 1] == ']') end = s.rfind('[', end - 1);  // array declarators
+    while (end > 0 && s[end - 1] == ']') {  // array declarators
+      const size_t open = s.rfind('[', end - 1);
+      end = open == std::string::npos ? 0 : open;
+    }
     size_t start = end;
     while (start > 0 && identChar(s[start - 1])) --start;
     Parameter param;
@@ -262,12 +290,30 @@ const std::vector<std::string>& knownTechniques() {
 std::set<std::string> techniquesUsed(const std::string& text) {
   const std::string code = codeView(text);
   std::set<std::string> out;
-  if (std::regex_search(code, std::regex(R"((^|[^A-Za-z0-9_])(__)?local\s+[A-Za-z_])")))
-    out.insert("local_memory");
-  if (std::regex_search(code, std::regex(R"((^|[^A-Za-z0-9_])(work_group_)?barrier\s*\()")))
-    out.insert("barrier");
-  if (std::regex_search(code, std::regex(R"((^|[^A-Za-z0-9_])(atomic|atom)_[a-z_]+\s*\()")))
-    out.insert("atomics");
+  // One pass over the identifiers (no backtracking regular expression over a student's text).
+  auto lowerWord = [](std::string_view w) {
+    return !w.empty() && std::all_of(w.begin(), w.end(),
+                                     [](char c) { return (c >= 'a' && c <= 'z') || c == '_'; });
+  };
+  for (size_t i = 0; i < code.size();) {
+    if (!identChar(code[i])) {
+      ++i;
+      continue;
+    }
+    const size_t start = i;
+    while (i < code.size() && identChar(code[i])) ++i;
+    const std::string_view word(code.data() + start, i - start);
+    size_t next = i;
+    while (next < code.size() && std::isspace(static_cast<unsigned char>(code[next]))) ++next;
+    const bool call = next < code.size() && code[next] == '(';
+    if ((word == "local" || word == "__local") && next > i && next < code.size() &&
+        (std::isalpha(static_cast<unsigned char>(code[next])) || code[next] == '_'))
+      out.insert("local_memory");
+    if ((word == "barrier" || word == "work_group_barrier") && call) out.insert("barrier");
+    if (call && ((word.substr(0, 7) == "atomic_" && lowerWord(word.substr(7))) ||
+                 (word.substr(0, 5) == "atom_" && lowerWord(word.substr(5)))))
+      out.insert("atomics");
+  }
   return out;
 }
 
@@ -314,23 +360,103 @@ std::optional<std::string> refusedSource(const std::string& text) {
   return std::nullopt;
 }
 
+namespace {
+
+bool startsWith(std::string_view s, std::string_view prefix) {
+  return s.substr(0, prefix.size()) == prefix;
+}
+
+size_t digitsAt(std::string_view s, size_t at) {
+  size_t n = 0;
+  while (at + n < s.size() && std::isdigit(static_cast<unsigned char>(s[at + n]))) ++n;
+  return n;
+}
+
+bool severityAt(std::string_view s, size_t at) {
+  for (std::string_view word : {"fatal error", "error", "warning", "note", "remark"})
+    if (startsWith(s.substr(std::min(at, s.size())), word)) {
+      const size_t after = at + word.size();
+      return after >= s.size() || !identChar(s[after]);
+    }
+  return false;
+}
+
+// The file a compiler diagnostic is located in: "FILE:L:C: error: ...", "FILE:L: note: ...",
+// "FILE:L:C: text" (a located continuation), or PoCL's "error: FILE:L:C: ...". Read by hand, in
+// one pass (a build log echoes a student's lines, of any length).
+std::optional<std::string> diagnosticFile(std::string_view line) {
+  for (std::string_view prefix : {"fatal error: ", "error: ", "warning: ", "note: ", "remark: "})
+    if (startsWith(line, prefix)) {
+      if (auto file = diagnosticFile(line.substr(prefix.size()))) return file;
+      break;
+    }
+  for (size_t colon = line.find(':'); colon != std::string_view::npos;
+       colon = line.find(':', colon + 1)) {
+    size_t p = colon + 1;
+    const size_t line_digits = digitsAt(line, p);
+    if (line_digits == 0) continue;
+    p += line_digits;
+    // FILE:L:C: text, FILE:L: text
+    if (p < line.size() && line[p] == ':') {
+      size_t q = p + 1;
+      const size_t col = digitsAt(line, q);
+      if (col > 0 && q + col < line.size() && line[q + col] == ':') q += col + 1;
+      if (q < line.size() && line[q] == ' ') return std::string(line.substr(0, colon));
+    }
+    // FILE:L[:C][:][ ]severity
+    size_t q = p;
+    if (q < line.size() && line[q] == ':' && digitsAt(line, q + 1) > 0)
+      q += 1 + digitsAt(line, q + 1);
+    if (q < line.size() && line[q] == ':') ++q;
+    if (q < line.size() && line[q] == ' ') ++q;
+    if (severityAt(line, q)) return std::string(line.substr(0, colon));
+  }
+  return std::nullopt;
+}
+
+// "1 error generated.", "2 warnings and 1 error generated."
+bool summaryLine(std::string_view line) {
+  std::istringstream words{std::string(line)};
+  std::vector<std::string> w;
+  for (std::string x; words >> x;) w.push_back(x);
+  auto count = [](const std::string& x) {
+    return !x.empty() &&
+           std::all_of(x.begin(), x.end(), [](char c) { return c >= '0' && c <= '9'; });
+  };
+  auto kind = [](const std::string& x) {
+    return x == "error" || x == "errors" || x == "warning" || x == "warnings";
+  };
+  const bool generated = !w.empty() && (w.back() == "generated" || w.back() == "generated.");
+  if (!generated) return false;
+  if (w.size() == 3) return count(w[0]) && kind(w[1]);
+  if (w.size() == 6) return count(w[0]) && kind(w[1]) && w[2] == "and" && count(w[3]) && kind(w[4]);
+  return false;
+}
+
+// clharness's own one-line messages.
+bool oursLine(std::string_view line) {
+  if (startsWith(line, "no kernel '")) {
+    const size_t close = line.find('\'', 11);
+    return close != std::string_view::npos && startsWith(line.substr(close), "' could be created");
+  }
+  if (!startsWith(line, "cl")) return false;
+  size_t p = 2;
+  while (p < line.size() && std::isalpha(static_cast<unsigned char>(line[p]))) ++p;
+  return p > 2 && startsWith(line.substr(p), " failed: ");
+}
+
+}  // namespace
+
 std::string studentBuildLog(const std::string& log, const std::string& file_name) {
-  static const std::regex diagnostic(
-      R"(^(.*?):(\d+)(:\d+)?:? ?(fatal error|error|warning|note|remark)\b.*)");
-  static const std::regex located(R"(^(.*?):(\d+):(\d+:)? .*)");
-  static const std::regex summary(
-      R"(^\s*\d+ (errors?|warnings?)( and \d+ (errors?|warnings?))? generated\.?\s*$)");
-  static const std::regex ours(R"(^(no kernel '[^']*' could be created|cl[A-Za-z]+ failed: ).*)");
   std::istringstream in(log);
   std::string line, out;
   bool keep = false;
   int left = 0;
-  std::smatch m;
   while (std::getline(in, line)) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (std::regex_match(line, m, diagnostic) || std::regex_match(line, m, located)) {
-      keep = m[1].str() == file_name;
-    } else if (std::regex_match(line, summary) || std::regex_match(line, ours)) {
+    if (auto file = diagnosticFile(line)) {
+      keep = *file == file_name;
+    } else if (summaryLine(line) || oursLine(line)) {
       out += line + "\n";
       keep = false;
       continue;

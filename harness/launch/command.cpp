@@ -283,12 +283,10 @@ int runLaunch(const clh::ToolConfig& config, const LaunchArgs& args) {
     }
     j["totals"] = {
         {"runs", runs.size()}, {"new_failures", fresh}, {"result_mismatches", mismatches}};
-    if (fs::path(args.json_path).has_parent_path())
-      fs::create_directories(fs::path(args.json_path).parent_path());
-    std::ofstream f(args.json_path);
-    f << j.dump(1) << "\n";
-    if (!f) {
-      std::cerr << "clharness launch: cannot write " << args.json_path << "\n";
+    try {  // whole or not at all, with the OS's reason
+      clh::writeFileAtomically(args.json_path, j.dump(1) + "\n");
+    } catch (const std::exception& e) {
+      std::cerr << "clharness launch: " << e.what() << "\n";
       return clh::kExitUsage;
     }
   }

@@ -9,10 +9,13 @@
 #include <cstdio>
 #include <deque>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <mutex>
 
+#include "core/replay_sizes.hpp"
 #include "core/shard.hpp"
+#include "core/sizes.hpp"
 #include "core/version.hpp"
 #include "drivers/baseline.hpp"
 #include "launch/json.hpp"
@@ -39,9 +42,21 @@ std::string journalPath(const CheckOptions& o) {
   return "";
 }
 
-// What a resumed run must share with the run it resumes, for its units to be the same.
-nlohmann::json journalOptions(const CheckOptions& o) {
-  return {{"seed", o.seed},
+std::string fileBytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// What a resumed run must share with the run it resumes, for its units to be the same: its
+// options, and each spec's text with its kernel's ("inputs": spec file -> hash), so that a journal
+// written before a spec or a kernel was edited is refused rather than its old verdicts reused.
+nlohmann::json journalOptions(const CheckOptions& o, const std::vector<Spec>& specs) {
+  nlohmann::json inputs = nlohmann::json::object();
+  for (const auto& s : specs)
+    inputs[s.file] = fmt::format(
+        "{:016x}", hash64(fileBytes(s.file) + '\0' + fileBytes(s.source_path), 0x6a6f75726eull));
+  return {{"inputs", inputs},
+          {"seed", o.seed},
           {"cases", o.cases},
           {"sizes", o.sizes.value_or("")},
           {"buffer_mode", o.buffer_mode},
@@ -66,7 +81,8 @@ int runCheck(const ToolConfig& config, const CheckOptions& o) {
   }
   try {
     runModes(o.buffer_mode, o.read_mode);
-    if (o.sizes) parseSizes(*o.sizes);
+    if (o.sizes)
+      for (const auto& spec : specs) parseSizesFor(spec, *o.sizes);
   } catch (const std::invalid_argument& e) {
     std::cerr << "clharness: " << e.what() << "\n";
     return kExitUsage;
@@ -107,7 +123,7 @@ int runCheck(const ToolConfig& config, const CheckOptions& o) {
   installInterruptHandlers();
   RunJournal journal;
   if (const std::string jpath = journalPath(o); !jpath.empty()) {
-    const std::string why = journal.open(jpath, journalOptions(o), o.resume);
+    const std::string why = journal.open(jpath, journalOptions(o, specs), o.resume);
     if (!why.empty() && o.resume) {
       std::cerr << "clharness: --resume: " << why << "\n";
       return kExitUsage;
@@ -278,7 +294,10 @@ int runCheck(const ToolConfig& config, const CheckOptions& o) {
     writeReportOutputs(report, o.reports);
     return interruptExitCode();
   }
-  if (writeReportOutputs(report, o.reports)) journal.finish();
+  // A report that could not be written fails the run whatever its verdicts (the message names the
+  // file and the OS's reason); the journal stays, for a --resume once there is room.
+  if (!writeReportOutputs(report, o.reports)) return kExitUsage;
+  journal.finish();
   return reportPasses(report) ? kExitOk : kExitCheckFailed;
 }
 }  // namespace clh

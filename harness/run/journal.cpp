@@ -55,6 +55,24 @@ std::string RunJournal::open(const std::string& path, const nlohmann::json& opti
         if (j.value("event", "") != "start") break;
         if (j.value("options", nlohmann::json()) != options) {
           ::close(fd);
+          // The same options over edited files: name the specs whose text or kernel changed.
+          nlohmann::json was = j.value("options", nlohmann::json()), now = options;
+          const nlohmann::json was_inputs =
+              was.is_object() ? was.value("inputs", nlohmann::json()) : nlohmann::json();
+          if (was.is_object() && now.is_object()) {
+            was.erase("inputs");
+            now.erase("inputs");
+          }
+          if (was == now && options.contains("inputs")) {
+            std::string changed;
+            for (const auto& [file, hash] : options["inputs"].items())
+              if (!was_inputs.is_object() || was_inputs.value(file, nlohmann::json()) != hash)
+                changed += (changed.empty() ? "" : ", ") + file;
+            return fmt::format(
+                "{} was written before {} or its kernel changed: its units are not this run's; "
+                "run without --resume",
+                path, changed.empty() ? "the specs" : changed);
+          }
           return fmt::format(
               "{} was written by a run with other options ({}); this run has {}: run with the "
               "same options, or without --resume",

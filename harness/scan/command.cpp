@@ -21,6 +21,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/files.hpp"
 #include "core/shell.hpp"
 #include "proc/child.hpp"
 #include "scan/scan.hpp"
@@ -377,10 +378,12 @@ int runScanCommand(const clh::ToolConfig& config, const ScanArgs& a) {
   std::error_code ec;
   fs::remove_all(scratch, ec);
   if (!a.json_path.empty()) {
-    std::ofstream f(a.json_path);
-    f << nlohmann::json{{"schema", "clharness-scan/1"}, {"results", results}}.dump(2) << "\n";
-    if (!f) {
-      std::cerr << "clharness scan: cannot write " << a.json_path << "\n";
+    try {  // whole or not at all, with the OS's reason
+      clh::writeFileAtomically(
+          a.json_path,
+          nlohmann::json{{"schema", "clharness-scan/1"}, {"results", results}}.dump(2) + "\n");
+    } catch (const std::exception& e) {
+      std::cerr << "clharness scan: " << e.what() << "\n";
       return clh::kExitUsage;
     }
   }
