@@ -144,10 +144,14 @@ def expected_kind(errors, source):
 def geometry(options, max_items):
     """(global, local, note) of the run from GPUVerify's size options."""
     values = {}
+    free = set()  # dimensions of a '*' global size: scan explores them (--global '*')
     for word in options:
         m = re.match(r"--(local_size|num_groups|global_size)=(.+)$", word)
         if m:
             values[m.group(1)] = dims(m.group(2))
+            if m.group(1) == "global_size":
+                free = {i for i, v in enumerate(m.group(2).strip("[]").split(","))
+                        if v.strip() == "*"}
     local = values.get("local_size", [1])
     if "global_size" in values:
         groups = [g // l if l else 1 for g, l in zip(values["global_size"], local)]
@@ -171,7 +175,11 @@ def geometry(options, max_items):
         note = "work-groups %s of GPUVerify's %s" % (
             "x".join(map(str, groups)), "x".join(map(str, original)))
     glob = [l * g for l, g in zip(local, groups)]
-    return ",".join(map(str, glob)), ",".join(map(str, local)), note
+    if free:
+        note = (note + "; " if note else "") + "global size free in dimension %s: scan explores it" % (
+            ",".join(map(str, sorted(free))))
+    return (",".join("*" if i in free else str(v) for i, v in enumerate(glob)),
+            ",".join(map(str, local)), note)
 
 
 def without_calls(text, names):
@@ -326,7 +334,9 @@ def case_of(root, path, max_items, tries, scan_timeout=90):
     run = ["scan", rel, "--kernel", names[0], "--global", glob, "--local", local,
            "--build-options=" + build, "--tries", str(tries), "--timeout", str(scan_timeout)]
     params = parameters(source, names[0])
-    g, l = [int(v) for v in glob.split(",")], [int(v) for v in local.split(",")]
+    l = [int(v) for v in local.split(",")]
+    # A free dimension: its preconditions are evaluated with two work-groups (scan's first run).
+    g = [2 * b if v == "*" else int(v) for v, b in zip(glob.split(","), l)]
     sizes = {"get_local_size": l, "get_global_size": g,
              "get_num_groups": [a // b for a, b in zip(g, l)]}
     given, skipped = preconditions(source, kernel_body(source, names[0]), params, sizes)
