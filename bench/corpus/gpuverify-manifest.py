@@ -301,6 +301,26 @@ def kernel_args(option, params):
     return ["--arg=%s=%d" % (n, int(v, 0)) for n, v in zip(names, values) if v.strip() != "*"]
 
 
+DECLARATION = re.compile(r"(?:^|\n)[ \t]*(?:[A-Za-z_]\w*[ \t*]+)+([A-Za-z_]\w*)\s*\([^;{}()]*\)\s*;")
+
+
+def bodiless_calls(source):
+    """Functions the source declares at file scope, calls, and never defines: GPUVerify takes each
+    call as returning any value; no OpenCL driver links such a program (scan: a build_error)."""
+    code = re.sub(r"//[^\n]*|/\*.*?\*/", lambda m: re.sub(r"[^\n]", " ", m.group(0)), source,
+                  flags=re.S)
+    names = []
+    for m in DECLARATION.finditer(code):
+        name = m.group(1)
+        if code[:m.start(1)].count("{") != code[:m.start(1)].count("}"):
+            continue  # inside a function: a statement
+        if re.search(r"\b%s\s*\([^;{}]*\)\s*\{" % re.escape(name), code):
+            continue  # defined
+        if len(re.findall(r"\b%s\s*\(" % re.escape(name), code)) >= 2 and name not in names:
+            names.append(name)
+    return names
+
+
 def case_of(root, path, max_items, tries, scan_timeout=90):
     """A manifest record for one kernel, or (None, reason) when it stays out."""
     rel = os.path.relpath(path, root)
@@ -366,6 +386,11 @@ def case_of(root, path, max_items, tries, scan_timeout=90):
                  if any(pattern.match(w) for w in options)]
     if "--check-array-bounds" in options:
         unchecked.append(PER_DIMENSION)
+    bodiless = bodiless_calls(source)
+    if bodiless:
+        unchecked.append({"kind": "build_error", "why": "GPUVerify takes a call of a function "
+                          "declared without a body (%s) as returning any value; no OpenCL driver "
+                          "links the program" % ", ".join(bodiless)})
     if unchecked and not expect:
         case["unchecked"] = unchecked
     if skipped and not expect:

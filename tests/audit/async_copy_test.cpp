@@ -105,6 +105,19 @@ TEST(AsyncCopy, TheNextCopyIntoATileStillBeingReadIsARace) {
   EXPECT_EQ(lineSet(*race), (std::set<int>{49, 51})) << race->dump(2);
 }
 
+TEST(AsyncCopy, TwoCopiesInFlightIntoTheSameBytesRace) {
+  REQUIRE_OCLGRIND();
+  Scan s = scanKernel("two_copies_one_destination");
+  EXPECT_EQ(s.run.code, 1) << s.run.out;
+  const auto* race = s.find("race");
+  ASSERT_NE(race, nullptr) << s.run.out;
+  EXPECT_EQ(lineSet(*race), (std::set<int>{60, 61})) << race->dump(2);
+  EXPECT_EQ((*race)["summary"].get<std::string>().rfind(
+                "Write-write data race between two async copies in flight", 0),
+            0u)
+      << race->dump(2);
+}
+
 TEST(AsyncCopy, TheCatalogsMmulAsyncIsClean) {
   REQUIRE_OCLGRIND();
   // The strided copy of a column of B into Bwrk per step, waited for, a barrier per step.

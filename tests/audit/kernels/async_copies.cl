@@ -52,3 +52,14 @@ kernel void reuse_without_barrier(global const float* in, global float* out) {
   }
   out[get_global_id(0)] = sum;
 }
+
+// A race between two copies: the second starts before a wait covers the first, into the same
+// bytes.
+kernel void two_copies_one_destination(global const float* in, global float* out) {
+  local float tile[16];
+  event_t e = async_work_group_copy(tile, in, 16, 0);
+  e = async_work_group_copy(tile, in + 16, 16, e);
+  wait_group_events(1, &e);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = tile[get_local_id(0)];
+}
