@@ -144,10 +144,14 @@ def expected_kind(errors, source):
 def geometry(options, max_items):
     """(global, local, note) of the run from GPUVerify's size options."""
     values = {}
+    free = set()  # dimensions of a '*' global size: scan explores them (--global '*')
     for word in options:
         m = re.match(r"--(local_size|num_groups|global_size)=(.+)$", word)
         if m:
             values[m.group(1)] = dims(m.group(2))
+            if m.group(1) == "global_size":
+                free = {i for i, v in enumerate(m.group(2).strip("[]").split(","))
+                        if v.strip() == "*"}
     local = values.get("local_size", [1])
     if "global_size" in values:
         groups = [g // l if l else 1 for g, l in zip(values["global_size"], local)]
@@ -171,7 +175,11 @@ def geometry(options, max_items):
         note = "work-groups %s of GPUVerify's %s" % (
             "x".join(map(str, groups)), "x".join(map(str, original)))
     glob = [l * g for l, g in zip(local, groups)]
-    return ",".join(map(str, glob)), ",".join(map(str, local)), note
+    if free:
+        note = (note + "; " if note else "") + "global size free in dimension %s: scan explores it" % (
+            ",".join(map(str, sorted(free))))
+    return (",".join("*" if i in free else str(v) for i, v in enumerate(glob)),
+            ",".join(map(str, local)), note)
 
 
 def without_calls(text, names):
@@ -293,6 +301,26 @@ def kernel_args(option, params):
     return ["--arg=%s=%d" % (n, int(v, 0)) for n, v in zip(names, values) if v.strip() != "*"]
 
 
+DECLARATION = re.compile(r"(?:^|\n)[ \t]*(?:[A-Za-z_]\w*[ \t*]+)+([A-Za-z_]\w*)\s*\([^;{}()]*\)\s*;")
+
+
+def bodiless_calls(source):
+    """Functions the source declares at file scope, calls, and never defines: GPUVerify takes each
+    call as returning any value; no OpenCL driver links such a program (scan: a build_error)."""
+    code = re.sub(r"//[^\n]*|/\*.*?\*/", lambda m: re.sub(r"[^\n]", " ", m.group(0)), source,
+                  flags=re.S)
+    names = []
+    for m in DECLARATION.finditer(code):
+        name = m.group(1)
+        if code[:m.start(1)].count("{") != code[:m.start(1)].count("}"):
+            continue  # inside a function: a statement
+        if re.search(r"\b%s\s*\([^;{}]*\)\s*\{" % re.escape(name), code):
+            continue  # defined
+        if len(re.findall(r"\b%s\s*\(" % re.escape(name), code)) >= 2 and name not in names:
+            names.append(name)
+    return names
+
+
 def case_of(root, path, max_items, tries, scan_timeout=90):
     """A manifest record for one kernel, or (None, reason) when it stays out."""
     rel = os.path.relpath(path, root)
@@ -326,7 +354,9 @@ def case_of(root, path, max_items, tries, scan_timeout=90):
     run = ["scan", rel, "--kernel", names[0], "--global", glob, "--local", local,
            "--build-options=" + build, "--tries", str(tries), "--timeout", str(scan_timeout)]
     params = parameters(source, names[0])
-    g, l = [int(v) for v in glob.split(",")], [int(v) for v in local.split(",")]
+    l = [int(v) for v in local.split(",")]
+    # A free dimension: its preconditions are evaluated with two work-groups (scan's first run).
+    g = [2 * b if v == "*" else int(v) for v, b in zip(glob.split(","), l)]
     sizes = {"get_local_size": l, "get_global_size": g,
              "get_num_groups": [a // b for a, b in zip(g, l)]}
     given, skipped = preconditions(source, kernel_body(source, names[0]), params, sizes)
@@ -356,6 +386,11 @@ def case_of(root, path, max_items, tries, scan_timeout=90):
                  if any(pattern.match(w) for w in options)]
     if "--check-array-bounds" in options:
         unchecked.append(PER_DIMENSION)
+    bodiless = bodiless_calls(source)
+    if bodiless:
+        unchecked.append({"kind": "build_error", "why": "GPUVerify takes a call of a function "
+                          "declared without a body (%s) as returning any value; no OpenCL driver "
+                          "links the program" % ", ".join(bodiless)})
     if unchecked and not expect:
         case["unchecked"] = unchecked
     if skipped and not expect:

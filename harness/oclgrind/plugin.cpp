@@ -4,6 +4,8 @@
 // When CLHARNESS_OCLGRIND_WATCH names a file holding watched elements (sim/oclgrind_watch.hpp),
 // each launch of their kernel also reports which statements stored to them ("watch" lines).
 // An out-of-bounds access to local or private memory names the array it was derived from.
+// An access that races with an async copy still in flight is reported as a race with both lines
+// (async_copies.hpp), and "finished without waiting for events" names the copies never waited for.
 //
 // Built without RTTI, as liboclgrind is (it exports no typeinfo for oclgrind::Plugin).
 
@@ -39,6 +41,7 @@
 #include <oclgrind/WorkGroup.h>
 #include <oclgrind/WorkItem.h>
 
+#include "async_copies.hpp"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Argument.h"
 #include "llvm/IR/DebugInfo.h"
@@ -47,6 +50,7 @@
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
 
 namespace {
 
@@ -430,7 +434,10 @@ struct Watched {
 class JsonLinesPlugin : public oclgrind::Plugin {
  public:
   JsonLinesPlugin(const oclgrind::Context* context, const std::string& path)
-      : oclgrind::Plugin(context), writer_(path), context_id_(g_nextContext.fetch_add(1)) {
+      : oclgrind::Plugin(context),
+        writer_(path),
+        async_([this](const std::string& text) { log(oclgrind::ERROR, text.c_str()); }),
+        context_id_(g_nextContext.fetch_add(1)) {
     // Which checks Oclgrind runs in this context (it reads the same variables when the context is
     // made), so a reader can tell "no race found" from "race detection was off".
     checks_ = {{"data_races", switchOn("OCLGRIND_DATA_RACES")},
@@ -462,13 +469,17 @@ class JsonLinesPlugin : public oclgrind::Plugin {
     groups_total_ = groups.x * groups.y * groups.z;
     groups_done_ = 0;
     startWatching(invocation);
+    const oclgrind::Kernel* kernel = invocation->getKernel();
+    copying_ = kernel != nullptr && callsAsyncCopies(kernel->getFunction());
+    if (copying_) async_.kernelBegin(kernel->getProgram(), kernel->getName());
     last_progress_ = std::chrono::steady_clock::now().time_since_epoch().count();
     writer_.write(record);
   }
 
   /// Progress of long launches: a "progress" line ({groups_done, groups_total}) at most once a
   /// second, so a reader can show how far a large grid is and estimate the rest.
-  void workGroupComplete(const oclgrind::WorkGroup*) override {
+  void workGroupComplete(const oclgrind::WorkGroup* group) override {
+    if (copying_) async_.workGroupComplete(group);
     const long done = ++groups_done_;
     const long long now = std::chrono::steady_clock::now().time_since_epoch().count();
     long long last = last_progress_.load();
@@ -503,6 +514,15 @@ class JsonLinesPlugin : public oclgrind::Plugin {
   void memoryStore(const oclgrind::Memory* memory, const oclgrind::WorkItem* item, size_t address,
                    size_t size, const uint8_t*) override {
     if (watching_.load(std::memory_order_acquire)) storeSeen(memory, item, address, size);
+    if (copying_) async_.access(memory, item, address, size, true);
+  }
+  void memoryLoad(const oclgrind::Memory* memory, const oclgrind::WorkItem* item, size_t address,
+                  size_t size) override {
+    if (copying_) async_.access(memory, item, address, size, false);
+  }
+  void memoryAtomicLoad(const oclgrind::Memory* memory, const oclgrind::WorkItem* item,
+                        oclgrind::AtomicOp, size_t address, size_t size) override {
+    if (copying_) async_.access(memory, item, address, size, false);
   }
   void memoryStore(const oclgrind::Memory* memory, const oclgrind::WorkGroup*, size_t address,
                    size_t size, const uint8_t*) override {
@@ -511,10 +531,52 @@ class JsonLinesPlugin : public oclgrind::Plugin {
   void memoryAtomicStore(const oclgrind::Memory* memory, const oclgrind::WorkItem* item,
                          oclgrind::AtomicOp, size_t address, size_t size) override {
     if (watching_.load(std::memory_order_acquire)) storeSeen(memory, item, address, size);
+    if (copying_) async_.access(memory, item, address, size, true);
+  }
+
+  // Async copies in flight, per work-group (async_copies.hpp); only in launches of a kernel that
+  // calls the builtins.
+  void workGroupBegin(const oclgrind::WorkGroup* group) override {
+    if (copying_) async_.workGroupBegin(group);
+  }
+  void workGroupBarrier(const oclgrind::WorkGroup* group, uint32_t) override {
+    if (copying_) async_.workGroupBarrier(group);
+  }
+  void instructionExecuted(const oclgrind::WorkItem* item, const llvm::Instruction* instruction,
+                           const oclgrind::TypedValue& result) override {
+    if (copying_) async_.instructionExecuted(item, instruction, result);
   }
 
   void log(oclgrind::MessageType type, const char* message) override {
     if (type == oclgrind::DEBUG) return;
+    // Oclgrind's "finished without waiting for events" names the work-item that finished last:
+    // the copies never waited for are what it is about, so their lines replace its location.
+    static constexpr std::string_view kUnwaited = "Work-item finished without waiting for events";
+    if (copying_ && message != nullptr && std::string_view(message).rfind(kUnwaited, 0) == 0) {
+      const std::string copies = async_.copiesInFlight();
+      if (!copies.empty()) {
+        std::string text(message);
+        const size_t kernel = text.find("\tKernel:");
+        const size_t entity = text.find("\n\tEntity:");
+        const size_t entity_end =
+            entity != std::string::npos ? text.find('\n', entity + 1) : std::string::npos;
+        std::string rewritten =
+            std::string(kUnwaited) + ": an async copy no wait_group_events " + "covered\n";
+        if (kernel != std::string::npos) {
+          rewritten += text.substr(kernel, text.find('\n', kernel) - kernel + 1);
+        }
+        if (entity_end != std::string::npos) {
+          rewritten += text.substr(entity + 1, entity_end - entity);
+        }
+        rewritten += "\tThe copies still in flight when the work-group ended:\n" + copies;
+        logMessage(type, rewritten.c_str());
+        return;
+      }
+    }
+    logMessage(type, message);
+  }
+
+  void logMessage(oclgrind::MessageType type, const char* message) {
     // Messages are sent from the worker thread that found the problem (or from the thread running
     // kernelEnd), so the invocation's thread-local current work-item/group are the ones it saw.
     const oclgrind::KernelInvocation* invocation = nullptr;
@@ -717,7 +779,20 @@ class JsonLinesPlugin : public oclgrind::Plugin {
     watched_.clear();
   }
 
+  /// Whether a function calls async_work_group_copy or _strided_copy, directly or through the
+  /// functions it calls.
+  static bool callsAsyncCopies(const llvm::Function* function) {
+    if (function == nullptr || function->getParent() == nullptr) return false;
+    for (const llvm::Function& f : *function->getParent()) {
+      if (f.isDeclaration() && f.getName().contains("async_work_group_")) return true;
+    }
+    return false;
+  }
+
   LineWriter writer_;
+  clh_oclgrind::AsyncCopies async_;
+  /// This launch's kernel's module calls an async copy builtin (set at kernelBegin).
+  std::atomic<bool> copying_{false};
   std::string watch_path_;
   std::mutex watch_mutex_;
   std::vector<Watched> watched_;

@@ -43,6 +43,11 @@ std::vector<size_t> parseDims(const std::string& option, const std::string& text
       item += text[i];
       continue;
     }
+    if (item == "*" && option == "--global") {  // a free size, explored (scan.hpp)
+      out.push_back(clh::scan::kScanFreeSize);
+      item.clear();
+      continue;
+    }
     size_t used = 0;
     unsigned long long v = 0;
     try {
@@ -52,7 +57,8 @@ std::vector<size_t> parseDims(const std::string& option, const std::string& text
     }
     if (item.empty() || used != item.size() || v == 0)
       throw clh::scan::ScanUsageError(option + " '" + text +
-                                      "': expected 1 to 3 positive sizes, e.g. 64,64");
+                                      "': expected 1 to 3 positive sizes, e.g. 64,64" +
+                                      (option == "--global" ? " ('*': a free size)" : ""));
     out.push_back(v);
     item.clear();
   }

@@ -110,6 +110,61 @@ std::vector<uint8_t> parseHexBytes(const std::string& name, const std::string& t
   return out;
 }
 
+// Oclgrind stops at a call of a function that has no body ("Undefined external function: bar")
+// as at one of its own failures: in a launch, or when it makes the kernel, where the API error
+// (CL_INVALID_KERNEL_NAME for a kernel the program lists) is all the caller sees. When the
+// kernel's source declares a function it calls and never defines, that is the fault, and it is
+// the kernel's: no OpenCL driver links the program. Such a tool_error becomes the kernel's
+// build_error at the declaration's line; any other finding is returned as it is.
+Finding chargeBodilessCall(Finding f, const std::string& source_path) {
+  if (f.kind != FindingKind::tool_error) return f;
+  static const std::regex undefined(R"(Undefined external function: ([A-Za-z_][A-Za-z0-9_]*))");
+  std::smatch m;
+  std::string named;
+  if (std::regex_search(f.raw, m, undefined))
+    named = m[1].str();
+  else if (f.raw.find("CL_INVALID_KERNEL_NAME") == std::string::npos)
+    return f;
+  std::ifstream in(source_path);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // Comments out, newlines kept (so line numbers stay).
+  static const std::regex comment(R"(//[^\n]*|/\*[^*]*\*+(?:[^/*][^*]*\*+)*/)");
+  std::string code = text;
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), comment);
+       it != std::sregex_iterator(); ++it)
+    for (auto i = it->position(); i < it->position() + it->length(); ++i)
+      if (code[i] != '\n') code[i] = ' ';
+  // A declaration at file scope: a type's words, the name, its parameters and ';'.
+  static const std::regex declaration(
+      R"((^|\n)[ \t]*(?:[A-Za-z_][A-Za-z0-9_]*[ \t\*]+)+([A-Za-z_][A-Za-z0-9_]*)\s*\(([^;{}()]*)\)\s*;)");
+  for (auto it = std::sregex_iterator(code.begin(), code.end(), declaration);
+       it != std::sregex_iterator(); ++it) {
+    const std::string name = (*it)[2].str();
+    if (!named.empty() && name != named) continue;
+    const std::regex definition("\\b" + name + R"(\s*\([^;{}]*\)\s*\{)");
+    const std::regex call("\\b" + name + R"(\s*\()");
+    const auto calls =
+        std::distance(std::sregex_iterator(code.begin(), code.end(), call), std::sregex_iterator());
+    if (std::regex_search(code, definition) || calls < 2) continue;  // defined, or never called
+    const size_t at = static_cast<size_t>((*it).position(2));
+    if (std::count(code.begin(), code.begin() + at, '{') !=
+        std::count(code.begin(), code.begin() + at, '}'))
+      continue;  // inside a function: a statement, not a declaration
+    const int line = 1 + static_cast<int>(std::count(code.begin(), code.begin() + at, '\n'));
+    const size_t bol = text.rfind('\n', at) == std::string::npos ? 0 : text.rfind('\n', at) + 1;
+    f.kind = FindingKind::build_error;
+    f.summary = fmt::format(
+        "the kernel calls '{}', declared at line {} without a body: no OpenCL driver links the "
+        "program ({})",
+        name, line,
+        named.empty() ? "the simulator could not make the kernel: CL_INVALID_KERNEL_NAME"
+                      : "the simulator stopped at the call: Undefined external function");
+    f.lines = {SourceLine{source_path, line, trim(text.substr(bol, text.find('\n', at) - bol))}};
+    return f;
+  }
+  return f;
+}
+
 // sizeof of each type, from the device's compiler: the kernel's source with a kernel appended
 // that writes them, run once. Empty when it does not build or run (a type local to a function).
 std::map<std::string, size_t> typeSizes(DeviceSession& session, const std::string& source_path,
@@ -225,8 +280,16 @@ ScanResult runScan(DeviceSession& session, const ScanOptions& options) {
   r.global = options.global;
   if (options.global.empty() || options.global.size() > 3)
     throw ScanUsageError("--global needs 1 to 3 sizes");
-  for (size_t g : options.global)
-    if (g == 0) throw ScanUsageError("--global: a size of 0 launches nothing");
+  // A free size ('*' in --global, kScanFreeSize here): runs first with two work-groups in that
+  // dimension, then one and three (below), instead of one size nobody chose.
+  std::vector<size_t> freeDims;
+  for (size_t d = 0; d < options.global.size(); ++d)
+    if (options.global[d] == kScanFreeSize) {
+      if (!options.sim_path.empty()) throw ScanUsageError("a .sim file gives every size");
+      freeDims.push_back(d);
+      const size_t group = d < options.local.size() ? options.local[d] : kScanFreeGroup;
+      r.global[d] = 2 * group;
+    }
   if (!options.local.empty() && options.local.size() != options.global.size())
     throw ScanUsageError(fmt::format("--local has {} sizes and --global {}", options.local.size(),
                                      options.global.size()));
@@ -243,9 +306,9 @@ ScanResult runScan(DeviceSession& session, const ScanOptions& options) {
         "kernel, sizes and arguments from {} (Oclgrind's .sim; sizes in bytes, 'dump' not shown)",
         options.sim_path));
   if (options.local.empty()) {
-    r.local = defaultLocalSize(options.global,
-                               std::min<size_t>(kScanMaxLocalItems, dev.max_work_group_size),
-                               dev.max_work_item_sizes);
+    r.local =
+        defaultLocalSize(r.global, std::min<size_t>(kScanMaxLocalItems, dev.max_work_group_size),
+                         dev.max_work_item_sizes);
     r.local_chosen = true;
     r.notes.push_back(fmt::format("local size {} chosen (set it with --local)", dims(r.local)));
   } else {
@@ -267,9 +330,25 @@ ScanResult runScan(DeviceSession& session, const ScanOptions& options) {
                       dims(r.local), dims(r.global)));
   }
 
+  // The other sizes of the free dimensions: one work-group, then three, of the local size.
+  std::vector<std::vector<size_t>> otherGlobals;
+  if (!freeDims.empty()) {
+    for (size_t groups : {size_t{1}, size_t{3}}) {
+      std::vector<size_t> g = r.global;
+      for (size_t d : freeDims) g[d] = groups * r.local[d];
+      otherGlobals.push_back(std::move(g));
+    }
+    std::string which;
+    for (size_t d : freeDims) which += (which.empty() ? "" : ", ") + std::to_string(d);
+    r.notes.push_back(fmt::format(
+        "global size free ('*') in dimension {}: ran {} first, then {} and {} (two, one and "
+        "three work-groups of the local size there)",
+        which, dims(r.global), dims(otherGlobals[0]), dims(otherGlobals[1])));
+  }
+
   const BuildOutcome& built = session.build(options.source_path, r.build_options, {options.kernel});
   if (built.failure) {
-    r.findings.push_back(*built.failure);
+    r.findings.push_back(chargeBodilessCall(*built.failure, options.source_path));
     return r;
   }
   r.build_options = built.options;  // on the simulator: the build its checks ran on
@@ -302,6 +381,8 @@ ScanResult runScan(DeviceSession& session, const ScanOptions& options) {
   }
 
   size_t items = std::accumulate(r.global.begin(), r.global.end(), size_t{1}, std::multiplies<>());
+  for (const auto& g : otherGlobals)  // buffers fit the largest grid tried
+    items = std::max(items, std::accumulate(g.begin(), g.end(), size_t{1}, std::multiplies<>()));
   size_t groupItems =
       std::accumulate(r.local.begin(), r.local.end(), size_t{1}, std::multiplies<>());
   size_t bufferDefault = std::max(kScanMinBufferElements, kScanBufferPerItem * items);
@@ -554,7 +635,8 @@ ScanResult runScan(DeviceSession& session, const ScanOptions& options) {
     std::string label;
     std::map<size_t, double> values;  // argument position -> value
     std::vector<size_t> local;
-    bool zero_integers = false;  // integer buffers scan filled hold 0 instead of random values
+    bool zero_integers = false;       // integer buffers scan filled hold 0 instead of random values
+    std::vector<size_t> global = {};  // empty: r.global
   };
   std::vector<std::vector<size_t>> otherLocals;
   if (r.local_chosen) {
@@ -581,6 +663,11 @@ ScanResult runScan(DeviceSession& session, const ScanOptions& options) {
       }
     if (round < otherLocals.size() && tries.size() < most) {
       tries.push_back({"local " + dims(otherLocals[round]), {}, otherLocals[round]});
+      any = true;
+    }
+    if (round < otherGlobals.size() && tries.size() < most) {
+      tries.push_back(
+          {"global " + dims(otherGlobals[round]), {}, r.local, false, otherGlobals[round]});
       any = true;
     }
     if (round == 0 && !integerBuffers.empty() && tries.size() < most) {
@@ -620,6 +707,10 @@ ScanResult runScan(DeviceSession& session, const ScanOptions& options) {
           b.init.kind = InitSpec::Kind::zero;
           b.init.text = "zero";
         }
+    if (!t.global.empty()) {
+      one.launches[0].global.clear();
+      for (size_t g : t.global) one.launches[0].global.push_back({std::to_string(g), 0});
+    }
     one.launches[0].local.clear();
     for (size_t l : t.local) one.launches[0].local.push_back({std::to_string(l), 0});
     const auto start = std::chrono::steady_clock::now();
@@ -628,6 +719,7 @@ ScanResult runScan(DeviceSession& session, const ScanOptions& options) {
                  std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()};
     r.tries.push_back(done);
     for (auto& f : outcome.findings) {
+      f = chargeBodilessCall(std::move(f), options.source_path);
       const std::string key = mergeKey(f);
       if (seen.count(key)) continue;
       if (t.label != "defaults") f.summary += " [with " + t.label + "]";

@@ -37,9 +37,9 @@ struct ScanArgument {
 struct ScanOptions {
   std::string source_path;
   std::string kernel;
-  std::string build_options;  ///< `-cl-kernel-arg-info` is added when missing
-  std::vector<size_t> global;
-  std::vector<size_t> local;  ///< empty: chosen (defaultLocalSize)
+  std::string build_options;   ///< `-cl-kernel-arg-info` is added when missing
+  std::vector<size_t> global;  ///< kScanFreeSize in a dimension: free, explored
+  std::vector<size_t> local;   ///< empty: chosen (defaultLocalSize)
   /// NAME -> VALUE: a scalar's value (or LO..HI, a range to explore), or the element count of a
   /// buffer or __local argument.
   std::map<std::string, std::string> args;
@@ -81,6 +81,10 @@ struct ScanResult {
 inline constexpr size_t kScanMinBufferElements = 1024;  ///< a buffer holds at least this many
 inline constexpr size_t kScanBufferPerItem = 4;         ///< ... or 4 elements per work-item
 inline constexpr size_t kScanMaxLocalItems = 64;        ///< the chosen work-group's size limit
+/// A free global size ('*' in --global): explored over 2, 1 and 3 work-groups of the local size
+/// (kScanFreeGroup work-items when no local size is given).
+inline constexpr size_t kScanFreeSize = 0;
+inline constexpr size_t kScanFreeGroup = 16;
 
 /// The values a scan tries for a scalar argument the user did not fix, after `first` (the
 /// default): 0, 1, -1 (signed types), the last index `global_x - 1`, and a random value in

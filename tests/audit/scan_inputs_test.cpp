@@ -145,3 +145,49 @@ TEST(ScanInputs, AnOclgrindSimFileRunsUnchanged) {
 }
 
 }  // namespace
+
+// ---- issue 27: a free grid size, a bodiless call, 3-element vectors ------------------------
+
+const std::string kIssue27 = fixture("kernels/scan_free_and_bodiless.cl");
+
+TEST(ScanInputs, AFreeGlobalSizeIsExplored) {
+  REQUIRE_OCLGRIND();
+  // '*': two work-groups first, then one and three; the note says which ran.
+  auto clean = scan(kIssue27 + " --kernel per_group --global '*' --local 8", "free_clean");
+  EXPECT_EQ(clean.run.code, 0) << clean.run.out;
+  EXPECT_EQ(clean.result["global"], (nlohmann::json{16}));
+  ASSERT_GE(clean.result["tries"].size(), 3u) << clean.run.out;
+  EXPECT_NE(
+      clean.run.out.find("global size free ('*') in dimension 0: ran 16 first, then 8 and 24"),
+      std::string::npos)
+      << clean.run.out;
+  // The race between groups 0 and 2 shows only with three work-groups.
+  auto race = scan(kIssue27 + " --kernel third_group_collides --global '*' --local 8", "free_race");
+  EXPECT_EQ(race.run.code, 1) << race.run.out;
+  EXPECT_EQ(race.first(), "race") << race.run.out;
+  EXPECT_NE(race.run.out.find("[with global 24]"), std::string::npos) << race.run.out;
+  // A size of 0 is still refused, and '*' only in --global.
+  EXPECT_EQ(scan(kIssue27 + " --kernel per_group --global 0", "zero").run.code, 2);
+  EXPECT_EQ(scan(kIssue27 + " --kernel per_group --global 16 --local '*'", "star_local").run.code,
+            2);
+}
+
+TEST(ScanInputs, ABodilessCallIsTheKernelsBuildError) {
+  REQUIRE_OCLGRIND();
+  auto s = scan(kIssue27 + " --kernel calls_bodiless --global 4", "bodiless");
+  EXPECT_EQ(s.run.code, 1) << s.run.out;
+  EXPECT_EQ(s.kinds(), std::vector<std::string>{"build_error"}) << s.run.out;
+  ASSERT_TRUE(s.result.is_object()) << s.run.out;
+  const auto& f = s.result["findings"][0];
+  EXPECT_NE(f["summary"].get<std::string>().find("'arbitrary', declared at line 15 without a body"),
+            std::string::npos)
+      << f.dump(2);
+  EXPECT_EQ(f["lines"][0]["line"], 15);
+}
+
+TEST(ScanInputs, ThreeElementVectors) {
+  REQUIRE_OCLGRIND();
+  auto s = scan(kIssue27 + " --kernel vectors3 --global 8 --arg v=1,2,3", "vectors3");
+  EXPECT_EQ(s.run.code, 0) << s.run.out;
+  EXPECT_EQ(s.given("v"), "= (1,2,3)");
+}

@@ -120,6 +120,18 @@ SUITE = {
         //--local_size=1,10 --num_groups=1,10 --check-array-bounds
         __kernel void foo() { local int L[10][10]; L[0][get_global_id(1)] = 1; }
         """,
+    "free/global_size": """\
+        //pass
+        //--local_size=64 --global_size=*
+        __kernel void foo(__local int* A) { A[get_local_id(0)] = 1; }
+        """,
+    "bodiless/pass": """\
+        //pass
+        //--local_size=4 --num_groups=2
+        int3 bar(void);
+        /* a comment: int baz(void); */
+        __kernel void foo() { int3 x = bar(); }
+        """,
     "tools/clang": """\
         //xfail:CLANG_ERROR
         //--local_size=4 --num_groups=2
@@ -208,6 +220,22 @@ class GpuverifyManifest(unittest.TestCase):
         self.assertIn("-D__requires(...)=0", build)
         self.assertIn("-D__invariant(...)=0", build)
         self.assertIn("--check-array-bounds", cases["array_bounds/fail"]["note"])
+
+    def test_a_free_global_size_is_left_to_scan(self):
+        self.write()
+        cases, _ = manifest(os.path.join(self.base, "clharness-manifest.jsonl"))
+        free = cases["free/global_size"]
+        self.assertEqual(option(free, "--global"), "*")
+        self.assertEqual(option(free, "--local"), "64")
+        self.assertIn("global size free in dimension 0", free["note"])
+
+    def test_a_bodiless_call_is_a_build_error_the_reference_did_not_check(self):
+        self.write()
+        cases, _ = manifest(os.path.join(self.base, "clharness-manifest.jsonl"))
+        unchecked = cases["bodiless/pass"]["unchecked"]
+        self.assertEqual([u["kind"] for u in unchecked], ["build_error"])
+        self.assertIn("without a body (bar)", unchecked[0]["why"])
+        self.assertNotIn("unchecked", cases["races/pass"])
 
     def test_a_large_grid_keeps_its_local_size_and_runs_fewer_groups(self):
         self.write("--max-items", "4096")
