@@ -33,8 +33,8 @@ class BusyMachine {
       const pid_t pid = fork();
       if (pid == 0) {
         prctl(PR_SET_PDEATHSIG, SIGKILL);
-        for (volatile unsigned long x = 0;; x = x + 1) {
-        }
+        volatile unsigned long x = 0;
+        for (;;) x = x + 1;
       }
       if (pid > 0) pids_.push_back(pid);
     }
@@ -91,20 +91,20 @@ TEST(GradeUnderLoad, CorrectKernelsKeepTheirPointsAndAHangIsStillATimeout) {
   REQUIRE_DEVICES();
   for (const std::string assignment : {"mmul"}) {
     SCOPED_TRACE(assignment);
-    const fs::path in = freshDir("grade_load_in_", assignment);
+    const fs::path in = clh::test::grade::freshDir("grade_load_in_", assignment);
     writeCorrect(in, assignment);
     std::vector<std::string> names = {"correct_" + assignment};
     if (assignment == "mmul") {
       writeHang(in);
       names.push_back("hang");
     }
-    const fs::path quiet = freshDir("grade_load_quiet_", assignment);
+    const fs::path quiet = clh::test::grade::freshDir("grade_load_quiet_", assignment);
     ToolRun q = tool("grade --assignment " + assignment + " " + in.string() + " --out " +
                      quiet.string() + kOptions);
     ASSERT_EQ(q.code, 0) << q.out;
     json calm = verdicts(quiet, names);
 
-    const fs::path busy = freshDir("grade_load_busy_", assignment);
+    const fs::path busy = clh::test::grade::freshDir("grade_load_busy_", assignment);
     ToolRun b;
     {
       BusyMachine load(4);
@@ -117,8 +117,11 @@ TEST(GradeUnderLoad, CorrectKernelsKeepTheirPointsAndAHangIsStillATimeout) {
     EXPECT_EQ(loaded, calm) << "quiet:\n" << q.out << "\nbusy:\n" << b.out;
 
     json correct = readJson(busy / ("correct_" + assignment + ".json"));
-    for (const auto& i : correct["items"])
-      if (i["assessed"] != false) EXPECT_EQ(i["result"], "pass") << i.dump();
+    for (const auto& i : correct["items"]) {
+      if (i["assessed"] != false) {
+        EXPECT_EQ(i["result"], "pass") << i.dump();
+      }
+    }
     if (assignment != "mmul") continue;
     json hang = readJson(busy / "hang.json");
     const std::string md = readText(busy / "hang.md");
