@@ -61,7 +61,7 @@ const std::vector<std::string>& pieces() {
                                                "\\\n",
                                                "#",
                                                "%:",
-                                               "??=",
+                                               "?\?=",
                                                "include",
                                                "#include \"/etc/passwd\"\n",
                                                "__has_include",
