@@ -153,7 +153,7 @@ struct Batch {
   const gr::RubricItem* speed = nullptr;
   gr::TimePolicy policy;
   std::map<std::string, gr::ReferenceTimes> reference;  ///< per device identity (calibration)
-  std::map<std::string, std::string> refused;  ///< id -> why its file was not read
+  std::map<std::string, std::string> refused;           ///< id -> why its file was not read
 };
 
 // One try of a kernel on one device: what the child left behind, and where it was stopped.
@@ -161,7 +161,6 @@ struct Attempt {
   gr::DeviceRun run;
   std::optional<gr::PhaseStop> stop;  ///< the phase that ran past its limit (or the CPU limit)
   gr::ReferenceTimes seen;            ///< the case and build times the child reported
-  gr::ReferenceTimes reference;       ///< the reference's times it knew, its own included
 };
 
 std::string secondsText(double s) {
@@ -245,7 +244,7 @@ Attempt runOnDevice(const Batch& b, const std::string& kernelPath, const clh::De
   end.limit_s = stop ? stop->limit_s : 0;
   end.log_tail = tailOf(log, 2000);
   std::ifstream in(events);
-  Attempt a{gr::collectDeviceRun(in, end, meta), stop, watch.observed(), watch.reference()};
+  Attempt a{gr::collectDeviceRun(in, end, meta), stop, watch.observed()};
   return a;
 }
 
@@ -348,7 +347,7 @@ gr::Grade gradeOne(const Batch& b, const gr::Submission& s, const std::string& f
     const fs::path jobDir = b.scratch / (s.safe_id() + "." + dev.slug());
     Attempt a;
     {
-      clh::RunGate::Shared beside(gate);
+      clh::RunGate::Turn beside(gate, false);
       a = runOnDevice(b, s.path, dev, policy, jobDir, trace, std::nullopt);
     }
     if (a.run.end == gr::RunEnd::timeout && a.stop && !shortened) {
@@ -360,7 +359,7 @@ gr::Grade gradeOne(const Batch& b, const gr::Submission& s, const std::string& f
       doubled.scale = 2;
       Attempt again;
       {
-        clh::RunGate::Alone alone(gate);
+        clh::RunGate::Turn alone(gate, true);
         again = runOnDevice(b, s.path, dev, doubled, jobDir, trace,
                             first.phase == "case" || first.phase == "build"
                                 ? first.sizes

@@ -57,8 +57,6 @@ class PhaseWatch {
   PhaseStop where(double t) const;
   /// The times seen: of a reference run, the times that scale a submission's limits.
   const ReferenceTimes& observed() const { return observed_; }
-  /// The reference's times known to this watch, those seen in the run itself included.
-  const ReferenceTimes& reference() const { return reference_; }
 
  private:
   void endCase(double t);

@@ -65,11 +65,8 @@ FamilyRun runLaunchIsolated(const ToolConfig& config, const LaunchRunOptions& ar
     co.slow_idle_s = std::min(args.timeout_s, args.build_timeout_s) * (confirming >= 0 ? 2 : 1);
     co.slow_marker = "\"build_start\"";
     ChildOutcome child;
-    if (confirming >= 0) {
-      RunGate::Alone alone(processRunGate());
-      child = runChild(argv, co);
-    } else {
-      RunGate::Shared beside(processRunGate());
+    {
+      RunGate::Turn turn(processRunGate(), confirming >= 0);
       child = runChild(argv, co);
     }
     const bool was_confirming = confirming >= 0;

@@ -16,26 +16,19 @@ class RunGate {
   void enterAlone();
   void leaveAlone();
 
-  /// RAII holders.
-  class Shared {
+  /// Holds the gate for one child, beside others or alone, until it goes out of scope.
+  class Turn {
    public:
-    explicit Shared(RunGate& g) : g_(g) { g_.enterShared(); }
-    ~Shared() { g_.leaveShared(); }
-    Shared(const Shared&) = delete;
-    Shared& operator=(const Shared&) = delete;
+    Turn(RunGate& g, bool alone) : g_(g), alone_(alone) {
+      alone ? g_.enterAlone() : g_.enterShared();
+    }
+    ~Turn() { alone_ ? g_.leaveAlone() : g_.leaveShared(); }
+    Turn(const Turn&) = delete;
+    Turn& operator=(const Turn&) = delete;
 
    private:
     RunGate& g_;
-  };
-  class Alone {
-   public:
-    explicit Alone(RunGate& g) : g_(g) { g_.enterAlone(); }
-    ~Alone() { g_.leaveAlone(); }
-    Alone(const Alone&) = delete;
-    Alone& operator=(const Alone&) = delete;
-
-   private:
-    RunGate& g_;
+    bool alone_;
   };
 
  private:

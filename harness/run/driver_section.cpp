@@ -46,7 +46,7 @@ DriverRows runDriverRowsOnce(const ToolConfig& config, const DeviceInfo& dev,
   if (isolate_launch) argv.push_back("--isolate-launch");
   ChildOutcome child;
   {
-    RunGate::Shared beside(processRunGate());  // a unit confirming a timeout runs alone
+    RunGate::Turn beside(processRunGate(), false);  // a unit confirming a timeout runs alone
     child = runChild(argv, timeout_s);
   }
   DriverRows r;

@@ -104,10 +104,9 @@ UnitResult runIsolatedOnce(const ToolConfig& config, const Spec& spec, const Dev
   argv.insert(argv.end(), {"--buffer-mode", o.buffer_mode, "--read-mode", o.read_mode});
   if (!o.shrink) argv.push_back("--no-shrink");
   ChildOutcome child;
-  if (alone) {
-    child = runChild(withSkippedChecks(argv, skip), o.timeout_s);
-  } else {
-    RunGate::Shared beside(processRunGate());  // a confirming rerun waits for this one to end
+  {
+    // Beside the run's other children, or alone when confirming a timeout.
+    RunGate::Turn turn(processRunGate(), alone);
     child = runChild(withSkippedChecks(argv, skip), o.timeout_s);
   }
   *signalled = child.signal != 0;
@@ -158,12 +157,8 @@ UnitResult confirmTimeout(const ToolConfig& config, const Spec& spec, const Devi
   CheckOptions twice = o;
   twice.timeout_s = 2 * o.timeout_s;
   bool transient = false, signalled = false, timedOut = false;
-  UnitResult u;
-  {
-    RunGate::Alone alone(processRunGate());
-    u = runIsolatedOnce(config, spec, dev, twice, scratch, {}, &transient, &signalled, true,
-                        &timedOut);
-  }
+  UnitResult u = runIsolatedOnce(config, spec, dev, twice, scratch, {}, &transient, &signalled,
+                                 true, &timedOut);
   if (timedOut) {
     if (u.failing && !u.failing->findings.empty())
       u.failing->findings.front().summary = fmt::format(

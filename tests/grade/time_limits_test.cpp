@@ -160,14 +160,14 @@ TEST(RunGate, ARunAloneWaitsForThoseBesideItAndKeepsNewOnesOut) {
   gate.enterShared();
   ++beside;
   std::thread alone([&] {
-    clh::RunGate::Alone a(gate);
+    clh::RunGate::Turn a(gate, true);
     EXPECT_EQ(beside.load(), 0) << "nothing else runs beside a run alone";
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
     aloneRan = true;
   });
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
   std::thread late([&] {
-    clh::RunGate::Shared s(gate);  // arrives while the run alone waits: goes after it
+    clh::RunGate::Turn s(gate, false);  // arrives while the run alone waits: goes after it
     lateSawAlone = aloneRan.load();
   });
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
