@@ -19,7 +19,9 @@ void addScanCommand(CLI::App& app, const std::function<clh::ToolConfig()>& confi
                   "arguments)")
       ->required();
   cmd->add_option("--kernel", a->kernel, "the kernel's name (required for a .cl file)");
-  cmd->add_option("--global", a->global, "global size X[,Y[,Z]] (required for a .cl file)");
+  cmd->add_option("--global", a->global,
+                  "global size X[,Y[,Z]] (required for a .cl file; '*' for a size left free: 2, 1 "
+                  "and 3 work-groups of the local size are run)");
   cmd->add_option("--local", a->local,
                   "local size X[,Y[,Z]] (default: chosen, at most 64 work-items, then other shapes "
                   "a driver could pick; races between work-items show only inside a work-group; "
