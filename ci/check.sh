@@ -6,6 +6,6 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${BUILD_DIR:-$root/build}"
 "$root/ci/install-deps.sh"
-"$root/ci/build.sh"
+"$root/ci/build.sh" clharness  # the tool alone: ci/test.sh builds the tests
 "$build/harness/app/clharness" devices
 exec "$build/harness/app/clharness" check "$root/specs" "$@"
