@@ -80,10 +80,11 @@ void BufferPool::clear() {
 }
 
 CaseBuffers::CaseBuffers(cl::Context& context, cl::CommandQueue& queue, size_t guard,
-                         BufferPool* pool)
+                         BufferPool* pool, size_t align)
     : context_(context),
       queue_(queue),
       guard_(guard),
+      align_(align),
       pattern_(freshPattern(2 * guard)),
       pool_(pool) {}
 
@@ -139,23 +140,25 @@ size_t CaseBuffers::add(const std::string& name, const HostBuffer& hb, BufferMod
   e.element = sizeOf(hb.type());
   const size_t total = body + 2 * guard_;
   e.tail = guard_;
-  // A small buffer of a case with guards and a pool waits for commit(), which places it in the
-  // case's shared buffer: its image there is its leading guard, its contents and a trailing guard
-  // that reaches the next image's start (a multiple of the guard size, so of the device's
-  // alignment, as a sub-buffer's origin must be). Its guards are its own: a write up to a guard's
-  // size past either end lands in them, as in a buffer of its own.
-  if (mode_ == BufferMode::write && guard_ > 0 && pool_ && write_contents &&
+  // A small buffer of a case with a pool waits for commit(), which places it in the case's shared
+  // buffer: its image there is its leading guard, its contents and a trailing guard that reaches
+  // the next image's start (a multiple of the guard size, so of the device's alignment, as a
+  // sub-buffer's origin must be). Its guards are its own: a write up to a guard's size past either
+  // end lands in them, as in a buffer of its own. Without guards the image is its contents, padded
+  // with zeros to the next multiple of `align_`: one write and one buffer a case either way.
+  const size_t unit = guard_ > 0 ? guard_ : align_;
+  if (mode_ == BufferMode::write && unit > 0 && pool_ && write_contents &&
       access == CL_MEM_READ_WRITE && body <= kWholeBytes) {
     e.in_block = true;
     e.offset = block_host_.size();
-    const size_t next = (e.offset + 2 * guard_ + body + guard_ - 1) / guard_ * guard_;
+    const size_t next = (e.offset + 2 * guard_ + body + unit - 1) / unit * unit;
     e.tail = next - (e.offset + guard_ + body);
     block_host_.resize(next);
     uint8_t* image = block_host_.data() + e.offset;
-    std::memcpy(image, pattern_.data(), guard_);
+    if (guard_ > 0) std::memcpy(image, pattern_.data(), guard_);
     std::memcpy(image + guard_, hb.data(), e.bytes);
     std::memset(image + guard_ + e.bytes, 0, body - e.bytes);
-    std::memcpy(image + guard_ + body, pattern_.data(), e.tail);
+    if (guard_ > 0) std::memcpy(image + guard_ + body, pattern_.data(), e.tail);
     committed_ = false;
     whole_.emplace_back();
     views_.emplace_back();

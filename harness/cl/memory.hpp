@@ -41,8 +41,10 @@ class CaseBuffers {
  public:
   /// `guard_bytes`: bytes of a random pattern, drawn for this case, before and after each buffer
   /// (0: none). `pool`: where write-mode buffers come from and go back to (none: new ones).
+  /// `align`: without guards, where the small write-mode buffers' images start in the shared
+  /// buffer (a multiple of the device's base-address alignment; 0: no shared buffer).
   CaseBuffers(cl::Context& context, cl::CommandQueue& queue, size_t guard_bytes,
-              BufferPool* pool = nullptr);
+              BufferPool* pool = nullptr, size_t align = 0);
   /// Gives pooled buffers back; every command on them must have completed or be on the queue.
   ~CaseBuffers();
   CaseBuffers(const CaseBuffers&) = delete;
@@ -62,10 +64,11 @@ class CaseBuffers {
   size_t add(const std::string& name, const HostBuffer& host) {
     return add(name, host, default_mode_);
   }
-  /// Makes the buffers whose creation add() deferred: with guards and a pool, the small
-  /// write-mode buffers of a case share one pooled buffer, each inside guards of its own, written
-  /// in one command and read back in one (their guards with the results). Call it after the last
-  /// add() and before arg(); without such buffers it does nothing.
+  /// Makes the buffers whose creation add() deferred: with a pool, the small write-mode buffers
+  /// of a case share one pooled buffer, each inside guards of its own (or at an aligned offset
+  /// without guards), written in one command and read back in one with guards (their guards with
+  /// the results). Call it after the last add() and before arg(); without such buffers it does
+  /// nothing.
   void commit();
   /// The buffer-flag mode buffer `i` was created in.
   BufferMode mode(size_t i) const { return entries_[i].mode; }
@@ -104,6 +107,7 @@ class CaseBuffers {
   cl::Context& context_;
   cl::CommandQueue& queue_;
   size_t guard_;
+  size_t align_;                  ///< the shared buffer's image stride without guards (0: none)
   std::vector<uint8_t> pattern_;  ///< this case's guard pattern, twice (random: see memory.cpp)
   BufferMode default_mode_ = BufferMode::write;
   std::vector<Entry> entries_;

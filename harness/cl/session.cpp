@@ -364,7 +364,7 @@ CaseOutcome DeviceSession::runCase(const Spec& spec, const Sizes& sizes, uint64_
   phase(&CasePhases::inputs);
   // No pool on the simulator: it checks bounds against the buffer a sub-buffer lies in.
   CaseBuffers bufs(context_, queue_, run.guard_zones ? guard_bytes_ : 0,
-                   device_.simulator ? nullptr : &pool_);
+                   device_.simulator ? nullptr : &pool_, guard_bytes_);
   const ReadMode readMode = run.read.value_or(spec.read.value_or(ReadMode::blocking));
   try {
     for (const auto& b : spec.buffers)

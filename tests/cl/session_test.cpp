@@ -311,6 +311,41 @@ TEST(CaseBuffers, WithoutAPoolEveryBufferIsNew) {
   EXPECT_EQ(bufs.arg(0).getInfo<CL_MEM_ASSOCIATED_MEMOBJECT>()(), nullptr);
 }
 
+// Without guards but with a pool and an alignment (what a session gives when guard zones are off),
+// a case's small write-mode buffers share one pooled buffer too, each at an aligned offset (a
+// misaligned sub-buffer origin would fail its creation), and every read mode gives back each
+// buffer's own contents, not its neighbour's.
+TEST(CaseBuffers, SmallUnguardedBuffersShareOnePooledBufferAtAlignedOffsets) {
+  const clh::DeviceInfo* dev = pocl();
+  if (!dev) GTEST_SKIP() << "no PoCL device here";
+  cl::Context context(dev->device);
+  cl::CommandQueue queue(context, dev->device);
+  const size_t align = clh::guardBytesFor(dev->device);
+  clh::BufferPool pool;
+  for (auto mode : {clh::ReadMode::blocking, clh::ReadMode::nonblocking_wait,
+                    clh::ReadMode::nonblocking_finish, clh::ReadMode::map}) {
+    clh::HostBuffer a(clh::ElemType::u32, 16), b(clh::ElemType::u32, 100);
+    for (size_t i = 0; i < 16; ++i) a.as<uint32_t>()[i] = static_cast<uint32_t>(i + 1);
+    for (size_t i = 0; i < 100; ++i) b.as<uint32_t>()[i] = static_cast<uint32_t>(3 * i);
+    clh::CaseBuffers bufs(context, queue, 0, &pool, align);
+    bufs.add("a", a, clh::BufferMode::write);
+    bufs.add("b", b, clh::BufferMode::write);
+    bufs.commit();
+    const cl_mem parent = bufs.arg(0).getInfo<CL_MEM_ASSOCIATED_MEMOBJECT>()();
+    ASSERT_NE(parent, nullptr);
+    EXPECT_EQ(bufs.arg(1).getInfo<CL_MEM_ASSOCIATED_MEMOBJECT>()(), parent);
+    EXPECT_EQ(bufs.arg(0).getInfo<CL_MEM_SIZE>(), 64u);
+    EXPECT_EQ(bufs.arg(1).getInfo<CL_MEM_SIZE>(), 400u);
+    EXPECT_EQ(bufs.arg(1).getInfo<CL_MEM_OFFSET>() % align, 0u);
+    EXPECT_NE(bufs.arg(1).getInfo<CL_MEM_OFFSET>(), bufs.arg(0).getInfo<CL_MEM_OFFSET>());
+    clh::HostBuffer gotA(clh::ElemType::u32, 16), gotB(clh::ElemType::u32, 100);
+    const auto findings = bufs.readResults({{0, &gotA}, {1, &gotB}}, mode);
+    EXPECT_TRUE(findings.empty());
+    for (size_t i = 0; i < 16; ++i) ASSERT_EQ(gotA.as<uint32_t>()[i], i + 1) << "a " << i;
+    for (size_t i = 0; i < 100; ++i) ASSERT_EQ(gotB.as<uint32_t>()[i], 3 * i) << "b " << i;
+  }
+}
+
 // With guards and a pool, a case's small write-mode buffers share one pooled buffer, each inside
 // guards of its own, and come back with their guards in one read; a large one stands alone. A
 // write just past the end of one is still that buffer's finding, and the next case gets the
