@@ -6,7 +6,7 @@
 # launch step writes each device's known deviations (baselines/launch/ takes them); `check` runs
 # the launch family too, against the committed ones.
 #   ci/gpu-run.sh [STEP...]   steps: devices check semantics grade launch audit bench bench-pocl
-#                             time-pocl (default: all);
+#                             time-pocl ctest-pool grade-batch (default: all);
 #                             launch-nvidia, launch-pocl: the launch step for one driver;
 #                             check-nvidia: the catalog on NVIDIA alone, its driver section recorded
 #                             as a baseline in $OUT/baselines; check-nvidia-regression: the same
@@ -69,4 +69,20 @@ run_if time-pocl env CLHARNESS="$tool" bash -c 'c16=$(mktemp -d); c2=$(mktemp -d
   POCL_CACHE_DIR=$c2 bench/time-check.sh "$1/time-pocl-cold-units2" --device Portable --cpu-device-jobs 2
   for u in 1 2 4 16; do POCL_CACHE_DIR=$c16 bench/time-check.sh "$1/time-pocl-warm-units$u" \
     --device Portable --cpu-device-jobs $u; done' _ "$out"
+# Several GPUs through ctest's resource allocation (docs/ci.md, issue 30): the resource spec file
+# of the GPUs, one test per spec pooled over them (`__ctest --pool gpu=gpus`, what
+# `clharness_add_kernel_tests(... POOL gpu=gpus)` registers), run -j 4 while nvidia-smi logs every
+# half second which process computes on which GPU.
+run_if ctest-pool bash -c 'set -e; d=$1/ctest-pool; mkdir -p "$d/ct"
+  "$2" devices --device gpu --ctest-resources gpus > "$d/gpus.json"
+  "$2" __ctest specs --exe "$2" --pool gpu=gpus > "$d/ct/CTestTestfile.cmake"
+  nvidia-smi --query-compute-apps=timestamp,pid,gpu_uuid,process_name --format=csv -lms 500 \
+    > "$d/gpu-processes.csv" 2>&1 & smi=$!
+  nvidia-smi --query-gpu=index,uuid,name --format=csv > "$d/gpus.csv"
+  rc=0; ctest --test-dir "$d/ct" --resource-spec-file "$d/gpus.json" -j 4 -L gpu \
+    --output-on-failure --output-junit "$d/junit.xml" > "$d/ctest.txt" 2>&1 || rc=$?
+  kill $smi; exit $rc' _ "$out" "$tool"
+# Grading throughput (issue 28): a batch of 40 (30 correct, 10 faulty) per assignment.
+run_if grade-batch bash -c 'for a in vadd mmul; do
+    CLHARNESS="$2" bench/grade-batch.sh $a "$1/grade-batch"; done' _ "$out" "$tool"
 tar czf "$out/results.tgz" -C "$out" --exclude results.tgz .

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Times grading a batch of distinct submissions of one assignment (issue 28: the cost of one
+# submission): the assignment's reference solution copied N-F times and F of its faulty test
+# submissions (tests/grade/submissions/ASSIGNMENT, those that do not hang), each file made distinct
+# by a comment so that no kernel cache answers for another. Writes OUTDIR/ASSIGNMENT/: the tool's
+# output (grade.txt), its grades (grades.csv, grades.json), time.txt (wall, user and sys of the
+# whole batch; seconds a submission) and run.txt (the command, the commit, the machine, the load).
+#   bench/grade-batch.sh ASSIGNMENT OUTDIR [GRADE OPTION...]   e.g. --device pocl
+# N is $BATCH (default 40), F is $FAULTY (default 10, at most the faulty files there). The tool:
+# $CLHARNESS, else ${BUILD_DIR:-build}/harness/app/clharness.
+set -euo pipefail
+if [ $# -lt 2 ]; then
+  echo "usage: bench/grade-batch.sh ASSIGNMENT OUTDIR [GRADE OPTION...]" >&2
+  exit 2
+fi
+root="$(cd "$(dirname "$0")/.." && pwd)"
+assignment=$1
+out=$2/$assignment
+shift 2
+tool=${CLHARNESS:-${BUILD_DIR:-$root/build}/harness/app/clharness}
+n=${BATCH:-40}
+faulty=${FAULTY:-10}
+reference="$root/kernels/assignments/$assignment.cl"
+tests="$root/tests/grade/submissions/$assignment"
+for need in "$tool" "$reference"; do
+  [ -e "$need" ] || {
+    echo "bench/grade-batch.sh: $need is missing" >&2
+    exit 2
+  }
+done
+rm -rf "$out"
+mkdir -p "$out/submissions"
+out=$(cd "$out" && pwd)
+k=0
+# Faulty ones first: those whose expectation is not a timeout (a hang costs its limits, which
+# docs/grading.md prices apart).
+while IFS= read -r f; do
+  [ $k -lt "$faulty" ] || break
+  grep -q 'expect:.*timeout' "$f" && continue
+  k=$((k + 1))
+  { cat "$f"; echo "// batch submission $k"; } >"$out/submissions/$(printf 'f%02d' $k)-$(basename "$f")"
+done < <(ls "$tests"/*.cl)
+while [ $k -lt "$n" ]; do
+  k=$((k + 1))
+  { cat "$reference"; echo "// batch submission $k"; } >"$out/submissions/$(printf 'c%02d' $k).cl"
+done
+{
+  echo "command: bench/grade-batch.sh $assignment $2 $*"
+  echo "grade:   $tool grade --assignment $assignment $out/submissions --out $out/grades $*"
+  echo "batch:   $k submissions, $(ls "$out"/submissions/f* 2>/dev/null | wc -l) of them faulty"
+  echo "commit:  $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+  echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
+  echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+} >"$out/run.txt"
+rc=0
+/usr/bin/time -f "%e %U %S" -o "$out/time.raw" "$tool" grade --assignment "$assignment" \
+  "$out/submissions" --out "$out/grades" "$@" >"$out/grade.txt" 2>&1 || rc=$?
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg); exit code $rc" >>"$out/run.txt"
+read -r wall user sys <"$out/time.raw"
+cp "$out/grades/grades.csv" "$out/grades/grades.json" "$out/" 2>/dev/null || true
+per() { echo "scale=3; $1 / $k" | bc; }
+{
+  echo "$assignment: $k submissions in $wall s wall, $user s user, $sys s sys"
+  echo "a submission: $(per "$wall") s wall, $(per "$user + $sys") s CPU"
+} | tee "$out/time.txt"
+rm -rf "$out/grades" "$out/time.raw"
