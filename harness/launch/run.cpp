@@ -76,7 +76,8 @@ FamilyRun runLaunchIsolated(const ToolConfig& config, const LaunchRunOptions& ar
     std::optional<int> restart_at;      // the child stopped after a failed command
     std::string phase, error;
     bool done = false;
-    int received = 0;  // shapes this child finished
+    bool building = false;  // between build_start and build_end: inside the driver's compiler
+    int received = 0;       // shapes this child finished
     std::ifstream in(out);
     for (std::string line; std::getline(in, line);) {
       const auto j = nlohmann::json::parse(line, nullptr, false);
@@ -107,6 +108,8 @@ FamilyRun runLaunchIsolated(const ToolConfig& config, const LaunchRunOptions& ar
         restart_at = j.value("next", first);
       } else if (ev == "error") {
         error = j.value("message", "");
+      } else if (ev == "build_start" || ev == "build_end") {
+        building = ev == "build_start";
       }
     }
     const std::string last_words = lastLines(out.string() + ".stderr", 1, 160);
@@ -152,6 +155,17 @@ FamilyRun runLaunchIsolated(const ToolConfig& config, const LaunchRunOptions& ar
       break;
     }
     if (!died && !running && !done && ++startup_failures < 2) continue;  // once more: a busy ICD
+    if (child.signal && building && !running) {
+      // The compiler died on the kernel: a build failure, which the spec's cases report (and
+      // charge, docs/semantics.md), not the driver's answer to a shape.
+      Finding f;
+      f.kind = FindingKind::build_error;
+      f.device = dev.displayName();
+      f.summary = fmt::format("the compiler of {} crashed ({}) while building the kernel",
+                              driverName(dev), signalName(child.signal));
+      run.result.failure = std::move(f);
+      break;
+    }
     if (!died || !running) {
       if (error.empty() && !last_words.empty()) error = last_words;
       if (child.timed_out) {
