@@ -37,6 +37,7 @@ void addInternalCommands(CLI::App& app, const std::function<clh::ToolConfig()>& 
   unit->add_flag("--no-shrink", u->no_shrink);
   unit->add_option("--buffer-mode", u->unit.buffer_mode);
   unit->add_option("--read-mode", u->unit.read_mode);
+  unit->add_flag("--control-build", u->unit.control_build);
   unit->callback([u, config] {
     clh::finishCommand("__unit", [&] {
       if (!clh::parseSeed(u->seed, u->unit.seed)) return int(clh::kExitUsage);

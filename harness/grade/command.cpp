@@ -242,6 +242,7 @@ Attempt runOnDevice(const Batch& b, const std::string& kernelPath, const clh::De
   end.signal = child.signal;
   end.error = child.error;
   end.limit_s = stop ? stop->limit_s : 0;
+  end.reference_built = !known.cases.empty();  // calibrate() ran it on this device
   end.log_tail = tailOf(log, 2000);
   std::ifstream in(events);
   Attempt a{gr::collectDeviceRun(in, end, meta), stop, watch.observed()};

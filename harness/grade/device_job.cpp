@@ -171,6 +171,7 @@ DeviceRun collectDeviceRun(std::istream& events, const ChildEnd& end, const RunD
   std::optional<Sizes> lastSizes;
   std::set<Sizes> distinct;
   std::string error;
+  bool building = false;  // between build_start and build_end: inside the driver's compiler
   std::string line;
   while (std::getline(events, line)) {
     nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
@@ -192,6 +193,8 @@ DeviceRun collectDeviceRun(std::istream& events, const ChildEnd& end, const RunD
         run.speed = j.at("speed").get<SpeedSample>();
       } else if (ev == "error") {
         error = j.value("message", "");
+      } else if (ev == "build_start" || ev == "build_end") {
+        building = ev == "build_start";
       }
     } catch (const nlohmann::json::exception&) {
       continue;  // a damaged event says nothing
@@ -212,6 +215,25 @@ DeviceRun collectDeviceRun(std::istream& events, const ChildEnd& end, const RunD
     run.end = RunEnd::timeout;
     f.kind = FindingKind::timeout;
     f.summary = "ran past its CPU-time limit and was stopped: a loop that never ends?";
+  } else if (end.signal && building && end.reference_built) {
+    // The compiler died on this source where the reference solution builds: the source provoked
+    // it, and it is the student's to change (a compiler should print an error, but did not).
+    run.end = RunEnd::crashed;
+    f.kind = FindingKind::build_error;
+    f.summary = fmt::format(
+        "the compiler crashed while building your kernel ({}); the reference solution builds on "
+        "the same device, so something in your source provokes it (a `#pragma clang` line, or "
+        "macros or nesting that need more than the memory limit?)",
+        signalWord(end.signal));
+    f.raw = end.log_tail;
+  } else if (end.signal && building) {
+    run.end = RunEnd::crashed;
+    f.kind = FindingKind::tool_error;
+    f.summary = fmt::format(
+        "the compiler of {} crashed ({}) while building your kernel, and the reference solution "
+        "was not seen to build there: the {}'s failure, not the student's",
+        device.name, signalWord(end.signal), device.simulator ? "simulator" : "driver");
+    f.raw = end.log_tail;
   } else if (end.signal && device.simulator) {
     run.end = RunEnd::crashed;
     f.kind = FindingKind::tool_error;

@@ -53,8 +53,11 @@ struct ChildEnd {
   bool timed_out = false;
   int exit_code = 0;
   int signal = 0;
-  std::string error;     ///< why it did not start
-  double limit_s = 0;    ///< the wall-clock limit it had
+  std::string error;   ///< why it did not start
+  double limit_s = 0;  ///< the wall-clock limit it had
+  /// The reference solution was seen to build on this device: a compiler that crashes on the
+  /// submission's source was provoked by that source (a build finding), else it is the driver's.
+  bool reference_built = false;
   std::string log_tail;  ///< the end of what it printed (kept with a crash or tool failure)
 };
 
@@ -67,7 +70,9 @@ struct RunDevice {
 
 /// Reads a child's events and how it ended into a DeviceRun: a run that ended early gets a lost
 /// case holding a timeout, crash or tool_error finding, with the sizes of the case then running.
-/// A simulator that crashes is the simulator's failure (tool_error), never the student's.
+/// A simulator that crashes is the simulator's failure (tool_error), never the student's. A child
+/// that dies between build_start and build_end crashed the compiler: a build_error where the
+/// reference solution builds on the device, else the driver's tool_error (docs/grading.md).
 DeviceRun collectDeviceRun(std::istream& events, const ChildEnd& end, const RunDevice& device);
 
 /// "SIGSEGV" for 11.

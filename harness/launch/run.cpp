@@ -76,7 +76,8 @@ FamilyRun runLaunchIsolated(const ToolConfig& config, const LaunchRunOptions& ar
     std::optional<int> restart_at;      // the child stopped after a failed command
     std::string phase, error;
     bool done = false;
-    int received = 0;  // shapes this child finished
+    bool building = false;  // between build_start and build_end: inside the driver's compiler
+    int received = 0;       // shapes this child finished
     std::ifstream in(out);
     for (std::string line; std::getline(in, line);) {
       const auto j = nlohmann::json::parse(line, nullptr, false);
@@ -107,6 +108,8 @@ FamilyRun runLaunchIsolated(const ToolConfig& config, const LaunchRunOptions& ar
         restart_at = j.value("next", first);
       } else if (ev == "error") {
         error = j.value("message", "");
+      } else if (ev == "build_start" || ev == "build_end") {
+        building = ev == "build_start";
       }
     }
     const std::string last_words = lastLines(out.string() + ".stderr", 1, 160);
@@ -129,7 +132,9 @@ FamilyRun runLaunchIsolated(const ToolConfig& config, const LaunchRunOptions& ar
       if (died)
         run.result.notes.push_back(
             "the process died after its last shape (" +
-            (child.timed_out ? std::string("timeout") : signalName(child.signal)) + ")");
+            (child.timed_out ? fmt::format("stopped by its time limit of {:g} s", child.limit_s)
+                             : signalName(child.signal)) +
+            ")");
       break;
     }
     if (restart_at && !died && *restart_at > first) {
@@ -150,14 +155,35 @@ FamilyRun runLaunchIsolated(const ToolConfig& config, const LaunchRunOptions& ar
       break;
     }
     if (!died && !running && !done && ++startup_failures < 2) continue;  // once more: a busy ICD
+    if (child.signal && building && !running) {
+      // The compiler died on the kernel: a build failure, which the spec's cases report (and
+      // charge, docs/semantics.md), not the driver's answer to a shape.
+      Finding f;
+      f.kind = FindingKind::build_error;
+      f.device = dev.displayName();
+      f.summary = fmt::format("the compiler of {} crashed ({}) while building the kernel",
+                              driverName(dev), signalName(child.signal));
+      run.result.failure = std::move(f);
+      break;
+    }
     if (!died || !running) {
       if (error.empty() && !last_words.empty()) error = last_words;
-      run.error = !error.empty() ? error
-                  : child.error.empty()
-                      ? fmt::format("the child exited ({}) before any shape ran",
-                                    child.signal ? signalName(child.signal)
-                                                 : "code " + std::to_string(child.exit_code))
-                      : child.error;
+      if (child.timed_out) {
+        // A limit stopped it: said first, whatever the process last wrote.
+        run.error = fmt::format(
+            "the child was stopped by its time limit of {:g} s before any shape ran ({}){}",
+            child.limit_s,
+            child.stalled ? "making a context or the driver's compile took longer"
+                          : "--timeout, the whole family's limit",
+            error.empty() ? "" : "; its last words: " + error);
+      } else {
+        run.error = !error.empty() ? error
+                    : !child.error.empty()
+                        ? child.error
+                        : fmt::format("the child exited ({}) before any shape ran",
+                                      child.signal ? signalName(child.signal)
+                                                   : "code " + std::to_string(child.exit_code));
+      }
       break;
     }
     if (child.stalled && !was_confirming) {
@@ -189,7 +215,12 @@ FamilyRun runLaunchIsolated(const ToolConfig& config, const LaunchRunOptions& ar
         Finding f;
         f.kind = kind;
         f.device = dev.displayName();
-        f.summary = "the process died (" + how + ") while checking the results of this shape";
+        f.summary = child.timed_out
+                        ? fmt::format(
+                              "the process was stopped by its time limit of {:g} s while "
+                              "checking the results of this shape",
+                              child.limit_s)
+                        : "the process died (" + how + ") while checking the results of this shape";
         lost.result_findings.push_back(f);
       }
     } else if (kernels_own && lost.prediction.mustSucceed()) {

@@ -204,6 +204,7 @@ ChildOutcome runChild(const std::vector<std::string>& argv, const ChildOptions& 
     if ((o.timeout_s > 0 && now > deadline) || out.stalled) {
       endGroup();
       out.timed_out = true;
+      out.limit_s = out.stalled ? (slowStep ? o.slow_idle_s : o.idle_s) : o.timeout_s;
       break;
     }
     drain(pauseMs);

@@ -15,6 +15,7 @@ struct ChildOutcome {
   int exit_code = -1;        ///< when it exited
   int signal = 0;            ///< when a signal ended it
   bool stalled = false;      ///< timed out because its progress file stopped growing
+  double limit_s = 0;        ///< when timed out: the limit that stopped it (wall or idle), seconds
   bool interrupted = false;  ///< ended because this process was interrupted (see interrupt.hpp)
   std::string error;         ///< why it did not start
   std::string out;           ///< its stdout, when ChildOptions::capture_stdout

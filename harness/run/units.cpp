@@ -9,6 +9,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "cl/build_hook.hpp"
 #include "core/files.hpp"
 #include "proc/child.hpp"
 #include "proc/gate.hpp"
@@ -48,7 +49,8 @@ namespace {
 // A unit that ended without a result: crash, timeout, or a child that failed to start.
 UnitResult lostUnit(const ToolConfig& config, const Spec& spec, const DeviceInfo& dev,
                     const CheckOptions& o, const ChildOutcome& child,
-                    const std::optional<Sizes>& lastSizes, int casesStarted) {
+                    const std::optional<Sizes>& lastSizes, int casesStarted,
+                    std::optional<bool> plainKernelBuilds) {
   UnitResult u = unitFor(spec, dev, o.seed);
   u.cases_run = casesStarted;
   u.expected = expectedFindings(spec, dev);
@@ -57,6 +59,21 @@ UnitResult lostUnit(const ToolConfig& config, const Spec& spec, const DeviceInfo
     f.kind = FindingKind::timeout;
     f.summary = fmt::format("the unit ran past its {:.0f} s limit (a kernel that never ends?)",
                             o.timeout_s);
+  } else if (child.signal && plainKernelBuilds && *plainKernelBuilds) {
+    // The compiler died on this kernel and builds a plain one on the same device: the source
+    // provoked it (docs/semantics.md, "A compiler that crashes").
+    f.kind = FindingKind::build_error;
+    f.summary = fmt::format(
+        "the compiler of {} crashed ({}) while building this kernel; a plain kernel builds on the "
+        "same device, so something in the source provokes it (a `#pragma clang` line, macros or "
+        "nesting too deep?)",
+        driverName(dev), signalName(child.signal));
+  } else if (child.signal && plainKernelBuilds) {
+    f.kind = FindingKind::tool_error;
+    f.summary = fmt::format(
+        "the compiler of {} crashed ({}) while building this kernel, and crashes or fails on a "
+        "plain kernel too: the driver's failure, not the kernel's",
+        driverName(dev), signalName(child.signal));
   } else if (child.signal && dev.simulator) {
     // The simulator checks every access; its process dying is the simulator's own failure.
     f.kind = FindingKind::tool_error;
@@ -86,6 +103,28 @@ UnitResult lostUnit(const ToolConfig& config, const Spec& spec, const DeviceInfo
   return u;
 }
 
+// The control after a compiler crash: a plain kernel built on the same device, in a process of its
+// own.
+bool plainKernelBuildsOn(const ToolConfig& config, const Spec& spec, const DeviceInfo& dev,
+                         const fs::path& scratch) {
+  const fs::path out = scratch / fmt::format("control-{}-{}.jsonl", dev.slug(), spec.name);
+  std::error_code ec;
+  fs::remove(out, ec);
+  const ChildOutcome child = runChild({config.exe, "__unit", "--spec", spec.file, "--device-id",
+                                       dev.identity(), "--out", out.string(), "--control-build"},
+                                      120);
+  bool built = false;
+  std::ifstream in(out);
+  for (std::string line; std::getline(in, line);) {
+    const auto j = nlohmann::json::parse(line, nullptr, false);
+    if (j.is_object() && j.value("event", "") == "control_built") built = true;
+  }
+  in.close();
+  fs::remove(out, ec);
+  fs::remove(out.string() + ".stderr", ec);
+  return built && !child.signal && !child.timed_out && child.exit_code == 0;
+}
+
 // One process for the unit; `skip` leaves some of the simulator's checks off. `transient`: it ended
 // with no result for no reason of the kernel's; `signalled`: it died from a signal.
 UnitResult runIsolatedOnce(const ToolConfig& config, const Spec& spec, const DeviceInfo& dev,
@@ -109,13 +148,13 @@ UnitResult runIsolatedOnce(const ToolConfig& config, const Spec& spec, const Dev
     RunGate::Turn turn(processRunGate(), alone);
     child = runChild(withSkippedChecks(argv, skip), o.timeout_s);
   }
-  *signalled = child.signal != 0;
   if (timedOut) *timedOut = child.timed_out;
 
   std::optional<Sizes> lastSizes;
   std::optional<UnitResult> result;
   int started = 0;
   std::string error;
+  bool building = false;  // between build_start and build_end: inside the driver's compiler
   std::ifstream in(out);
   std::string line;
   while (std::getline(in, line)) {
@@ -129,8 +168,12 @@ UnitResult runIsolatedOnce(const ToolConfig& config, const Spec& spec, const Dev
       result = j["unit"].get<UnitResult>();
     } else if (ev == "error") {
       error = j.value("message", "");
+    } else if (ev == "build_start" || ev == "build_end") {
+      building = ev == "build_start";
     }
   }
+  // A compiler that crashed crashes again with any check left off: no second try for that.
+  *signalled = child.signal != 0 && !building;
   const std::string lastWords = lastLines(out.string() + ".stderr", 20);
   std::error_code ec;
   fs::remove(out, ec);
@@ -140,7 +183,11 @@ UnitResult runIsolatedOnce(const ToolConfig& config, const Spec& spec, const Dev
   // error while the dynamic loader set it up, a busy file system) may do better a second time.
   *transient = !result && !child.timed_out && !child.signal && error.empty() && started == 0;
   if (!error.empty()) child.error = error;
-  UnitResult u = lostUnit(config, spec, dev, o, child, lastSizes, started);
+  // A process that died inside the compiler: whether a plain kernel builds there says whose the
+  // crash is.
+  std::optional<bool> plainKernelBuilds;
+  if (child.signal && building) plainKernelBuilds = plainKernelBuildsOn(config, spec, dev, scratch);
+  UnitResult u = lostUnit(config, spec, dev, o, child, lastSizes, started, plainKernelBuilds);
   if (!lastWords.empty() && u.failing && !u.failing->findings.empty())
     u.failing->findings.front().raw = "the process's last words on stderr:\n" + lastWords + "\n";
   return u;
@@ -259,6 +306,20 @@ int runUnitChild(const ToolConfig& config, const UnitChildOptions& o) {
     const DeviceInfo* dev = &found;
     std::unique_ptr<OclgrindSession> sim = simulatorSession(*dev, o.out + ".oclgrind.jsonl");
     DeviceSession session(*dev, sim.get());
+    if (o.control_build) {
+      session.reset();  // a new context, and the plain probe kernel built and run in it
+      writeJsonLine(out, {{"event", "control_built"}});
+      std::fclose(out);
+      return kExitOk;
+    }
+    // The driver's compiles are marked, so that a process dying in one is known as a compiler
+    // crash (lostUnit).
+    setBuildHook([out](bool building) {
+      writeJsonLine(out, {{"event", building ? "build_start" : "build_end"}});
+    });
+    struct Unhook {
+      ~Unhook() { setBuildHook({}); }
+    } unhook;
     UnitOptions uo = unitOptions(config, o);
     uo.on_case_start = [out](const Sizes& s) {
       writeJsonLine(out, {{"event", "case_start"}, {"sizes", s}});

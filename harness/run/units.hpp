@@ -39,6 +39,8 @@ struct UnitChildOptions {
   bool shrink = true;
   std::string out;
   std::string buffer_mode = "default", read_mode = "default";
+  /// Only build a plain kernel on the device and say so (the control after a compiler crash).
+  bool control_build = false;
 };
 int runUnitChild(const ToolConfig& config, const UnitChildOptions& options);
 

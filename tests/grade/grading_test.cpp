@@ -560,6 +560,40 @@ TEST(ChildEvents, ACrashIsTheKernelsOnARealDeviceAndTheToolsOnTheSimulator) {
   EXPECT_EQ(simulated.cases_started, 0);
 }
 
+// The probe: `#pragma clang __debug crash` killed the child inside clBuildProgram and was charged
+// as the kernel's crash at run time. A death between build_start and build_end is the compiler's:
+// a build finding where the reference solution builds on the device, else the driver's.
+TEST(ChildEvents, ADeathInsideTheCompilerIsABuildFindingWhereTheReferenceBuilds) {
+  const std::string events =
+      "{\"event\":\"case_start\",\"sizes\":{\"N\":5}}\n{\"event\":\"build_start\"}\n";
+  ChildEnd end;
+  end.signal = SIGSEGV;
+  end.reference_built = true;
+  for (const RunDevice& dev : {pocl(), sim()}) {
+    SCOPED_TRACE(dev.name);
+    std::istringstream ev(events);
+    DeviceRun r = collectDeviceRun(ev, end, dev);
+    EXPECT_EQ(r.end, RunEnd::crashed);
+    ASSERT_TRUE(r.lost);
+    EXPECT_EQ(r.lost->findings.at(0).kind, FindingKind::build_error);
+    EXPECT_NE(r.lost->findings[0].summary.find(
+                  "the compiler crashed while building your kernel (SIGSEGV)"),
+              std::string::npos)
+        << r.lost->findings[0].summary;
+  }
+  end.reference_built = false;
+  std::istringstream ev(events);
+  DeviceRun r = collectDeviceRun(ev, end, pocl());
+  EXPECT_EQ(r.lost->findings.at(0).kind, FindingKind::tool_error);
+  EXPECT_NE(r.lost->findings[0].summary.find("the compiler of " + kPocl + " crashed (SIGSEGV)"),
+            std::string::npos)
+      << r.lost->findings[0].summary;
+  // A build that ended before the death: the kernel's crash, as before.
+  std::istringstream after(events + "{\"event\":\"build_end\"}\n");
+  end.reference_built = true;
+  EXPECT_EQ(collectDeviceRun(after, end, pocl()).lost->findings.at(0).kind, FindingKind::crash);
+}
+
 TEST(ChildEvents, TheCpuLimitIsATimeout) {
   ChildEnd end;
   end.signal = SIGXCPU;

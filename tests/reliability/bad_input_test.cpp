@@ -1,7 +1,8 @@
 // Tests of the tool against broken and hostile input (issue 32): options out of range, a replay
 // naming no parameter, spec values that cannot be evaluated, a merge of an interrupted report,
-// a report that cannot be written (a folder, a full disk), --resume over an edited kernel, and
-// grading into a disk with no room. Each probe is the issue's; PoCL where a run is needed, and a
+// a report that cannot be written (a folder, a full disk), --resume over an edited kernel,
+// grading into a disk with no room, a kernel that crashes the compiler, and a launch child's time
+// limit named. Each probe is the issue's; PoCL where a run is needed, and a
 // full disk made with a small tmpfs in a user namespace (skipped where unshare cannot).
 #include <gtest/gtest.h>
 #include <sys/wait.h>
@@ -142,9 +143,13 @@ TEST(Merge, AnIncompleteInputMakesAnIncompleteMerge) {
   EXPECT_EQ(whole.code, 0) << whole.out;
 }
 
-std::string quickRun(const std::string& extra) {
-  return "check " + kQuick + " --device '" + kPocl +
+std::string quickRunOf(const std::string& spec, const std::string& extra) {
+  return "check " + spec + " --device '" + kPocl +
          "' --cases 1 --launch-shapes 0 --no-driver-checks " + extra;
+}
+
+std::string quickRun(const std::string& extra) {
+  return quickRunOf(kQuick, extra);
 }
 
 // The probe: `check` exited 0 when its report could not be written (`--json` at a folder), with
@@ -250,6 +255,40 @@ TEST(GradeHostile, LinksDevicesAndHugeFilesAreRefusedAndTheBatchGoesOn) {
   EXPECT_EQ(g["items"][0].value("result", ""), "pass") << g.dump(2);
   for (const auto& e : fs::directory_iterator(out))
     EXPECT_EQ(e.path().filename().string().rfind(".work-", 0), std::string::npos) << e.path();
+}
+
+// The probe: `#pragma clang __debug crash` crashes PoCL's clang inside clBuildProgram; the unit
+// said the kernel's process died (a crash at run time). A plain kernel builds on the same device:
+// the source provoked the compiler's death, a build finding (docs/semantics.md).
+TEST(BuildCrash, CheckChargesTheSourceWhereAPlainKernelBuilds) {
+  REQUIRE_POCL();
+  const std::string dir = scratch("build-crash");
+  std::ofstream(dir + "/vadd.cl") << "#pragma clang __debug crash\n"
+                                  << readText(kRoot + "/tests/e2e/kernels/vadd_ok.cl");
+  std::string spec = readText(kQuick);
+  spec.replace(spec.find("../../../e2e/kernels/vadd_ok.cl"), 31, "vadd.cl");
+  std::ofstream(dir + "/quick.yaml") << spec;
+  ToolRun r = runTool(quickRunOf(dir + "/quick.yaml", "--json " + dir + "/r.json"));
+  EXPECT_EQ(r.code, 1) << r.out;
+  // (clang's __debug crash is a trap: SIGILL on x86.)
+  EXPECT_NE(r.out.find(") while building this kernel; a plain kernel builds on the same device"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("build_error: the compiler of " + kPocl), std::string::npos) << r.out;
+  const auto j = nlohmann::json::parse(readText(dir + "/r.json"));
+  ASSERT_EQ(j.at("units").size(), 1u);
+  EXPECT_EQ(j["units"][0]["failing_case"]["findings"][0]["kind"], "build_error") << j.dump(2);
+}
+
+// The probe: a launch child stopped by its time limit said only "the child exited (code -1)
+// before any shape ran".
+TEST(LaunchLimits, AChildStoppedBeforeAnyShapeNamesItsTimeLimit) {
+  REQUIRE_POCL();
+  ToolRun r = runTool("launch " + kQuick + " --device '" + kPocl + "' --shapes 1 --timeout 0.05");
+  EXPECT_NE(r.out.find("stopped by its time limit of 0.05 s before any shape ran"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(r.out.find("exited (code -1)"), std::string::npos) << r.out;
 }
 
 }  // namespace
