@@ -15,7 +15,8 @@ if [ $# -lt 2 ]; then
 fi
 root="$(cd "$(dirname "$0")/.." && pwd)"
 assignment=$1
-out=$2/$assignment
+outdir=$2
+out=$outdir/$assignment
 shift 2
 tool=${CLHARNESS:-${BUILD_DIR:-$root/build}/harness/app/clharness}
 n=${BATCH:-40}
@@ -45,7 +46,7 @@ while [ $k -lt "$n" ]; do
   { cat "$reference"; echo "// batch submission $k"; } >"$out/submissions/$(printf 'c%02d' $k).cl"
 done
 {
-  echo "command: bench/grade-batch.sh $assignment $2 $*"
+  echo "command: bench/grade-batch.sh $assignment $outdir $*"
   echo "grade:   $tool grade --assignment $assignment $out/submissions --out $out/grades $*"
   echo "batch:   $k submissions, $(ls "$out"/submissions/f* 2>/dev/null | wc -l) of them faulty"
   echo "commit:  $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
@@ -56,11 +57,11 @@ rc=0
 /usr/bin/time -f "%e %U %S" -o "$out/time.raw" "$tool" grade --assignment "$assignment" \
   "$out/submissions" --out "$out/grades" "$@" >"$out/grade.txt" 2>&1 || rc=$?
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg); exit code $rc" >>"$out/run.txt"
-read -r wall user sys <"$out/time.raw"
+read -r wall user sys < <(tail -1 "$out/time.raw")  # after "Command exited with ..."
 cp "$out/grades/grades.csv" "$out/grades/grades.json" "$out/" 2>/dev/null || true
 per() { echo "scale=3; $1 / $k" | bc; }
 {
   echo "$assignment: $k submissions in $wall s wall, $user s user, $sys s sys"
-  echo "a submission: $(per "$wall") s wall, $(per "$user + $sys") s CPU"
+  echo "a submission: $(per "$wall") s wall, $(per "($user + $sys)") s CPU"
 } | tee "$out/time.txt"
 rm -rf "$out/grades" "$out/time.raw"

@@ -75,7 +75,7 @@ run_if time-pocl env CLHARNESS="$tool" bash -c 'c16=$(mktemp -d); c2=$(mktemp -d
 # half second which process computes on which GPU.
 run_if ctest-pool bash -c 'set -e; d=$1/ctest-pool; mkdir -p "$d/ct"
   "$2" devices --device gpu --ctest-resources gpus > "$d/gpus.json"
-  "$2" __ctest specs --exe "$2" --pool gpu=gpus > "$d/ct/CTestTestfile.cmake"
+  "$2" __ctest "$PWD/specs" --exe "$2" --pool gpu=gpus > "$d/ct/CTestTestfile.cmake"
   nvidia-smi --query-compute-apps=timestamp,pid,gpu_uuid,process_name --format=csv -lms 500 \
     > "$d/gpu-processes.csv" 2>&1 & smi=$!
   nvidia-smi --query-gpu=index,uuid,name --format=csv > "$d/gpus.csv"
@@ -84,5 +84,5 @@ run_if ctest-pool bash -c 'set -e; d=$1/ctest-pool; mkdir -p "$d/ct"
   kill $smi; exit $rc' _ "$out" "$tool"
 # Grading throughput (issue 28): a batch of 40 (30 correct, 10 faulty) per assignment.
 run_if grade-batch bash -c 'for a in vadd mmul; do
-    CLHARNESS="$2" bench/grade-batch.sh $a "$1/grade-batch"; done' _ "$out" "$tool"
+    CLHARNESS="$2" bench/grade-batch.sh $a "$1/grade-batch" --allow-unassessed; done' _ "$out" "$tool"
 tar czf "$out/results.tgz" -C "$out" --exclude results.tgz .
