@@ -16,7 +16,9 @@ Each kernel.cl opens with GPUVerify's own verdict and options:
 A `//pass` kernel becomes a case that must produce no finding. An xfail:NOT_ALL_VERIFIED
 kernel is a faulty one; its expected kind comes from the suite's error lines ("race", "Write by
 work item": race; "non-uniform control flow": divergence; "out-of-bounds", "null pointer":
-out_of_bounds); with no error line, race (GPUVerify's default check). Kernels whose fault is a
+out_of_bounds); with no error line, divergence when the kernel's comment says a call is "reached
+non-uniformly" (GPUVerify's uniformity check of async copies and waits), out_of_bounds when it
+uses NULL (its null-pointer check), else race (GPUVerify's default check). Kernels whose fault is a
 violated GPUVerify annotation (__assert, __requires, invariants, ...) and the other xfail kinds
 (errors of GPUVerify's own tools or options) are written as comment lines ('#'), with the reason,
 so the manifest still accounts for all of them. GPUVerify's annotations in the kernels that stay
@@ -24,7 +26,8 @@ are defined away with -D build options.
 
 Sizes: GPUVerify proves a kernel for its sizes at once; a simulator runs each work-item, so a
 grid of more than --max-items work-items (default 4096) keeps its local size and runs fewer
-work-groups (at least 2 in a dimension that had 2 or more), said in the case's note.
+work-groups (at least 2 in a dimension that had 2 or more), one at a time from the dimension that
+loses the smallest share of its groups, said in the case's note.
 Standard library only.
 """
 
@@ -138,6 +141,17 @@ def expected_kind(errors, source):
     # unless the kernel states a specification of its own that the fault may violate.
     if ANNOTATION_FAULT.search(source):
         return None
+    if not errors:
+        # No error line, but the kernel itself says what GPUVerify rejects. A comment that a
+        # work-group function is "reached non-uniformly": GPUVerify requires an async copy's and
+        # a wait's work-items and arguments to be equal across the group
+        # (RaceInstrumenter.cs, EqualBetweenThreadsInSameGroup), OpenCL's rule for them, which a
+        # run reports as a divergence. A NULL the kernel dereferences: GPUVerify's bad-pointer
+        # check ("possible null pointer access", as the null_pointers tests' error lines say).
+        if re.search(r"//[^\n]*\bnon-uniform", source):
+            return "divergence"
+        if re.search(r"\bNULL\b", re.sub(r"//[^\n]*|/\*.*?\*/", "", source, flags=re.S)):
+            return "out_of_bounds"
     return "race"
 
 
@@ -169,9 +183,18 @@ def geometry(options, max_items):
 
     if items() > max_items:
         original = list(groups)
-        for d in reversed(range(n)):  # shrink the last dimensions first
-            while items() > max_items and groups[d] > (2 if original[d] >= 2 else 1):
-                groups[d] = max(2 if original[d] >= 2 else 1, groups[d] // 2)
+        floor = [2 if g >= 2 else 1 for g in original]
+        while items() > max_items:
+            # One group fewer where that drops the smallest share of GPUVerify's groups in its
+            # dimension (the last dimension of equal shares): every dimension keeps as much of
+            # the grid as the cap allows, so a fault between far-apart groups of a grid just over
+            # the cap stays in it (report_global_id/test1's groups (0,0,0) and (4,4,5) of
+            # 5x6x7; halving the last dimension first left z at 3 of 7).
+            shrinkable = [d for d in range(n) if groups[d] > floor[d]]
+            if not shrinkable:
+                break
+            d = min(shrinkable, key=lambda d: ((original[d] - groups[d] + 1) / original[d], -d))
+            groups[d] -= 1
         note = "work-groups %s of GPUVerify's %s" % (
             "x".join(map(str, groups)), "x".join(map(str, original)))
     glob = [l * g for l, g in zip(local, groups)]
@@ -306,7 +329,8 @@ DECLARATION = re.compile(r"(?:^|\n)[ \t]*(?:[A-Za-z_]\w*[ \t*]+)+([A-Za-z_]\w*)\
 
 def bodiless_calls(source):
     """Functions the source declares at file scope, calls, and never defines: GPUVerify takes each
-    call as returning any value; no OpenCL driver links such a program (scan: a build_error)."""
+    call as returning any value; no OpenCL driver links such a program (scan: a build_error,
+    unless --stub-bodiless gives them a body)."""
     code = re.sub(r"//[^\n]*|/\*.*?\*/", lambda m: re.sub(r"[^\n]", " ", m.group(0)), source,
                   flags=re.S)
     names = []
@@ -388,9 +412,12 @@ def case_of(root, path, max_items, tries, scan_timeout=90):
         unchecked.append(PER_DIMENSION)
     bodiless = bodiless_calls(source)
     if bodiless:
-        unchecked.append({"kind": "build_error", "why": "GPUVerify takes a call of a function "
-                          "declared without a body (%s) as returning any value; no OpenCL driver "
-                          "links the program" % ", ".join(bodiless)})
+        # GPUVerify takes such a call as returning any value; no OpenCL driver links the program
+        # as written. scan --stub-bodiless gives each a body returning zero, one of those values,
+        # and says so in its report.
+        run.append("--stub-bodiless")
+        case["note"] += ("; calls functions declared without a body (%s): GPUVerify reads any "
+                         "value, scan --stub-bodiless returns zero" % ", ".join(bodiless))
     if unchecked and not expect:
         case["unchecked"] = unchecked
     if skipped and not expect:

@@ -54,6 +54,10 @@ void addScanCommand(CLI::App& app, const std::function<clh::ToolConfig()>& confi
                 "report write-write races where the work-items store the same value too (the "
                 "simulator leaves them out by default; a race is undefined behaviour whatever the "
                 "values)");
+  cmd->add_flag("--stub-bodiless", a->stub_bodiless,
+                "give each function the kernel declares without a body and calls one that returns "
+                "zero, so that it runs (a verifier's 'any value'; the listing says so); by default "
+                "such a call is the kernel's build error, as no OpenCL driver links it");
   cmd->add_flag("--no-isolate", a->no_isolate,
                 "run in this process (a crashing kernel ends the command)");
   cmd->add_option("--child-out", a->child_out, "(internal) the child's result file")->group("");

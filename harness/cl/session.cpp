@@ -384,6 +384,8 @@ CaseOutcome DeviceSession::runCase(const Spec& spec, const Sizes& sizes, uint64_
 
   phase(&CasePhases::buffers);
   std::vector<cl::Event> events;
+  std::vector<cl::Memory> images;  // image and sampler arguments live until the case ends
+  std::vector<cl::Sampler> samplers;
   for (const auto& launch : rc.launches) {
     cl::Kernel k = built.kernels.at(launch.kernel);
     cl_uint index = 0;
@@ -405,6 +407,42 @@ CaseOutcome DeviceSession::runCase(const Spec& spec, const Sizes& sizes, uint64_
           case ArgSpec::Kind::null:  // a NULL buffer (OpenCL 1.2: a NULL arg_value)
             k.setArg(index, sizeof(cl_mem), nullptr);
             break;
+          case ArgSpec::Kind::image: {  // RGBA float pixels, written from the host
+            const cl::ImageFormat format(CL_RGBA, CL_FLOAT);
+            const auto& n = a.image_size;
+            const std::array<size_t, 3> region{n.at(0), n.size() > 1 ? n[1] : 1,
+                                               n.size() > 2 ? n[2] : 1};
+            if (n.size() == 3) {
+              cl::Image3D image(context_, CL_MEM_READ_WRITE, format, region[0], region[1],
+                                region[2]);
+              queue_.enqueueWriteImage(image, CL_TRUE, {0, 0, 0}, region, 0, 0, a.bytes.data());
+              images.push_back(image);
+            } else {
+              cl::Image2D image(context_, CL_MEM_READ_WRITE, format, region[0], region[1]);
+              queue_.enqueueWriteImage(image, CL_TRUE, {0, 0, 0}, region, 0, 0, a.bytes.data());
+              images.push_back(image);
+            }
+            k.setArg(index, images.back());
+            break;
+          }
+          case ArgSpec::Kind::sampler: {
+            // clCreateSampler, not the bindings' clCreateSamplerWithProperties (OpenCL 2.0), which
+            // a 1.2 driver such as Oclgrind lacks: the ICD loader's call of it never returns.
+            cl_int err = CL_SUCCESS;
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+#endif
+            cl_sampler made = ::clCreateSampler(context_(), CL_FALSE, CL_ADDRESS_CLAMP_TO_EDGE,
+                                                CL_FILTER_NEAREST, &err);
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+            if (err != CL_SUCCESS) throw cl::Error(err, "clCreateSampler");
+            samplers.emplace_back(made);  // takes the reference clCreateSampler returned
+            k.setArg(index, samplers.back());
+            break;
+          }
         }
         ++index;
       }

@@ -96,6 +96,9 @@ ResolvedCase resolveCase(const Spec& spec, ExprEnv& env, const Sizes& sizes) {
         ra.local_bytes = checkedSize(env, a.value, "args.local") * sizeOf(a.type);
       } else if (a.kind == ArgSpec::Kind::bytes) {
         ra.bytes = a.bytes;
+      } else if (a.kind == ArgSpec::Kind::image) {
+        ra.bytes = a.bytes;
+        ra.image_size = a.image_size;
       }
       rl.args.push_back(ra);
     }

@@ -18,9 +18,10 @@ struct ResolvedArg {
   ArgSpec::Kind kind = ArgSpec::Kind::buffer;
   size_t buffer = 0;  ///< index into Spec::buffers
   ElemType type = ElemType::i32;
-  double value = 0;              ///< scalar value
-  size_t local_bytes = 0;        ///< dynamic __local size
-  std::vector<uint8_t> bytes{};  ///< ArgSpec::Kind::bytes
+  double value = 0;                  ///< scalar value
+  size_t local_bytes = 0;            ///< dynamic __local size
+  std::vector<uint8_t> bytes{};      ///< ArgSpec::Kind::bytes, ::image (its pixels)
+  std::vector<size_t> image_size{};  ///< ArgSpec::Kind::image
 };
 
 struct ResolvedLaunch {

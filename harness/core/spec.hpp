@@ -86,16 +86,20 @@ struct BufferSpec {
 };
 
 /// One kernel argument: a named buffer, a scalar, a dynamic __local allocation, a value given as
-/// bytes (a struct or vector passed by value), or a NULL buffer. `bytes` and `null` are made by
-/// programs (scan), not by the YAML loader.
+/// bytes (a struct or vector passed by value), a NULL buffer, an image (RGBA float pixels from
+/// `bytes`, `image_size` wide, high and deep) or a sampler (unnormalized coordinates, clamp to
+/// edge, nearest). `bytes`, `null`, `image` and `sampler` are made by programs (scan), not by the
+/// YAML loader.
 struct ArgSpec {
-  enum class Kind { buffer, scalar, local, bytes, null } kind = Kind::buffer;
+  enum class Kind { buffer, scalar, local, bytes, null, image, sampler } kind = Kind::buffer;
   int line = 0;
   std::string buffer;  ///< buffer name (Kind::buffer)
   std::string name;    ///< optional name of a scalar (references read it by this name)
   ElemType type = ElemType::i32;
   Expr value;                    ///< scalar value, or __local element count
-  std::vector<uint8_t> bytes{};  ///< Kind::bytes: the argument's value as clSetKernelArg takes it
+  std::vector<uint8_t> bytes{};  ///< Kind::bytes: the argument's value as clSetKernelArg takes it;
+                                 ///< Kind::image: its pixels, 4 floats each, row after row
+  std::vector<size_t> image_size{};  ///< Kind::image: width, height (2-D) and depth (3-D)
 };
 
 struct LaunchSpec {

@@ -31,7 +31,8 @@ struct Copy {
   size_t dest = 0, src = 0;
   size_t element = 0, count = 0;  ///< bytes of one element, elements
   size_t dest_stride = 1, src_stride = 1;
-  size_t event = 0;
+  size_t event = 0;              ///< the copy's event (what the call returns)
+  size_t event_in = 0;           ///< the event argument of the first work-item's call
   std::vector<bool> registered;  ///< by local linear index: the work-items that executed the call
 
   /// Whether [address, address + size) touches an element of the copy at `start`, `stride`.
@@ -109,7 +110,14 @@ const char* spaceName(unsigned space) {
   return space == oclgrind::AddrSpaceLocal ? "local" : "global";
 }
 
-enum What { kReadDest, kWriteDest, kWriteSource, kCopyDest, kCopySource };
+enum What { kReadDest, kWriteDest, kWriteSource, kCopyDest, kCopySource, kDivergent };
+
+/// Indents the source lines of a report as Oclgrind does (a tab before the two spaces).
+std::string tabbed(std::string out) {
+  for (size_t p = out.find("\n  "); p != std::string::npos; p = out.find("\n  ", p + 3))
+    out.insert(p + 1, "\t");
+  return out;
+}
 
 }  // namespace
 
@@ -126,9 +134,32 @@ void AsyncCopies::workGroupBegin(const oclgrind::WorkGroup* group) {
   t_group.items = s.x * s.y * s.z;
 }
 
+void AsyncCopies::reportPartial(const oclgrind::WorkGroup* group, bool waited_only) const {
+  // The specification: every work-item of the group must reach an async copy, with the same
+  // arguments; Oclgrind performs one reached by a few as if all had reached it.
+  for (const Copy& c : t_group.copies) {
+    if (waited_only &&
+        std::find(t_group.waits.begin(), t_group.waits.end(), c.event) == t_group.waits.end()) {
+      continue;
+    }
+    const size_t reached =
+        static_cast<size_t>(std::count(c.registered.begin(), c.registered.end(), true));
+    if (reached == c.registered.size()) continue;
+    std::ostringstream text;
+    text << "Work-group divergence detected (async copy)\n"
+         << "\tKernel: " << kernel_ << "\n"
+         << "\tWork-group: " << groupEntity(group).substr(5) << "\n"
+         << "\tOnly " << reached << " out of " << c.registered.size()
+         << " work-items executed the async copy\n"
+         << "\t" << where(c.instruction);
+    report_(tabbed(text.str()));
+  }
+}
+
 void AsyncCopies::workGroupBarrier(const oclgrind::WorkGroup* group) {
   if (!isMine(this, group) || !t_group.waiting) return;
   // The wait completed: Oclgrind has just performed the copies of its events.
+  reportPartial(group, true);
   auto& copies = t_group.copies;
   copies.erase(std::remove_if(copies.begin(), copies.end(),
                               [](const Copy& c) {
@@ -141,7 +172,9 @@ void AsyncCopies::workGroupBarrier(const oclgrind::WorkGroup* group) {
 }
 
 void AsyncCopies::workGroupComplete(const oclgrind::WorkGroup* group) {
-  if (isMine(this, group)) t_group = GroupState{};
+  if (!isMine(this, group)) return;
+  reportPartial(group, false);  // copies never waited for
+  t_group = GroupState{};
 }
 
 std::string AsyncCopies::where(const llvm::Instruction* instruction) const {
@@ -214,13 +247,28 @@ void AsyncCopies::instructionExecuted(const oclgrind::WorkItem* item,
   else
     c.dest_stride = stride;
   c.event = result.size >= sizeof(size_t) ? result.getPointer() : 0;
+  c.event_in = item->getOperand(call->getArgOperand(strided ? 4 : 3)).getUInt();
   const size_t index = linearIndex(item, group);
 
   // A copy another work-item already registered: Oclgrind pairs a call with the first copy in
-  // flight this work-item has not executed yet.
+  // flight this work-item has not executed yet. It compares the pointers and sizes of the two
+  // calls, not the event argument: a copy joined to different events by different work-items
+  // is divergent too (which wait completes it is then undefined).
   for (Copy& known : t_group.copies) {
     if (index < known.registered.size() && !known.registered[index]) {
       known.registered[index] = true;
+      if (c.event_in != known.event_in &&
+          t_group.reported.emplace(known.instruction, instruction, kDivergent).second) {
+        std::ostringstream text;
+        text << "Work-group divergence detected (async copy)\n"
+             << "\tKernel: " << kernel_ << "\n"
+             << "\tWork-group: " << groupEntity(group).substr(5) << "\n"
+             << "\tThe work-items pass different events to the async copy (" << known.event_in
+             << " and " << c.event_in << ")\n"
+             << "\tFirst entity:  " << groupEntity(group) << "\n\t" << where(known.instruction)
+             << "\tSecond entity: " << entity(item) << "\n\t" << where(instruction);
+        report_(tabbed(text.str()));
+      }
       return;
     }
   }

@@ -5,7 +5,9 @@
 // the destination before the wait sees stale memory and nothing is reported. The OpenCL C
 // specification leaves the copy free to run any time between the call and the wait: a work-item
 // that reads or writes its destination, or writes its source, in between races with it, and so
-// does a second copy in flight to or from the same bytes. Built without RTTI, like plugin.cpp.
+// does a second copy in flight to or from the same bytes. A copy that some work-items of the group
+// never reach, or reach with another event, is a divergence (the specification: every work-item,
+// the same arguments). Built without RTTI, like plugin.cpp.
 #pragma once
 
 #include <cstddef>
@@ -58,6 +60,9 @@ class AsyncCopies {
 
  private:
   std::string where(const llvm::Instruction* instruction) const;
+  /// Reports the group's copies that some of its work-items never reached as a divergence (only
+  /// those the open wait completes when `waited_only`).
+  void reportPartial(const oclgrind::WorkGroup* group, bool waited_only) const;
 
   Report report_;
   const oclgrind::Program* program_ = nullptr;

@@ -124,6 +124,7 @@ clh::scan::ScanOptions toOptions(const ScanArgs& a) {
       throw clh::scan::ScanUsageError("--arg '" + kv + "': expected NAME=VALUE");
     o.args[kv.substr(0, eq)] = kv.substr(eq + 1);
   }
+  o.stub_bodiless = a.stub_bodiless;
   if (a.tries < 1) throw clh::scan::ScanUsageError("--tries: at least 1");
   if (o.sim_path.empty()) o.tries = a.tries;
   for (const auto& word : a.suppress) {
@@ -289,6 +290,7 @@ int runScanCommand(const clh::ToolConfig& config, const ScanArgs& a) {
     for (const auto& kind : a.suppress) argv.push_back("--suppress=" + kind);
     argv.push_back("--tries=" + std::to_string(a.tries));
     if (a.uniform_writes) argv.push_back("--uniform-writes");
+    if (a.stub_bodiless) argv.push_back("--stub-bodiless");
     // On the simulator a crash may be one of its checks': run again without it (check_fallback).
     clh::ChildOutcome child;
     nlohmann::json j;

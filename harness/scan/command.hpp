@@ -21,8 +21,9 @@ struct ScanArgs {
   int tries = 12;
   bool no_isolate = false;
   bool uniform_writes = false;  // report write-write races of equal values too
-  std::string child_out;     // hidden: the child's JSON result
-  std::string child_stderr;  // hidden: where the child's stderr (the simulator's text) goes
+  bool stub_bodiless = false;   // functions declared without a body return zero
+  std::string child_out;        // hidden: the child's JSON result
+  std::string child_stderr;     // hidden: where the child's stderr (the simulator's text) goes
 };
 
 // The child side: the scan on the one device the regex selects, its result as JSON in a file.

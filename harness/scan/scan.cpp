@@ -3,10 +3,12 @@
 #include "scan/scan.hpp"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <iterator>
@@ -18,6 +20,7 @@
 
 #include "core/reference.hpp"
 #include "core/result.hpp"
+#include "scan/stubs.hpp"
 #include "sim/work_groups.hpp"
 
 namespace clh::scan {
@@ -346,7 +349,38 @@ ScanResult runScan(DeviceSession& session, const ScanOptions& options) {
         which, dims(r.global), dims(otherGlobals[0]), dims(otherGlobals[1])));
   }
 
-  const BuildOutcome& built = session.build(options.source_path, r.build_options, {options.kernel});
+  // --stub-bodiless: the program built is the source with a body for each function it declares,
+  // calls and never defines (scan/stubs.hpp), in a file of its own; findings name the source.
+  std::string buildPath = options.source_path;
+  struct Removed {
+    std::filesystem::path path;
+    ~Removed() {
+      std::error_code ignored;
+      if (!path.empty()) std::filesystem::remove(path, ignored);
+    }
+  } stubbed;
+  if (options.stub_bodiless) {
+    std::ifstream in(options.source_path);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto functions = bodilessFunctions(text);
+    if (!functions.empty()) {
+      stubbed.path = std::filesystem::temp_directory_path() /
+                     fmt::format("clharness-stubbed-{}-{}", ::getpid(),
+                                 std::filesystem::path(options.source_path).filename().string());
+      std::ofstream(stubbed.path) << withStubs(text, functions);
+      buildPath = stubbed.path.string();
+      std::string names;
+      for (const auto& f : functions)
+        names += fmt::format("{}'{}' (line {})", names.empty() ? "" : ", ", f.name, f.line);
+      r.notes.push_back(fmt::format(
+          "functions declared without a body were given one that returns zero (--stub-bodiless): "
+          "{}; no OpenCL driver links the kernel as written, and a verifier that reads such a call "
+          "as any value covers more than this one value",
+          names));
+    }
+  }
+
+  const BuildOutcome& built = session.build(buildPath, r.build_options, {options.kernel});
   if (built.failure) {
     r.findings.push_back(chargeBodilessCall(*built.failure, options.source_path));
     return r;
@@ -374,10 +408,10 @@ ScanResult runScan(DeviceSession& session, const ScanOptions& options) {
       t.erase(std::find(t.begin(), t.end(), '\0'), t.end());
       ElemType et;
       int w;
-      if (!parseArgType(t, et, w) && fillableType(t)) unknown.push_back(pointee(t));
+      if (!parseArgType(t, et, w) && fillableType(t) && imageDimensions(t) == 0 && !isSampler(t))
+        unknown.push_back(pointee(t));
     }
-    if (!unknown.empty())
-      structSizes = typeSizes(session, options.source_path, r.build_options, unknown);
+    if (!unknown.empty()) structSizes = typeSizes(session, buildPath, r.build_options, unknown);
   }
 
   size_t items = std::accumulate(r.global.begin(), r.global.end(), size_t{1}, std::multiplies<>());
@@ -394,7 +428,7 @@ ScanResult runScan(DeviceSession& session, const ScanOptions& options) {
   spec.name = "scan_" + options.kernel;
   spec.file = options.source_path;
   spec.source = options.source_path;
-  spec.source_path = options.source_path;
+  spec.source_path = buildPath;
   spec.reference = kNoReference;
   spec.build_options = r.build_options;
   spec.cases = 1;
@@ -468,11 +502,41 @@ ScanResult runScan(DeviceSession& session, const ScanOptions& options) {
     ElemType type = ElemType::u8;
     int width = 1;
     bool pointer = a.address_space != "private";
+    const int imageDims = imageDimensions(a.type_name);
+    if (imageDims != 0 || isSampler(a.type_name)) {
+      if (a.from_user)
+        throw ScanUsageError(
+            fmt::format("--arg {}: scan makes image and sampler arguments itself", a.name));
+      ArgSpec arg;
+      if (imageDims != 0) {  // as large as the grid, one pixel per work-item, random RGBA floats
+        arg.kind = ArgSpec::Kind::image;
+        for (int d = 0; d < imageDims; ++d)
+          arg.image_size.push_back(static_cast<size_t>(d) < r.global.size() ? r.global[d] : 1);
+        const size_t pixels = std::accumulate(arg.image_size.begin(), arg.image_size.end(),
+                                              size_t{1}, std::multiplies<>());
+        std::mt19937_64 random(options.seed + i);
+        std::uniform_real_distribution<float> lane(-1.0f, 1.0f);
+        for (size_t k = 0; k < 4 * pixels; ++k) {
+          const float v = lane(random);
+          const auto* p = reinterpret_cast<const uint8_t*>(&v);
+          arg.bytes.insert(arg.bytes.end(), p, p + sizeof v);
+        }
+        std::string size = dims(arg.image_size);
+        std::replace(size.begin(), size.end(), ',', 'x');
+        a.given = fmt::format("{} image of RGBA floats, random in [-1, 1]", size);
+      } else {
+        arg.kind = ArgSpec::Kind::sampler;
+        a.given = "sampler: unnormalized coordinates, clamp to edge, nearest";
+      }
+      launch.args.push_back(arg);
+      r.arguments.push_back(a);
+      continue;
+    }
     if (!fillableType(a.type_name))
-      throw ScanUsageError(
-          fmt::format("argument {} '{}' has type '{}', which scan cannot fill "
-                      "(it fills scalars, vectors, structs and buffers of them)",
-                      i, a.name, a.type_name));
+      throw ScanUsageError(fmt::format(
+          "argument {} '{}' has type '{}', which scan cannot fill "
+          "(it fills scalars, vectors, structs and buffers of them, 2-D images and samplers)",
+          i, a.name, a.type_name));
     ArgSpec arg;
     const bool structure = !parseArgType(a.type_name, type, width);
     size_t structBytes = 0;

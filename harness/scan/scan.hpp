@@ -53,6 +53,9 @@ struct ScanOptions {
   /// (`args` is then empty, and nothing is explored).
   std::string sim_path;
   std::vector<SimArgument> sim_args;
+  /// Build the source with a body returning zero for each function it declares, calls and never
+  /// defines (scan/stubs.hpp); by default such a call is the kernel's build_error.
+  bool stub_bodiless = false;
 };
 
 /// One launch of a scan: what differed from the defaults, and what it found.
@@ -111,9 +114,17 @@ bool allowsNonUniformGroups(const std::string& build_options);
 /// `lanes` (one value: every lane); for a vector passed by value.
 std::vector<uint8_t> vectorBytes(ElemType type, int width, const std::vector<double>& lanes);
 
-/// Whether scan can give an argument of this type a value at all (images, samplers, pipes, queues
-/// and events it cannot; structs, unions and vectors it can).
+/// Whether scan can give an argument of this type a value at all (1-D, 3-D, array, depth and
+/// multisample images, pipes, queues and events it cannot; structs, unions, vectors, 2-D images
+/// and samplers it can). 3-D images: Oclgrind 21.10's uninitialized-value check reports every
+/// read of one made from the host, so a scan of them would report only that.
 bool fillableType(const std::string& type_name);
+
+/// 2 for `image2d_t` (scan makes it), 0 for any other type.
+int imageDimensions(const std::string& type_name);
+
+/// Whether the type is `sampler_t` (scan makes one: unnormalized, clamp to edge, nearest).
+bool isSampler(const std::string& type_name);
 
 /// Opens a .sim file as scan options (scan/sim_file.hpp): its kernel file, kernel, sizes and
 /// arguments; `build_options` are added to the file's own.

@@ -1,6 +1,7 @@
 // Async copies in flight on the simulator (issue 27), through the built tool on Oclgrind: a race
 // between a copy and a work-item's access names both lines, a copy never waited for is a
-// missing_wait at the copy's line, and correct copies (the catalog's mmul_async) stay clean.
+// missing_wait at the copy's line, a copy some work-items skip or join to another event is a
+// divergence, and correct copies (the catalog's mmul_async) stay clean.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -116,6 +117,31 @@ TEST(AsyncCopy, TwoCopiesInFlightIntoTheSameBytesRace) {
                 "Write-write data race between two async copies in flight", 0),
             0u)
       << race->dump(2);
+}
+
+TEST(AsyncCopy, ACopyReachedBySomeWorkItemsOnlyIsADivergenceAtTheCopy) {
+  REQUIRE_OCLGRIND();
+  Scan s = scanKernel("copy_reached_by_half");
+  EXPECT_EQ(s.run.code, 1) << s.run.out;
+  const auto* divergence = s.find("divergence");
+  ASSERT_NE(divergence, nullptr) << s.run.out;
+  EXPECT_EQ(lineSet(*divergence), (std::set<int>{72})) << divergence->dump(2);
+  EXPECT_NE((*divergence)["summary"].get<std::string>().find(
+                "Only 8 out of 16 work-items executed the async copy"),
+            std::string::npos)
+      << divergence->dump(2);
+}
+
+TEST(AsyncCopy, ACopyJoinedToDifferentEventsIsADivergence) {
+  REQUIRE_OCLGRIND();
+  Scan s = scanKernel("copy_with_different_events");
+  EXPECT_EQ(s.run.code, 1) << s.run.out;
+  const auto* divergence = s.find("divergence");
+  ASSERT_NE(divergence, nullptr) << s.run.out;
+  EXPECT_EQ(lineSet(*divergence), (std::set<int>{84})) << divergence->dump(2);
+  EXPECT_NE((*divergence)["summary"].get<std::string>().find("different events"), std::string::npos)
+      << divergence->dump(2);
+  EXPECT_EQ(s.find("race"), nullptr) << s.run.out;
 }
 
 TEST(AsyncCopy, TheCatalogsMmulAsyncIsClean) {

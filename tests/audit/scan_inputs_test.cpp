@@ -185,6 +185,42 @@ TEST(ScanInputs, ABodilessCallIsTheKernelsBuildError) {
   EXPECT_EQ(f["lines"][0]["line"], 15);
 }
 
+TEST(ScanInputs, StubBodilessRunsTheKernelWithACallReturningZero) {
+  REQUIRE_OCLGRIND();
+  // `arbitrary` returns a NULL pointer: the read through it is out of bounds, at its line.
+  auto s = scan(kIssue27 + " --kernel calls_bodiless --global 4 --stub-bodiless", "stubbed");
+  EXPECT_EQ(s.run.code, 1) << s.run.out;
+  EXPECT_EQ(s.first(), "out_of_bounds") << s.run.out;
+  ASSERT_TRUE(s.result.is_object()) << s.run.out;
+  EXPECT_EQ(s.result["findings"][0]["lines"][0]["line"], 21) << s.result.dump(2);
+  EXPECT_EQ(s.result["findings"][0]["lines"][0]["file"], kIssue27) << s.result.dump(2);
+  EXPECT_NE(s.run.out.find("'arbitrary' (line 15)"), std::string::npos) << s.run.out;
+  EXPECT_NE(s.run.out.find("--stub-bodiless"), std::string::npos) << s.run.out;
+  // Unnamed parameters, a void function and a vector result get their bodies too: it runs clean.
+  auto clean = scan(kIssue27 + " --kernel calls_unnamed --global 4 --stub-bodiless", "unnamed");
+  EXPECT_EQ(clean.run.code, 0) << clean.run.out;
+}
+
+TEST(ScanInputs, ImagesAndSamplersAreMade) {
+  REQUIRE_OCLGRIND();
+  const std::string images = fixture("kernels/scan_images.cl");
+  auto copy = scan(images + " --kernel copy_image --global 8,8 --local 4,4 --tries 1", "img_copy");
+  EXPECT_EQ(copy.run.code, 0) << copy.run.out;
+  EXPECT_EQ(copy.given("src"), "8x8 image of RGBA floats, random in [-1, 1]") << copy.run.out;
+  // Every work-item of a row writes pixel (0, y), each a value of its own.
+  auto race =
+      scan(images + " --kernel row_to_one_pixel --global 8,8 --local 4,4 --tries 1", "img_race");
+  EXPECT_EQ(race.run.code, 1) << race.run.out;
+  EXPECT_EQ(race.first(), "race") << race.run.out;
+  // A sampler argument. (On images wider than 4 pixels Oclgrind 21.10 marks some pixels read
+  // into a buffer as uninitialized: docs/races.md.)
+  auto sampled =
+      scan(images + " --kernel read_through --global 4,4 --local 2,2 --tries 1", "img_sampler");
+  EXPECT_EQ(sampled.run.code, 0) << sampled.run.out;
+  EXPECT_EQ(sampled.given("img"), "4x4 image of RGBA floats, random in [-1, 1]");
+  EXPECT_EQ(sampled.given("s"), "sampler: unnormalized coordinates, clamp to edge, nearest");
+}
+
 TEST(ScanInputs, ThreeElementVectors) {
   REQUIRE_OCLGRIND();
   auto s = scan(kIssue27 + " --kernel vectors3 --global 8 --arg v=1,2,3", "vectors3");

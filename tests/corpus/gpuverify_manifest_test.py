@@ -51,6 +51,25 @@ SUITE = {
         //--local_size=64 --num_groups=128
         kernel void foo(global float* p) { p[0] = get_global_id(0); }
         """,
+    "async/fail/non_uniform": """\
+        //xfail:NOT_ALL_VERIFIED
+        //--local_size=64 --num_groups=128
+        kernel void foo(global float* p) {
+          local float l[64];
+          // Error: reached non-uniformly
+          if (get_local_id(0) > 13) async_work_group_copy(l, p, 64, 0);
+        }
+        """,
+    "async/fail/null": """\
+        //xfail:NOT_ALL_VERIFIED
+        //--local_size=64 --num_groups=128
+        kernel void foo() {
+          local float l[64];
+          global float* r = NULL;
+          event_t e = async_work_group_copy(l, r, 64, 0);
+          wait_group_events(1, &e);
+        }
+        """,
     "annotation/fail": """\
         //xfail:NOT_ALL_VERIFIED
         //--local_size=64 --num_groups=64
@@ -132,6 +151,11 @@ SUITE = {
         /* a comment: int baz(void); */
         __kernel void foo() { int3 x = bar(); }
         """,
+    "grid/three_dims": """\
+        //pass
+        //--local_size=2,3,4 --num_groups=5,6,7
+        __kernel void foo(global int* p) { p[get_global_id(2)] = 1; }
+        """,
     "tools/clang": """\
         //xfail:CLANG_ERROR
         //--local_size=4 --num_groups=2
@@ -189,6 +213,10 @@ class GpuverifyManifest(unittest.TestCase):
         self.assertEqual(cases["null/fail"]["expect"], ["out_of_bounds"])
         self.assertEqual(cases["divergence/fail"]["expect"], ["divergence"])
         self.assertEqual(cases["no_error_line/fail"]["expect"], ["race"])
+        # No error line, but the kernel says what GPUVerify checks: a work-group function
+        # reached non-uniformly (its uniformity check), a NULL dereferenced (its null check).
+        self.assertEqual(cases["async/fail/non_uniform"]["expect"], ["divergence"])
+        self.assertEqual(cases["async/fail/null"]["expect"], ["out_of_bounds"])
         self.assertEqual(cases["annotation/pass"]["expect"], [])
 
     def test_an_annotations_fault_and_a_tools_error_are_comment_lines_with_the_reason(self):
@@ -200,7 +228,7 @@ class GpuverifyManifest(unittest.TestCase):
         self.assertIn("# left out annotation/fail: the fault is a GPUVerify annotation", text)
         self.assertIn("# left out annotation/silent_fail: the fault is a GPUVerify annotation", text)
         self.assertIn("# left out tools/clang: xfail:CLANG_ERROR", text)
-        self.assertIn('"faulty": 6', comments[0])
+        self.assertIn('"faulty": 8', comments[0])
         self.assertIn('"left_out": 4', comments[0])
         self.assertIn("# left out functions/outside: calls GPUVerify's own function "
                       "__read_offset_bytes outside its annotations", text)
@@ -229,13 +257,14 @@ class GpuverifyManifest(unittest.TestCase):
         self.assertEqual(option(free, "--local"), "64")
         self.assertIn("global size free in dimension 0", free["note"])
 
-    def test_a_bodiless_call_is_a_build_error_the_reference_did_not_check(self):
+    def test_a_bodiless_call_is_stubbed_and_said_in_the_note(self):
         self.write()
         cases, _ = manifest(os.path.join(self.base, "clharness-manifest.jsonl"))
-        unchecked = cases["bodiless/pass"]["unchecked"]
-        self.assertEqual([u["kind"] for u in unchecked], ["build_error"])
-        self.assertIn("without a body (bar)", unchecked[0]["why"])
-        self.assertNotIn("unchecked", cases["races/pass"])
+        bodiless = cases["bodiless/pass"]
+        self.assertIn("--stub-bodiless", bodiless["run"])
+        self.assertIn("without a body (bar)", bodiless["note"])
+        self.assertNotIn("unchecked", bodiless)
+        self.assertNotIn("--stub-bodiless", cases["races/pass"]["run"])
 
     def test_a_large_grid_keeps_its_local_size_and_runs_fewer_groups(self):
         self.write("--max-items", "4096")
@@ -244,6 +273,11 @@ class GpuverifyManifest(unittest.TestCase):
         self.assertEqual(option(big, "--local"), "1024")
         self.assertEqual(option(big, "--global"), "4096")
         self.assertIn("work-groups 4 of GPUVerify's 1024", big["note"])
+        # 5x6x7 groups of 24 (5040 work-items): one group fewer at a time where that drops the
+        # smallest share of a dimension (z, then y), not half of the last dimension.
+        grid = cases["grid/three_dims"]
+        self.assertEqual(option(grid, "--global"), "10,15,24")
+        self.assertIn("work-groups 5x5x6 of GPUVerify's 5x6x7", grid["note"])
 
     def test_preconditions_on_scalars_become_values_and_ranges_scan_explores(self):
         self.write()

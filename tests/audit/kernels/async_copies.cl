@@ -63,3 +63,26 @@ kernel void two_copies_one_destination(global const float* in, global float* out
   barrier(CLK_LOCAL_MEM_FENCE);
   out[get_global_id(0)] = tile[get_local_id(0)];
 }
+
+// A divergence: only the first half of each work-group reaches the copy (every work-item must,
+// with the same arguments).
+kernel void copy_reached_by_half(global const float* in, global float* out) {
+  local float tile[16];
+  if (get_local_id(0) < 8) {
+    event_t e = async_work_group_copy(tile, in + 16 * get_group_id(0), 16, 0);
+  }
+  out[get_global_id(0)] = 1.0f;
+}
+
+// A divergence: every work-item reaches the copy, but joins it to another event than the others
+// (which wait completes it is then undefined).
+kernel void copy_with_different_events(global const float* in, global float* out) {
+  local float a[16], b[16], c[16];
+  event_t ea = async_work_group_copy(a, in, 16, 0);
+  event_t eb = async_work_group_copy(b, in + 16, 16, 0);
+  event_t* joined = get_local_id(0) < 4 ? &ea : &eb;
+  event_t ec = async_work_group_copy(c, in + 32, 16, *joined);
+  wait_group_events(1, &ea);
+  wait_group_events(1, &eb);
+  out[get_global_id(0)] = 1.0f;
+}

@@ -27,3 +27,14 @@ __kernel void vectors3(__global int3* a, __global float* b, int3 v) {
   a[i] = a[i] + v;
   vstore3(vload3(i, b) * 2.0f, i, b);
 }
+
+void record(int, __global float*);
+int3 pick(const int, uint);
+
+// Bodiless functions with unnamed parameters, a void one and a vector result: with
+// --stub-bodiless each returns zero and the kernel is correct.
+__kernel void calls_unnamed(__global float* out) {
+  const int3 v = pick(1, 2u);
+  record(v.x, out);
+  out[get_global_id(0)] = (float)(v.x + v.y + v.z);
+}
