@@ -7,9 +7,11 @@ include(CMakePackageConfigHelpers)
 set(CLHARNESS_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/clharness")
 set(CLHARNESS_INSTALL_INCLUDEDIR "${CMAKE_INSTALL_INCLUDEDIR}/clharness")
 
-# The library layers whose headers are public: everything but the CLI (harness/app).
-set(clharness_layers proc core report sim cl launch drivers audit scan grade run)
-set(clharness_libraries clharness_launch_command clharness_cli)
+# The library layers whose headers are public (harness/layers.txt, read by harness/CMakeLists.txt):
+# all but the CLI (harness/app), the simulator's plugin and the references, which have none.
+set(clharness_layers ${CLH_LAYERS})
+list(REMOVE_ITEM clharness_layers app oclgrind references)
+set(clharness_libraries clharness_cli)
 foreach(layer ${clharness_layers})
   list(APPEND clharness_libraries clharness_${layer})
   install(DIRECTORY "${PROJECT_SOURCE_DIR}/harness/${layer}/"

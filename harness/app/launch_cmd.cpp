@@ -3,7 +3,7 @@
 #include <memory>
 
 #include "app/app.hpp"
-#include "launch/command.hpp"
+#include "launch_command/command.hpp"
 
 using namespace clh::launch;
 

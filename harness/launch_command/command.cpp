@@ -1,5 +1,5 @@
-// `clharness launch` and its child `__launch` (launch/command.hpp).
-#include "launch/command.hpp"
+// `clharness launch` and its child `__launch` (launch_command/command.hpp).
+#include "launch_command/command.hpp"
 
 #include <fmt/format.h>
 #include <unistd.h>
