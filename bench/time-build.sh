@@ -26,6 +26,40 @@ if [ "${1:-}" = "__unit" ]; then  # the launcher: __unit LOG COMMAND..., one lin
   printf '%s\t%s\t%s\t%s\n' "$(echo "$u + $s" | bc)" "$e" "$rc" "$what" >>"$log"
   exit $rc
 fi
+# summarize OUTDIR: summary.md from a run's files (units.tsv, tool.units, tool.time, rest.time,
+# the logs, run.txt); `bench/time-build.sh __summary OUTDIR` redoes it.
+summarize() {
+  local out=$1 tu ts tw ru rs rw all_units warnings tool_units
+  read -r tu ts tw < <(tail -1 "$out/tool.time")
+  read -r ru rs rw < <(tail -1 "$out/rest.time")
+  tool_units=$(cat "$out/tool.units")
+  all_units=$(($(wc -l <"$out/units.tsv") - 1))
+  # grep -c exits 1 where it counts no line: no warning is no failure
+  warnings=$(cat "$out/tool.log" "$out/rest.log" | grep -c 'warning:' || true)
+  f() { echo "scale=0; ($1) / 1" | bc; }
+  commit=$(sed -n 's/^commit: *//p' "$out/run.txt")
+  {
+    echo "# Clean build cost, ccache off ($commit)"
+    echo
+    echo "| build | units (compiles and links) | CPU s | wall s |"
+    echo "| --- | ---: | ---: | ---: |"
+    echo "| the tool (\`clharness\`) | $tool_units | $(f "$tu + $ts") | $(f "$tw") |"
+    echo "| everything (the tool, then the rest) | $all_units | $(f "$tu + $ts + $ru + $rs") | $(f "$tw + $rw") |"
+    echo
+    echo "Compiler warnings in the build logs: $warnings. Jobs: $(sed -n 's/.*--parallel \([0-9]*\).*/\1/p' "$out/run.txt" | head -1)."
+    echo
+    echo "The ten most expensive units (CPU s of the compile or link, wall s):"
+    echo
+    echo "| CPU s | wall s | unit |"
+    echo "| ---: | ---: | --- |"
+    tail -n +2 "$out/units.tsv" | head -10 | awk -F'\t' '{printf "| %.1f | %.1f | %s |\n", $1, $2, $4}'
+  } >"$out/summary.md"
+}
+if [ "${1:-}" = "__summary" ]; then
+  summarize "$2"
+  cat "$2/summary.md"
+  exit 0
+fi
 if [ $# -lt 1 ]; then
   echo "usage: bench/time-build.sh OUTDIR [CMAKE ARG...]" >&2
   exit 2
@@ -70,33 +104,13 @@ timed() {
   /usr/bin/time -f "%U %S %e" -o "$out/$step.time" "$@" >"$out/$step.log" 2>&1
 }
 timed tool cmake --build "$build" --parallel "$jobs" --target clharness
-tool_units=$(wc -l <"$units")
+wc -l <"$units" >"$out/tool.units"
 timed rest cmake --build "$build" --parallel "$jobs"
 echo "end:       $(date -u +%FT%TZ), uptime: $(uptime)" >>"$out/run.txt"
 {
   printf 'cpu_s\twall_s\texit\tunit\n'
   sort -t$'\t' -k1,1 -rn "$units"
 } >"$out/units.tsv"
-read -r tu ts tw <"$out/tool.time"
-read -r ru rs rw <"$out/rest.time"
-all_units=$(wc -l <"$units")
-warnings=$(grep -c 'warning:' "$out/tool.log" "$out/rest.log" | awk -F: '{n += $2} END {print n}')
-f() { echo "scale=0; ($1) / 1" | bc; }
-{
-  echo "# Clean build cost, ccache off ($(commit))"
-  echo
-  echo "| build | units (compiles and links) | CPU s | wall s |"
-  echo "| --- | ---: | ---: | ---: |"
-  echo "| the tool (\`clharness\`) | $tool_units | $(f "$tu + $ts") | $(f "$tw") |"
-  echo "| everything (the tool, then the rest) | $all_units | $(f "$tu + $ts + $ru + $rs") | $(f "$tw + $rw") |"
-  echo
-  echo "Compiler warnings in the build logs: $warnings. Jobs: $jobs."
-  echo
-  echo "The ten most expensive units (CPU s of the compile or link, wall s):"
-  echo
-  echo "| CPU s | wall s | unit |"
-  echo "| ---: | ---: | --- |"
-  sort -t$'\t' -k1,1 -rn "$units" | head -10 | awk -F'\t' '{printf "| %.1f | %.1f | %s |\n", $1, $2, $4}'
-} >"$out/summary.md"
 rm -f "$units"
+summarize "$out"
 cat "$out/summary.md"
