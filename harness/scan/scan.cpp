@@ -130,39 +130,19 @@ Finding chargeBodilessCall(Finding f, const std::string& source_path) {
     return f;
   std::ifstream in(source_path);
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  // Comments out, newlines kept (so line numbers stay).
-  static const std::regex comment(R"(//[^\n]*|/\*[^*]*\*+(?:[^/*][^*]*\*+)*/)");
-  std::string code = text;
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), comment);
-       it != std::sregex_iterator(); ++it)
-    for (auto i = it->position(); i < it->position() + it->length(); ++i)
-      if (code[i] != '\n') code[i] = ' ';
-  // A declaration at file scope: a type's words, the name, its parameters and ';'.
-  static const std::regex declaration(
-      R"((^|\n)[ \t]*(?:[A-Za-z_][A-Za-z0-9_]*[ \t\*]+)+([A-Za-z_][A-Za-z0-9_]*)\s*\(([^;{}()]*)\)\s*;)");
-  for (auto it = std::sregex_iterator(code.begin(), code.end(), declaration);
-       it != std::sregex_iterator(); ++it) {
-    const std::string name = (*it)[2].str();
-    if (!named.empty() && name != named) continue;
-    const std::regex definition("\\b" + name + R"(\s*\([^;{}]*\)\s*\{)");
-    const std::regex call("\\b" + name + R"(\s*\()");
-    const auto calls =
-        std::distance(std::sregex_iterator(code.begin(), code.end(), call), std::sregex_iterator());
-    if (std::regex_search(code, definition) || calls < 2) continue;  // defined, or never called
-    const size_t at = static_cast<size_t>((*it).position(2));
-    if (std::count(code.begin(), code.begin() + at, '{') !=
-        std::count(code.begin(), code.begin() + at, '}'))
-      continue;  // inside a function: a statement, not a declaration
-    const int line = 1 + static_cast<int>(std::count(code.begin(), code.begin() + at, '\n'));
-    const size_t bol = text.rfind('\n', at) == std::string::npos ? 0 : text.rfind('\n', at) + 1;
+  for (const BodilessFunction& b : bodilessFunctions(text)) {
+    if (!named.empty() && b.name != named) continue;
+    size_t bol = 0;  // the declaration's line, for the finding's source line
+    for (int l = 1; l < b.line && bol != std::string::npos; ++l) bol = text.find('\n', bol) + 1;
+    const size_t eol = text.find('\n', bol);
     f.kind = FindingKind::build_error;
     f.summary = fmt::format(
         "the kernel calls '{}', declared at line {} without a body: no OpenCL driver links the "
         "program ({})",
-        name, line,
+        b.name, b.line,
         named.empty() ? "the simulator could not make the kernel: CL_INVALID_KERNEL_NAME"
                       : "the simulator stopped at the call: Undefined external function");
-    f.lines = {SourceLine{source_path, line, trim(text.substr(bol, text.find('\n', at) - bol))}};
+    f.lines = {SourceLine{source_path, b.line, trim(text.substr(bol, eol - bol))}};
     return f;
   }
   return f;
