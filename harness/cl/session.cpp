@@ -412,17 +412,16 @@ CaseOutcome DeviceSession::runCase(const Spec& spec, const Sizes& sizes, uint64_
             const auto& n = a.image_size;
             const std::array<size_t, 3> region{n.at(0), n.size() > 1 ? n[1] : 1,
                                                n.size() > 2 ? n[2] : 1};
-            if (n.size() == 3) {
-              cl::Image3D image(context_, CL_MEM_READ_WRITE, format, region[0], region[1],
-                                region[2]);
+            auto place = [&](const cl::Image& image) {
               queue_.enqueueWriteImage(image, CL_TRUE, {0, 0, 0}, region, 0, 0, a.bytes.data());
               images.push_back(image);
-            } else {
-              cl::Image2D image(context_, CL_MEM_READ_WRITE, format, region[0], region[1]);
-              queue_.enqueueWriteImage(image, CL_TRUE, {0, 0, 0}, region, 0, 0, a.bytes.data());
-              images.push_back(image);
-            }
-            k.setArg(index, images.back());
+              k.setArg(index, images.back());
+            };
+            if (n.size() == 3)
+              place(cl::Image3D(context_, CL_MEM_READ_WRITE, format, region[0], region[1],
+                                region[2]));
+            else
+              place(cl::Image2D(context_, CL_MEM_READ_WRITE, format, region[0], region[1]));
             break;
           }
           case ArgSpec::Kind::sampler: {
