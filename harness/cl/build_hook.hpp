@@ -3,6 +3,8 @@
 #pragma once
 
 #include <functional>
+#include <optional>
+#include <string>
 
 namespace clh {
 
@@ -13,5 +15,16 @@ using BuildHook = std::function<void(bool building)>;
 void setBuildHook(BuildHook hook);
 /// The hook in force.
 BuildHook& buildHook();
+
+/// The event a child writes for the hook's call: "build_start" (true) or "build_end" (false).
+inline const char* buildEventName(bool building) {
+  return building ? "build_start" : "build_end";
+}
+/// For a child's event: true after "build_start", false after "build_end", none for any other.
+inline std::optional<bool> buildEventState(const std::string& event) {
+  if (event == "build_start") return true;
+  if (event == "build_end") return false;
+  return std::nullopt;
+}
 
 }  // namespace clh

@@ -95,9 +95,7 @@ void runDeviceJob(const DeviceInfo& device, const DeviceJob& job, const std::str
   {
     DeviceSession session(device, sim.get());
     // The driver's compiles are timed apart from the cases (grade/time_limits.hpp).
-    setBuildHook([&emit](bool building) {
-      emit({{"event", building ? "build_start" : "build_end"}});
-    });
+    setBuildHook([&emit](bool building) { emit({{"event", clh::buildEventName(building)}}); });
     struct Unhook {
       ~Unhook() { setBuildHook({}); }
     } unhook;
@@ -193,8 +191,8 @@ DeviceRun collectDeviceRun(std::istream& events, const ChildEnd& end, const RunD
         run.speed = j.at("speed").get<SpeedSample>();
       } else if (ev == "error") {
         error = j.value("message", "");
-      } else if (ev == "build_start" || ev == "build_end") {
-        building = ev == "build_start";
+      } else if (const auto inside = clh::buildEventState(ev)) {
+        building = *inside;
       }
     } catch (const nlohmann::json::exception&) {
       continue;  // a damaged event says nothing

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <optional>
 
+#include "cl/build_hook.hpp"
 #include "cl/unit.hpp"
 #include "core/shell.hpp"
 #include "core/sizes.hpp"
@@ -108,8 +109,8 @@ FamilyRun runLaunchIsolated(const ToolConfig& config, const LaunchRunOptions& ar
         restart_at = j.value("next", first);
       } else if (ev == "error") {
         error = j.value("message", "");
-      } else if (ev == "build_start" || ev == "build_end") {
-        building = ev == "build_start";
+      } else if (const auto inside = clh::buildEventState(ev)) {
+        building = *inside;
       }
     }
     const std::string last_words = lastLines(out.string() + ".stderr", 1, 160);

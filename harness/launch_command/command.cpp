@@ -139,7 +139,7 @@ int runChildFamily(const clh::ToolConfig& config, const ChildArgs& a) {
     clh::DeviceSession session(*dev, sim.get());
     // A compile is the machine's step, timed apart from the shapes (launch/run.cpp).
     clh::setBuildHook([out](bool building) {
-      clh::writeJsonLine(out, {{"event", building ? "build_start" : "build_end"}});
+      clh::writeJsonLine(out, {{"event", clh::buildEventName(building)}});
     });
     const clh::Sizes sizes = clh::launch::launchCaseSizes(spec, dev->simulator, seed);
 

@@ -168,8 +168,8 @@ UnitResult runIsolatedOnce(const ToolConfig& config, const Spec& spec, const Dev
       result = j["unit"].get<UnitResult>();
     } else if (ev == "error") {
       error = j.value("message", "");
-    } else if (ev == "build_start" || ev == "build_end") {
-      building = ev == "build_start";
+    } else if (const auto inside = clh::buildEventState(ev)) {
+      building = *inside;
     }
   }
   // A compiler that crashed crashes again with any check left off: no second try for that.
@@ -315,7 +315,7 @@ int runUnitChild(const ToolConfig& config, const UnitChildOptions& o) {
     // The driver's compiles are marked, so that a process dying in one is known as a compiler
     // crash (lostUnit).
     setBuildHook([out](bool building) {
-      writeJsonLine(out, {{"event", building ? "build_start" : "build_end"}});
+      writeJsonLine(out, {{"event", clh::buildEventName(building)}});
     });
     struct Unhook {
       ~Unhook() { setBuildHook({}); }
