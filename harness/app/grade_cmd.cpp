@@ -65,7 +65,7 @@ void addGradeCommand(CLI::App& app, const std::function<clh::ToolConfig()>& conf
   cmd->callback(
       [args, cfg] { clh::finishCommand("grade", [&] { return runGrade(cfg(), *args); }); });
 
-  auto child = std::make_shared<ChildArgs>();
+  auto child = std::make_shared<clh::grade::ChildArgs>();
   CLI::App* one =
       app.add_subcommand("__grade-one", "(internal) grade one submission on one device");
   one->group("");

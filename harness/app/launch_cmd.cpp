@@ -51,7 +51,7 @@ void addLaunchCommand(CLI::App& app, const std::function<clh::ToolConfig()>& con
     clh::finishCommand("launch", [&] { return runLaunch(cfg(), *args); });
   });
 
-  auto child = std::make_shared<ChildArgs>();
+  auto child = std::make_shared<clh::launch::ChildArgs>();
   CLI::App* sub =
       app.add_subcommand("__launch", "(internal) run one spec's launch family on one device");
   sub->group("");

@@ -19,7 +19,7 @@ namespace {
 // Each kernel writes one int per work-item at its linear index from 0 (the global offset taken
 // off), never kUnwritten, so a buffer of the product of the global sizes always suffices and
 // checkLaunchShapes can tell whether every work-item of a successful launch ran.
-const char* kSource = R"CLC(
+const char* kProbeSource = R"CLC(
 size_t lin(void) {
   size_t i = 0, stride = 1;
   for (uint d = 0; d < get_work_dim(); ++d) {
@@ -143,7 +143,7 @@ std::vector<CheckResult> runLaunchChecks(const clh::DeviceInfo& device,
   std::string setup_error;
   try {
     cl::Context context(device.device);
-    cl::Program program(context, kSource);
+    cl::Program program(context, kProbeSource);
     try {
       program.build({device.device});
     } catch (const cl::Error&) {

@@ -15,13 +15,6 @@ size_t product(const std::vector<size_t>& v, unsigned n) {
   return p;
 }
 
-// Inside gen::exec: a value in [lo, hi] (inclusive), biased toward the small end by rapidcheck's
-// size.
-size_t pick(size_t lo, size_t hi) {
-  if (hi <= lo) return lo;
-  return *rc::gen::inRange<size_t>(lo, hi + 1);
-}
-
 // A local size for n dimensions within every limit (and within max_local_per_dim).
 std::vector<size_t> validLocal(const DeviceLimits& d, const KernelLimits& k, const ShapeOptions& o,
                                unsigned n) {
@@ -64,6 +57,11 @@ LaunchConfig base(unsigned n) {
 }
 
 }  // namespace
+
+size_t pick(size_t lo, size_t hi) {
+  if (hi <= lo) return lo;
+  return *rc::gen::inRange<size_t>(lo, hi + 1);
+}
 
 std::vector<std::string> shapeKinds(const DeviceLimits& d, const KernelLimits& k,
                                     const ShapeOptions& o) {

@@ -113,4 +113,8 @@ std::vector<ShapeResult> checkLaunchShapes(const clh::DeviceInfo& device, cl::Ke
                                            const ShapeOptions& options = {},
                                            const OutputOf& output = {});
 
+// Inside rc::gen::exec: a value in [lo, hi] (inclusive), biased toward the small end by
+// rapidcheck's size (lo where hi <= lo).
+size_t pick(size_t lo, size_t hi);
+
 }  // namespace clh::launch

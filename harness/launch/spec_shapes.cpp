@@ -6,15 +6,11 @@
 #include <algorithm>
 #include <numeric>
 
+#include "launch/shapes.hpp"
+
 namespace clh::launch {
 
 namespace {
-
-// Inside gen::exec: a value in [lo, hi] (inclusive).
-size_t pick(size_t lo, size_t hi) {
-  if (hi <= lo) return lo;
-  return *rc::gen::inRange<size_t>(lo, hi + 1);
-}
 
 bool coin() {
   return *rc::gen::arbitrary<bool>();

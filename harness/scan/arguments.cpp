@@ -13,19 +13,13 @@
 
 #include "core/reference.hpp"
 #include "core/result.hpp"
+#include "core/text.hpp"
 #include "scan/scan.hpp"
 #include "sim/work_groups.hpp"
 
 namespace clh::scan {
 
 namespace {
-
-std::string trim(std::string s) {
-  auto blank = [](unsigned char c) { return std::isspace(c); };
-  s.erase(s.begin(), std::find_if_not(s.begin(), s.end(), blank));
-  s.erase(std::find_if_not(s.rbegin(), s.rend(), blank).base(), s.end());
-  return s;
-}
 
 bool isSigned(ElemType t) {
   return t == ElemType::i8 || t == ElemType::i16 || t == ElemType::i32 || t == ElemType::i64;

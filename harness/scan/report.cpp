@@ -12,25 +12,16 @@
 
 #include "core/reference.hpp"
 #include "core/result.hpp"
+#include "core/text.hpp"
 #include "scan/scan.hpp"
 #include "sim/work_groups.hpp"
 
 namespace clh::scan {
 
-namespace {
-
-std::string dims(const std::vector<size_t>& v) {
-  std::string s;
-  for (size_t x : v) s += (s.empty() ? "" : ",") + std::to_string(x);
-  return s;
-}
-
-}  // namespace
-
 std::string renderScan(const ScanResult& r) {
   std::string out = fmt::format("scan of {} in {} on {}\n", r.kernel, r.source, r.device);
-  out += fmt::format("  global {}  local {}{}  build options: {}\n", dims(r.global), dims(r.local),
-                     r.local_chosen ? " (chosen)" : "", r.build_options);
+  out += fmt::format("  global {}  local {}{}  build options: {}\n", commaList(r.global),
+                     commaList(r.local), r.local_chosen ? " (chosen)" : "", r.build_options);
   for (const auto& a : r.arguments)
     out += fmt::format("  arg {} {:<12} {:<8} {:<16} {}{}\n", a.index, a.name, a.address_space,
                        a.type_name, a.given,

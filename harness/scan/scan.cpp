@@ -20,6 +20,7 @@
 
 #include "core/reference.hpp"
 #include "core/result.hpp"
+#include "core/text.hpp"
 #include "scan/stubs.hpp"
 #include "sim/work_groups.hpp"
 
@@ -29,19 +30,6 @@ namespace {
 
 // The reference of a scan: there is nothing to compare, every buffer is an input.
 constexpr const char* kNoReference = "__scan_no_reference";
-
-std::string trim(std::string s) {
-  auto blank = [](unsigned char c) { return std::isspace(c); };
-  s.erase(s.begin(), std::find_if_not(s.begin(), s.end(), blank));
-  s.erase(std::find_if_not(s.rbegin(), s.rend(), blank).base(), s.end());
-  return s;
-}
-
-std::string dims(const std::vector<size_t>& v) {
-  std::string s;
-  for (size_t x : v) s += (s.empty() ? "" : ",") + std::to_string(x);
-  return s;
-}
 
 std::string addressSpace(cl_kernel_arg_address_qualifier q) {
   switch (q) {
@@ -293,7 +281,8 @@ ScanResult runScan(DeviceSession& session, const ScanOptions& options) {
         defaultLocalSize(r.global, std::min<size_t>(kScanMaxLocalItems, dev.max_work_group_size),
                          dev.max_work_item_sizes);
     r.local_chosen = true;
-    r.notes.push_back(fmt::format("local size {} chosen (set it with --local)", dims(r.local)));
+    r.notes.push_back(
+        fmt::format("local size {} chosen (set it with --local)", commaList(r.local)));
   } else {
     r.local = options.local;
     bool divides = true;
@@ -305,12 +294,12 @@ ScanResult runScan(DeviceSession& session, const ScanOptions& options) {
       throw ScanUsageError(fmt::format(
           "--local {} does not divide --global {} (non-uniform work-groups need OpenCL C 2.0 or "
           "later: --build-options=-cl-std=CL2.0)",
-          dims(r.local), dims(r.global)));
+          commaList(r.local), commaList(r.global)));
     if (!divides)
       r.notes.push_back(
           fmt::format("local size {} does not divide global {}: the last work-groups are smaller "
                       "(non-uniform work-groups, OpenCL C 2.0)",
-                      dims(r.local), dims(r.global)));
+                      commaList(r.local), commaList(r.global)));
   }
 
   // The other sizes of the free dimensions: one work-group, then three, of the local size.
@@ -326,7 +315,7 @@ ScanResult runScan(DeviceSession& session, const ScanOptions& options) {
     r.notes.push_back(fmt::format(
         "global size free ('*') in dimension {}: ran {} first, then {} and {} (two, one and "
         "three work-groups of the local size there)",
-        which, dims(r.global), dims(otherGlobals[0]), dims(otherGlobals[1])));
+        which, commaList(r.global), commaList(otherGlobals[0]), commaList(otherGlobals[1])));
   }
 
   // --stub-bodiless: the program built is the source with a body for each function it declares,
@@ -501,7 +490,7 @@ ScanResult runScan(DeviceSession& session, const ScanOptions& options) {
           const auto* p = reinterpret_cast<const uint8_t*>(&v);
           arg.bytes.insert(arg.bytes.end(), p, p + sizeof v);
         }
-        std::string size = dims(arg.image_size);
+        std::string size = commaList(arg.image_size);
         std::replace(size.begin(), size.end(), ',', 'x');
         a.given = fmt::format("{} image of RGBA floats, random in [-1, 1]", size);
       } else {
@@ -706,12 +695,12 @@ ScanResult runScan(DeviceSession& session, const ScanOptions& options) {
         any = true;
       }
     if (round < otherLocals.size() && tries.size() < most) {
-      tries.push_back({"local " + dims(otherLocals[round]), {}, otherLocals[round]});
+      tries.push_back({"local " + commaList(otherLocals[round]), {}, otherLocals[round]});
       any = true;
     }
     if (round < otherGlobals.size() && tries.size() < most) {
       tries.push_back(
-          {"global " + dims(otherGlobals[round]), {}, r.local, false, otherGlobals[round]});
+          {"global " + commaList(otherGlobals[round]), {}, r.local, false, otherGlobals[round]});
       any = true;
     }
     if (round == 0 && !integerBuffers.empty() && tries.size() < most) {
@@ -728,7 +717,7 @@ ScanResult runScan(DeviceSession& session, const ScanOptions& options) {
       scalars += fmt::format("{}{}{}", scalars.empty() ? "" : "; ", e.name, values);
     }
     std::string locals;
-    for (const auto& l : otherLocals) locals += (locals.empty() ? "" : "; ") + dims(l);
+    for (const auto& l : otherLocals) locals += (locals.empty() ? "" : "; ") + commaList(l);
     std::string zeroed;
     if (std::any_of(tries.begin(), tries.end(), [](const Try& t) { return t.zero_integers; }))
       for (const auto& b : integerBuffers) zeroed += (zeroed.empty() ? "" : ", ") + b;

@@ -6,17 +6,11 @@
 #include <regex>
 #include <set>
 
+#include "core/text.hpp"
+
 namespace clh::scan {
 
 namespace {
-
-std::string trimmed(std::string s) {
-  const char* blank = " \t\r\n";
-  s.erase(0, s.find_first_not_of(blank));
-  const size_t end = s.find_last_not_of(blank);
-  s.erase(end == std::string::npos ? 0 : end + 1);
-  return s;
-}
 
 // A declaration at file scope: the return type's words, the name, its parameters and ';'.
 const std::regex& declarationPattern() {
@@ -52,13 +46,13 @@ bool typeWord(const std::string& word) {
 /// The parameter list with a name given to each parameter that has none (`int` -> `int a0`): C
 /// before C23 names every parameter of a definition.
 std::string namedParameters(const std::string& params) {
-  if (trimmed(params).empty() || trimmed(params) == "void") return params;
+  if (trim(params).empty() || trim(params) == "void") return params;
   std::string out;
   size_t start = 0, n = 0;
   while (start <= params.size()) {
     size_t comma = params.find(',', start);
     if (comma == std::string::npos) comma = params.size();
-    std::string p = trimmed(params.substr(start, comma - start));
+    std::string p = trim(params.substr(start, comma - start));
     // The declarator's last identifier, before any array bounds.
     static const std::regex last(R"(([A-Za-z_][A-Za-z0-9_]*)\s*((\[[^\]]*\]\s*)*)$)");
     std::smatch m;
@@ -101,7 +95,7 @@ std::vector<BodilessFunction> bodilessFunctions(const std::string& source) {
     const size_t from = static_cast<size_t>((*it).position(2));
     const size_t to = static_cast<size_t>((*it).position(0) + (*it).length(0));
     f.declaration = code.substr(from, to - from);
-    f.declaration = trimmed(f.declaration.substr(0, f.declaration.rfind(';')));
+    f.declaration = trim(f.declaration.substr(0, f.declaration.rfind(';')));
     out.push_back(std::move(f));
   }
   return out;
@@ -116,7 +110,7 @@ std::string withStubs(const std::string& source, const std::vector<BodilessFunct
     if (!std::regex_search(declaration, m, declarationPattern())) continue;
     std::string type;  // the return type without storage words
     static const std::regex storage(R"(\b(extern|static|inline|__inline)\b)");
-    type = trimmed(std::regex_replace(m[2].str(), storage, ""));
+    type = trim(std::regex_replace(m[2].str(), storage, ""));
     out += "// scan --stub-bodiless: '" + f.name + "' (declared at line " + std::to_string(f.line) +
            " without a body) returns zero\n";
     out += m[2].str() + f.name + "(" + namedParameters(m[4].str()) + ") {";

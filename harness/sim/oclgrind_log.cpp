@@ -39,14 +39,6 @@ bool startsWith(std::string_view s, std::string_view prefix) {
   return s.substr(0, prefix.size()) == prefix;
 }
 
-std::string triple(const json& value) {
-  if (!value.is_array() || value.size() != 3) return "(?)";
-  std::ostringstream out;
-  out << '(' << value[0].get<uint64_t>() << ',' << value[1].get<uint64_t>() << ','
-      << value[2].get<uint64_t>() << ')';
-  return out.str();
-}
-
 /// The first line that is not blank (Oclgrind's API errors begin with a newline).
 std::string firstLine(const std::string& text) {
   std::istringstream in(text);
@@ -250,12 +242,13 @@ std::optional<Finding> findingFromRecord(const json& record, const OclgrindParse
   if (finding.work_items.empty()) {
     if (record.contains("work_item")) {
       const json& item = record["work_item"];
-      std::string description = "global" + triple(item.value("global", json())) + " local" +
-                                triple(item.value("local", json()));
-      if (record.contains("work_group")) description += " group" + triple(record["work_group"]);
+      std::string description = "global" + oclgrindTriple(item.value("global", json())) + " local" +
+                                oclgrindTriple(item.value("local", json()));
+      if (record.contains("work_group"))
+        description += " group" + oclgrindTriple(record["work_group"]);
       finding.work_items.push_back(description);
     } else if (record.contains("work_group")) {
-      finding.work_items.push_back("group" + triple(record["work_group"]));
+      finding.work_items.push_back("group" + oclgrindTriple(record["work_group"]));
     }
   }
   finding.lines = text.lines;
@@ -351,6 +344,14 @@ class Merger {
 };
 
 }  // namespace
+
+std::string oclgrindTriple(const json& value) {
+  if (!value.is_array() || value.size() != 3) return "(?)";
+  std::ostringstream out;
+  out << '(' << value[0].get<uint64_t>() << ',' << value[1].get<uint64_t>() << ','
+      << value[2].get<uint64_t>() << ')';
+  return out.str();
+}
 
 const std::vector<OclgrindMessageRule>& oclgrindMessageRules() {
   // First match wins: the read-only / write-only and alignment texts also start "Invalid ...".

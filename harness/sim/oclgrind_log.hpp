@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <istream>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -95,5 +96,8 @@ const std::vector<OclgrindMessageRule>& oclgrindMessageRules();
 
 /// Classifies one Oclgrind message by its text alone, through oclgrindMessageRules().
 FindingKind classifyOclgrindMessage(const std::string& text);
+
+/// An Oclgrind work-item triple [x, y, z] written "(x,y,z)"; "(?)" for anything else.
+std::string oclgrindTriple(const nlohmann::json& value);
 
 }  // namespace clh

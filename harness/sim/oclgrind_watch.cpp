@@ -9,19 +9,13 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "sim/oclgrind_log.hpp"
+
 namespace clh {
 
 namespace {
 
 using nlohmann::json;
-
-std::string triple(const json& v) {
-  if (!v.is_array() || v.size() != 3) return "(?)";
-  std::ostringstream out;
-  out << '(' << v[0].get<uint64_t>() << ',' << v[1].get<uint64_t>() << ',' << v[2].get<uint64_t>()
-      << ')';
-  return out.str();
-}
 
 SourceLine lineOf(const json& location, const std::string& source_file) {
   SourceLine l;
@@ -73,8 +67,8 @@ std::vector<ElementStores> parseWatchLines(std::istream& in, const std::string& 
         const json& last = record["last"];
         e.last_line = lineOf(last.value("location", json()), source_file);
         if (last.contains("work_item"))
-          e.last_work_item = "global" + triple(last["work_item"].value("global", json())) +
-                             " local" + triple(last["work_item"].value("local", json()));
+          e.last_work_item = "global" + oclgrindTriple(last["work_item"].value("global", json())) +
+                             " local" + oclgrindTriple(last["work_item"].value("local", json()));
       }
       out.push_back(std::move(e));
     } catch (const json::exception&) {

@@ -10,58 +10,22 @@
 #include <set>
 #include <string>
 
-#include "support/tool_run.hpp"
+#include "audit/tool_support.hpp"
 
 namespace {
 
-using clh::test::ToolRun;
-
-std::string fixture(const std::string& rel) {
-  return std::string(CLH_AUDIT_DIR) + "/" + rel;
-}
-std::string root(const std::string& rel) {
-  return std::string(CLHARNESS_SOURCE_ROOT) + "/" + rel;
-}
-
-struct Scan {
-  ToolRun run;
-  nlohmann::json result;  // the one result of --json
-  const nlohmann::json* find(const std::string& kind) const {
-    if (!result.is_object()) return nullptr;
-    for (const auto& f : result["findings"])
-      if (f["kind"] == kind) return &f;
-    return nullptr;
-  }
-};
-
-std::set<int> lineSet(const nlohmann::json& finding) {
-  std::set<int> s;
-  for (const auto& l : finding["lines"]) s.insert(l["line"].get<int>());
-  return s;
-}
+using namespace clh::test::audit;
 
 /// One kernel of kernels/async_copies.cl: two work-groups of 16.
-Scan scanKernel(const std::string& kernel) {
-  const std::string json = ::testing::TempDir() + "/async_copy_" + kernel + ".json";
-  std::remove(json.c_str());
-  Scan s;
-  s.run = clh::test::runTool("scan " + fixture("kernels/async_copies.cl") + " --kernel " + kernel +
-                             " --global 32 --local 16 --tries 1 --json " + json);
-  std::ifstream in(json);
-  auto j = nlohmann::json::parse(in, nullptr, false);
-  if (j.is_object() && j["results"].size() == 1) s.result = j["results"][0];
-  return s;
+ScanOut scanKernel(const std::string& kernel) {
+  return scanJson(fixture("kernels/async_copies.cl") + " --kernel " + kernel +
+                      " --global 32 --local 16 --tries 1",
+                  "async_copy_" + kernel);
 }
-
-#define REQUIRE_OCLGRIND()                                            \
-  do {                                                                \
-    if (clh::test::runTool("devices --device Oclgrind").code != 0)    \
-      GTEST_SKIP() << "no Oclgrind device here: nothing was checked"; \
-  } while (0)
 
 TEST(AsyncCopy, AReadOfTheDestinationBeforeTheWaitIsARaceWithBothLines) {
   REQUIRE_OCLGRIND();
-  Scan s = scanKernel("read_before_wait");
+  ScanOut s = scanKernel("read_before_wait");
   EXPECT_EQ(s.run.code, 1) << s.run.out;
   const auto* race = s.find("race");
   ASSERT_NE(race, nullptr) << s.run.out;
@@ -73,7 +37,7 @@ TEST(AsyncCopy, AReadOfTheDestinationBeforeTheWaitIsARaceWithBothLines) {
 
 TEST(AsyncCopy, AWriteToTheSourceBeforeTheWaitIsARace) {
   REQUIRE_OCLGRIND();
-  Scan s = scanKernel("write_to_source");
+  ScanOut s = scanKernel("write_to_source");
   EXPECT_EQ(s.run.code, 1) << s.run.out;
   const auto* race = s.find("race");
   ASSERT_NE(race, nullptr) << s.run.out;
@@ -83,7 +47,7 @@ TEST(AsyncCopy, AWriteToTheSourceBeforeTheWaitIsARace) {
 
 TEST(AsyncCopy, ACopyNeverWaitedForIsAMissingWaitAtTheCopy) {
   REQUIRE_OCLGRIND();
-  Scan s = scanKernel("missing_wait");
+  ScanOut s = scanKernel("missing_wait");
   EXPECT_EQ(s.run.code, 1) << s.run.out;
   const auto* missing = s.find("missing_wait");
   ASSERT_NE(missing, nullptr) << s.run.out;
@@ -93,13 +57,13 @@ TEST(AsyncCopy, ACopyNeverWaitedForIsAMissingWaitAtTheCopy) {
 
 TEST(AsyncCopy, ACopyWaitedForAndFencedIsClean) {
   REQUIRE_OCLGRIND();
-  Scan s = scanKernel("correct_wait");
+  ScanOut s = scanKernel("correct_wait");
   EXPECT_EQ(s.run.code, 0) << s.run.out;
 }
 
 TEST(AsyncCopy, TheNextCopyIntoATileStillBeingReadIsARace) {
   REQUIRE_OCLGRIND();
-  Scan s = scanKernel("reuse_without_barrier");
+  ScanOut s = scanKernel("reuse_without_barrier");
   EXPECT_EQ(s.run.code, 1) << s.run.out;
   const auto* race = s.find("race");
   ASSERT_NE(race, nullptr) << s.run.out;
@@ -108,7 +72,7 @@ TEST(AsyncCopy, TheNextCopyIntoATileStillBeingReadIsARace) {
 
 TEST(AsyncCopy, TwoCopiesInFlightIntoTheSameBytesRace) {
   REQUIRE_OCLGRIND();
-  Scan s = scanKernel("two_copies_one_destination");
+  ScanOut s = scanKernel("two_copies_one_destination");
   EXPECT_EQ(s.run.code, 1) << s.run.out;
   const auto* race = s.find("race");
   ASSERT_NE(race, nullptr) << s.run.out;
@@ -121,7 +85,7 @@ TEST(AsyncCopy, TwoCopiesInFlightIntoTheSameBytesRace) {
 
 TEST(AsyncCopy, ACopyReachedBySomeWorkItemsOnlyIsADivergenceAtTheCopy) {
   REQUIRE_OCLGRIND();
-  Scan s = scanKernel("copy_reached_by_half");
+  ScanOut s = scanKernel("copy_reached_by_half");
   EXPECT_EQ(s.run.code, 1) << s.run.out;
   const auto* divergence = s.find("divergence");
   ASSERT_NE(divergence, nullptr) << s.run.out;
@@ -134,7 +98,7 @@ TEST(AsyncCopy, ACopyReachedBySomeWorkItemsOnlyIsADivergenceAtTheCopy) {
 
 TEST(AsyncCopy, ACopyJoinedToDifferentEventsIsADivergence) {
   REQUIRE_OCLGRIND();
-  Scan s = scanKernel("copy_with_different_events");
+  ScanOut s = scanKernel("copy_with_different_events");
   EXPECT_EQ(s.run.code, 1) << s.run.out;
   const auto* divergence = s.find("divergence");
   ASSERT_NE(divergence, nullptr) << s.run.out;

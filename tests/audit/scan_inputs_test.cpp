@@ -8,71 +8,36 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "support/tool_run.hpp"
+#include "audit/tool_support.hpp"
 
 namespace {
 
-using clh::test::ToolRun;
+using namespace clh::test::audit;
 
-std::string fixture(const std::string& rel) {
-  return std::string(CLH_AUDIT_DIR) + "/" + rel;
-}
-
-struct Scan {
-  ToolRun run;
-  nlohmann::json result;  // the one result of --json
-  std::vector<std::string> kinds() const {
-    std::vector<std::string> out;
-    if (result.is_object())
-      for (const auto& f : result["findings"]) out.push_back(f["kind"]);
-    return out;
-  }
-  std::string first() const {
-    const auto all = kinds();
-    return all.empty() ? "(nothing)" : all.front();
-  }
-  std::string given(const std::string& name) const {
-    for (const auto& a : result["arguments"])
-      if (a["name"] == name) return a["given"];
-    return "(no argument " + name + ")";
-  }
-};
-
-Scan scan(const std::string& args, const std::string& name) {
-  const std::string json = ::testing::TempDir() + "/scan_inputs_" + name + ".json";
-  std::remove(json.c_str());
-  Scan s;
-  s.run = clh::test::runTool("scan " + args + " --json " + json);
-  std::ifstream in(json);
-  auto j = nlohmann::json::parse(in, nullptr, false);
-  if (j.is_object() && j["results"].size() == 1) s.result = j["results"][0];
-  return s;
+ScanOut scanInput(const std::string& args, const std::string& name) {
+  return scanJson(args, "scan_inputs_" + name);
 }
 
 const std::string kKernels = fixture("kernels/scan_inputs.cl");
 
-#define REQUIRE_OCLGRIND()                                            \
-  do {                                                                \
-    if (clh::test::runTool("devices --device Oclgrind").code != 0)    \
-      GTEST_SKIP() << "no Oclgrind device here: nothing was checked"; \
-  } while (0)
-
 TEST(ScanInputs, AStructByValueAndBehindAPointerAreSizedByTheCompiler) {
   REQUIRE_OCLGRIND();
-  auto s = scan(kKernels + " --kernel struct_index --global 4 --local 4 --arg out=16", "struct");
+  auto s =
+      scanInput(kKernels + " --kernel struct_index --global 4 --local 4 --arg out=16", "struct");
   EXPECT_EQ(s.run.code, 0) << s.run.out;
   EXPECT_EQ(s.given("p"), "8 bytes of zero");
   EXPECT_NE(s.given("all").find("(8 bytes each), each 4-byte word random in [0, 100]"),
             std::string::npos)
       << s.given("all");
   // Its bytes arrive: index 16 (10000000), scale 1.0f (0000803f) writes past out's 16 floats.
-  auto past = scan(kKernels +
-                       " --kernel struct_index --global 4 --local 4 --arg out=16 "
-                       "--arg p=bytes:100000000000803f",
-                   "struct_past");
+  auto past = scanInput(kKernels +
+                            " --kernel struct_index --global 4 --local 4 --arg out=16 "
+                            "--arg p=bytes:100000000000803f",
+                        "struct_past");
   EXPECT_EQ(past.run.code, 1) << past.run.out;
   EXPECT_EQ(past.kinds(), std::vector<std::string>{"out_of_bounds"}) << past.run.out;
-  auto wrong = scan(kKernels + " --kernel struct_index --global 4 --arg p=bytes:10", "struct_bad");
+  auto wrong =
+      scanInput(kKernels + " --kernel struct_index --global 4 --arg p=bytes:10", "struct_bad");
   EXPECT_EQ(wrong.run.code, 2) << wrong.run.out;
   EXPECT_NE(wrong.run.out.find("a struct of 8 bytes takes bytes:HEX with 16 hex digits"),
             std::string::npos)
@@ -81,44 +46,46 @@ TEST(ScanInputs, AStructByValueAndBehindAPointerAreSizedByTheCompiler) {
 
 TEST(ScanInputs, AVectorByValueTakesItsLanes) {
   REQUIRE_OCLGRIND();
-  auto inside = scan(kKernels + " --kernel vector_index --global 4 --arg out=16 --arg v=1,2,3,15",
-                     "vector_inside");
+  auto inside =
+      scanInput(kKernels + " --kernel vector_index --global 4 --arg out=16 --arg v=1,2,3,15",
+                "vector_inside");
   EXPECT_EQ(inside.run.code, 0) << inside.run.out;
-  auto past = scan(kKernels + " --kernel vector_index --global 4 --arg out=16 --arg v=1,2,3,16",
-                   "vector_past");
+  auto past = scanInput(
+      kKernels + " --kernel vector_index --global 4 --arg out=16 --arg v=1,2,3,16", "vector_past");
   EXPECT_EQ(past.kinds(), std::vector<std::string>{"out_of_bounds"}) << past.run.out;
   // By default every lane is the scalar default (the global size): inside 1024 elements.
-  auto byDefault = scan(kKernels + " --kernel vector_index --global 4", "vector_default");
+  auto byDefault = scanInput(kKernels + " --kernel vector_index --global 4", "vector_default");
   EXPECT_EQ(byDefault.run.code, 0) << byDefault.run.out;
   EXPECT_EQ(byDefault.given("v"), "= (4) in every lane");
 }
 
 TEST(ScanInputs, ANullBufferAndAnUninitializedOne) {
   REQUIRE_OCLGRIND();
-  auto null = scan(kKernels + " --kernel read_first --global 4 --arg p=null", "null");
+  auto null = scanInput(kKernels + " --kernel read_first --global 4 --arg p=null", "null");
   EXPECT_EQ(null.given("p"), "NULL");
   // The read of address 0 is invalid (and the value it loads uninitialized).
   EXPECT_EQ(null.first(), "out_of_bounds") << null.run.out;
-  auto filled = scan(kKernels + " --kernel copy --global 4 --arg in=4 --arg out=4", "filled");
+  auto filled = scanInput(kKernels + " --kernel copy --global 4 --arg in=4 --arg out=4", "filled");
   EXPECT_EQ(filled.run.code, 0) << filled.run.out;
   auto uninit =
-      scan(kKernels + " --kernel copy --global 4 --arg in=uninit:4 --arg out=4", "uninit");
+      scanInput(kKernels + " --kernel copy --global 4 --arg in=uninit:4 --arg out=4", "uninit");
   EXPECT_EQ(uninit.given("in"), "4 x int, uninitialized");
   EXPECT_EQ(uninit.kinds(), std::vector<std::string>{"uninitialized"}) << uninit.run.out;
-  auto scalarNull = scan(kKernels + " --kernel struct_index --global 4 --arg p=null", "null_bad");
+  auto scalarNull =
+      scanInput(kKernels + " --kernel struct_index --global 4 --arg p=null", "null_bad");
   EXPECT_EQ(scalarNull.run.code, 2) << scalarNull.run.out;
 }
 
 TEST(ScanInputs, NonUniformWorkGroupsUnderOpenCLC2) {
   REQUIRE_OCLGRIND();
-  auto refused =
-      scan(kKernels + " --kernel ids3d --global 3,3,3 --local 2,2,2 --arg out=27", "uniform_only");
+  auto refused = scanInput(kKernels + " --kernel ids3d --global 3,3,3 --local 2,2,2 --arg out=27",
+                           "uniform_only");
   EXPECT_EQ(refused.run.code, 2) << refused.run.out;
   EXPECT_NE(refused.run.out.find("-cl-std=CL2.0"), std::string::npos) << refused.run.out;
-  auto ran = scan(kKernels +
-                      " --kernel ids3d --global 3,3,3 --local 2,2,2 --arg out=27 "
-                      "--build-options=-cl-std=CL2.0",
-                  "non_uniform");
+  auto ran = scanInput(kKernels +
+                           " --kernel ids3d --global 3,3,3 --local 2,2,2 --arg out=27 "
+                           "--build-options=-cl-std=CL2.0",
+                       "non_uniform");
   EXPECT_EQ(ran.run.code, 0) << ran.run.out;
   EXPECT_EQ(ran.result["local"], (nlohmann::json{2, 2, 2}));
 }
@@ -126,21 +93,22 @@ TEST(ScanInputs, NonUniformWorkGroupsUnderOpenCLC2) {
 TEST(ScanInputs, AnOclgrindSimFileRunsUnchanged) {
   REQUIRE_OCLGRIND();
   const std::string corpus = std::string(CLHARNESS_SOURCE_ROOT) + "/bench/corpus/oclgrind/";
-  auto bug = scan(corpus + "memcheck/static_array.sim", "sim_static_array");
+  auto bug = scanInput(corpus + "memcheck/static_array.sim", "sim_static_array");
   EXPECT_EQ(bug.run.code, 1) << bug.run.out;
   EXPECT_EQ(bug.result["kernel"], "static_array");
   EXPECT_EQ(bug.result["global"], (nlohmann::json{4, 1, 1}));
   for (const auto& kind : bug.kinds()) EXPECT_EQ(kind, "out_of_bounds") << bug.run.out;
-  auto clean = scan(corpus + "misc/vecadd.sim", "sim_vecadd");
+  auto clean = scanInput(corpus + "misc/vecadd.sim", "sim_vecadd");
   EXPECT_EQ(clean.run.code, 0) << clean.run.out;
   EXPECT_EQ(clean.given("a"), "4096 bytes of float, range=0:1:1023");
   // A NULL buffer, a struct's raw bytes and a 2.0 build option from the file's # ARGS: line.
-  EXPECT_EQ(scan(corpus + "memcheck/dereference_null.sim", "sim_null").first(), "out_of_bounds");
-  EXPECT_EQ(scan(corpus + "bugs/kernel_struct_argument.sim", "sim_struct").run.code, 0);
-  auto cl20 = scan(corpus + "misc/non_uniform_work_groups.sim", "sim_cl20");
+  EXPECT_EQ(scanInput(corpus + "memcheck/dereference_null.sim", "sim_null").first(),
+            "out_of_bounds");
+  EXPECT_EQ(scanInput(corpus + "bugs/kernel_struct_argument.sim", "sim_struct").run.code, 0);
+  auto cl20 = scanInput(corpus + "misc/non_uniform_work_groups.sim", "sim_cl20");
   EXPECT_EQ(cl20.run.code, 0) << cl20.run.out;
   // The file gives the kernel and the sizes: giving them again is a usage error.
-  auto twice = scan(corpus + "misc/vecadd.sim --kernel vecadd", "sim_twice");
+  auto twice = scanInput(corpus + "misc/vecadd.sim --kernel vecadd", "sim_twice");
   EXPECT_EQ(twice.run.code, 2) << twice.run.out;
 }
 
@@ -153,7 +121,7 @@ const std::string kIssue27 = fixture("kernels/scan_free_and_bodiless.cl");
 TEST(ScanInputs, AFreeGlobalSizeIsExplored) {
   REQUIRE_OCLGRIND();
   // '*': two work-groups first, then one and three; the note says which ran.
-  auto clean = scan(kIssue27 + " --kernel per_group --global '*' --local 8", "free_clean");
+  auto clean = scanInput(kIssue27 + " --kernel per_group --global '*' --local 8", "free_clean");
   EXPECT_EQ(clean.run.code, 0) << clean.run.out;
   EXPECT_EQ(clean.result["global"], (nlohmann::json{16}));
   ASSERT_GE(clean.result["tries"].size(), 3u) << clean.run.out;
@@ -162,19 +130,21 @@ TEST(ScanInputs, AFreeGlobalSizeIsExplored) {
       std::string::npos)
       << clean.run.out;
   // The race between groups 0 and 2 shows only with three work-groups.
-  auto race = scan(kIssue27 + " --kernel third_group_collides --global '*' --local 8", "free_race");
+  auto race =
+      scanInput(kIssue27 + " --kernel third_group_collides --global '*' --local 8", "free_race");
   EXPECT_EQ(race.run.code, 1) << race.run.out;
   EXPECT_EQ(race.first(), "race") << race.run.out;
   EXPECT_NE(race.run.out.find("[with global 24]"), std::string::npos) << race.run.out;
   // A size of 0 is still refused, and '*' only in --global.
-  EXPECT_EQ(scan(kIssue27 + " --kernel per_group --global 0", "zero").run.code, 2);
-  EXPECT_EQ(scan(kIssue27 + " --kernel per_group --global 16 --local '*'", "star_local").run.code,
-            2);
+  EXPECT_EQ(scanInput(kIssue27 + " --kernel per_group --global 0", "zero").run.code, 2);
+  EXPECT_EQ(
+      scanInput(kIssue27 + " --kernel per_group --global 16 --local '*'", "star_local").run.code,
+      2);
 }
 
 TEST(ScanInputs, ABodilessCallIsTheKernelsBuildError) {
   REQUIRE_OCLGRIND();
-  auto s = scan(kIssue27 + " --kernel calls_bodiless --global 4", "bodiless");
+  auto s = scanInput(kIssue27 + " --kernel calls_bodiless --global 4", "bodiless");
   EXPECT_EQ(s.run.code, 1) << s.run.out;
   EXPECT_EQ(s.kinds(), std::vector<std::string>{"build_error"}) << s.run.out;
   ASSERT_TRUE(s.result.is_object()) << s.run.out;
@@ -188,7 +158,7 @@ TEST(ScanInputs, ABodilessCallIsTheKernelsBuildError) {
 TEST(ScanInputs, StubBodilessRunsTheKernelWithACallReturningZero) {
   REQUIRE_OCLGRIND();
   // `arbitrary` returns a NULL pointer: the read through it is out of bounds, at its line.
-  auto s = scan(kIssue27 + " --kernel calls_bodiless --global 4 --stub-bodiless", "stubbed");
+  auto s = scanInput(kIssue27 + " --kernel calls_bodiless --global 4 --stub-bodiless", "stubbed");
   EXPECT_EQ(s.run.code, 1) << s.run.out;
   EXPECT_EQ(s.first(), "out_of_bounds") << s.run.out;
   ASSERT_TRUE(s.result.is_object()) << s.run.out;
@@ -197,25 +167,27 @@ TEST(ScanInputs, StubBodilessRunsTheKernelWithACallReturningZero) {
   EXPECT_NE(s.run.out.find("'arbitrary' (line 15)"), std::string::npos) << s.run.out;
   EXPECT_NE(s.run.out.find("--stub-bodiless"), std::string::npos) << s.run.out;
   // Unnamed parameters, a void function and a vector result get their bodies too: it runs clean.
-  auto clean = scan(kIssue27 + " --kernel calls_unnamed --global 4 --stub-bodiless", "unnamed");
+  auto clean =
+      scanInput(kIssue27 + " --kernel calls_unnamed --global 4 --stub-bodiless", "unnamed");
   EXPECT_EQ(clean.run.code, 0) << clean.run.out;
 }
 
 TEST(ScanInputs, ImagesAndSamplersAreMade) {
   REQUIRE_OCLGRIND();
   const std::string images = fixture("kernels/scan_images.cl");
-  auto copy = scan(images + " --kernel copy_image --global 8,8 --local 4,4 --tries 1", "img_copy");
+  auto copy =
+      scanInput(images + " --kernel copy_image --global 8,8 --local 4,4 --tries 1", "img_copy");
   EXPECT_EQ(copy.run.code, 0) << copy.run.out;
   EXPECT_EQ(copy.given("src"), "8x8 image of RGBA floats, random in [-1, 1]") << copy.run.out;
   // Every work-item of a row writes pixel (0, y), each a value of its own.
-  auto race =
-      scan(images + " --kernel row_to_one_pixel --global 8,8 --local 4,4 --tries 1", "img_race");
+  auto race = scanInput(images + " --kernel row_to_one_pixel --global 8,8 --local 4,4 --tries 1",
+                        "img_race");
   EXPECT_EQ(race.run.code, 1) << race.run.out;
   EXPECT_EQ(race.first(), "race") << race.run.out;
   // A sampler argument. (On images wider than 4 pixels Oclgrind 21.10 marks some pixels read
   // into a buffer as uninitialized: docs/races.md.)
-  auto sampled =
-      scan(images + " --kernel read_through --global 4,4 --local 2,2 --tries 1", "img_sampler");
+  auto sampled = scanInput(images + " --kernel read_through --global 4,4 --local 2,2 --tries 1",
+                           "img_sampler");
   EXPECT_EQ(sampled.run.code, 0) << sampled.run.out;
   EXPECT_EQ(sampled.given("img"), "4x4 image of RGBA floats, random in [-1, 1]");
   EXPECT_EQ(sampled.given("s"), "sampler: unnormalized coordinates, clamp to edge, nearest");
@@ -223,7 +195,7 @@ TEST(ScanInputs, ImagesAndSamplersAreMade) {
 
 TEST(ScanInputs, ThreeElementVectors) {
   REQUIRE_OCLGRIND();
-  auto s = scan(kIssue27 + " --kernel vectors3 --global 8 --arg v=1,2,3", "vectors3");
+  auto s = scanInput(kIssue27 + " --kernel vectors3 --global 8 --arg v=1,2,3", "vectors3");
   EXPECT_EQ(s.run.code, 0) << s.run.out;
   EXPECT_EQ(s.given("v"), "= (1,2,3)");
 }

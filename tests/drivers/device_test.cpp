@@ -1,5 +1,5 @@
-// Device runs of clharness::semantics, built twice: for real drivers (CLH_SEMANTICS_SIMULATOR=0,
-// suite Device) and for Oclgrind (=1, suite Simulator). Launch shapes on the kernels of kernels/,
+// Device runs of clharness::semantics, each test twice: on real drivers (suite Device) and on
+// Oclgrind (suite Simulator). Launch shapes on the kernels of kernels/,
 // and the whole semantics column of each device against baselines/semantics/<slug>.json.
 #include <gtest/gtest.h>
 
@@ -17,35 +17,13 @@
 #include "drivers/launch_probes.hpp"
 #include "drivers/matrix.hpp"
 #include "launch/shapes.hpp"
-
-#if CLH_SEMANTICS_SIMULATOR
-#define SUITE Simulator
-#else
-#define SUITE Device
-#endif
+#include "support/kinds.hpp"
 
 namespace fs = std::filesystem;
 using namespace clh::drivers;
 using namespace clh::launch;
 
 namespace {
-
-const char* kKind = CLH_SEMANTICS_SIMULATOR ? "simulator" : "device";
-
-const std::vector<clh::DeviceInfo>& allDevices() {
-  static const std::vector<clh::DeviceInfo> all = [] {
-    clh::registerIcds({});
-    return clh::enumerateDevices();
-  }();
-  return all;
-}
-
-std::vector<clh::DeviceInfo> devicesOfThisKind() {
-  std::vector<clh::DeviceInfo> out;
-  for (const auto& d : allDevices())
-    if (d.simulator == bool(CLH_SEMANTICS_SIMULATOR)) out.push_back(d);
-  return out;
-}
 
 std::string readFile(const fs::path& path) {
   std::ifstream in(path);
@@ -76,9 +54,9 @@ std::string skipMessage(const std::vector<std::string>& missing) {
 
 // Each kernel of kernels/ under >= 100 shapes: every outcome the rules allow, or a deviation that
 // the device's baseline records for that family (listed with both codes on stdout).
-TEST(SUITE, LaunchShapesMatchPredictions) {
-  auto devices = devicesOfThisKind();
-  if (devices.empty()) GTEST_SKIP() << "no OpenCL " << kKind << " here";
+KIND_TEST(LaunchShapesMatchPredictions) {
+  auto devices = clh::test::devicesOf(kind);
+  if (devices.empty()) GTEST_SKIP() << "no OpenCL " << kind.word() << " here";
   std::vector<std::string> missing;
   for (const auto& d : devices) {
     SCOPED_TRACE(d.displayName());
@@ -144,9 +122,9 @@ TEST(SUITE, LaunchShapesMatchPredictions) {
 }
 
 // Every driver check and launch row of each device, compared with its committed baseline.
-TEST(SUITE, SemanticsMatchBaseline) {
-  auto devices = devicesOfThisKind();
-  if (devices.empty()) GTEST_SKIP() << "no OpenCL " << kKind << " here";
+KIND_TEST(SemanticsMatchBaseline) {
+  auto devices = clh::test::devicesOf(kind);
+  if (devices.empty()) GTEST_SKIP() << "no OpenCL " << kind.word() << " here";
   std::vector<std::string> missing;
   for (const auto& d : devices) {
     SCOPED_TRACE(d.displayName());

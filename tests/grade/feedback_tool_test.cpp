@@ -16,7 +16,7 @@ namespace {
 using clh::test::ToolRun;
 using namespace clh::test::grade;
 
-std::filesystem::path freshDir(const std::string& name) {
+std::filesystem::path freshFeedbackDir(const std::string& name) {
   return clh::test::grade::freshDir("grade_feedback_", name);
 }
 
@@ -28,7 +28,7 @@ using json = nlohmann::json;
 // allowed hold fewer, every one runs and the feedback says how many were asked for.
 TEST(GradeFeedback, CasesAreDistinctUntilTheDomainHoldsNoMore) {
   REQUIRE_DEVICES();
-  fs::path out = freshDir("distinct");
+  fs::path out = freshFeedbackDir("distinct");
   ToolRun r = tool("grade --assignment vadd " + kRoot +
                    "/kernels/assignments/vadd.cl --cases 12 --out " + out.string());
   ASSERT_EQ(r.code, 0) << r.out;
@@ -41,7 +41,7 @@ TEST(GradeFeedback, CasesAreDistinctUntilTheDomainHoldsNoMore) {
   }
   EXPECT_NE(readText(out / "vadd.md").find(": completed, 12 distinct cases\n"), std::string::npos);
 
-  fs::path small = freshDir("distinct_small");
+  fs::path small = freshFeedbackDir("distinct_small");
   ToolRun s = tool("grade --assignment " + kRoot + "/tests/grade/assignments/vadd_small.yaml " +
                    kRoot + "/kernels/assignments/vadd.cl --out " + small.string());
   ASSERT_EQ(s.code, 0) << s.out;
@@ -63,7 +63,7 @@ TEST(GradeFeedback, CasesAreDistinctUntilTheDomainHoldsNoMore) {
 // that none did.
 TEST(GradeFeedback, AWrongElementOnARealDeviceGetsTheStatementThatWroteIt) {
   REQUIRE_DEVICES();
-  fs::path out = freshDir("trace");
+  fs::path out = freshFeedbackDir("trace");
   ToolRun r = tool("grade --assignment mmul " + kSubmissions +
                    "/mmul/off_by_one.cl --cases 6 --out " + out.string());
   ASSERT_EQ(r.code, 0) << r.out;
@@ -82,7 +82,7 @@ TEST(GradeFeedback, AWrongElementOnARealDeviceGetsTheStatementThatWroteIt) {
                d["trace"]["elements"][0]["on_simulator"] == "wrong";
   EXPECT_TRUE(traced) << g["devices"].dump(2);
 
-  fs::path out2 = freshDir("trace_unwritten");
+  fs::path out2 = freshFeedbackDir("trace_unwritten");
   ToolRun u = tool("grade --assignment vadd " + kSubmissions +
                    "/vadd/swapped_params.cl --cases 6 --out " + out2.string());
   ASSERT_EQ(u.code, 0) << u.out;

@@ -21,7 +21,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::string kRoot = CLHARNESS_SOURCE_ROOT;
+const std::string kReportRoot = CLHARNESS_SOURCE_ROOT;
 
 // The rubric of sampleGrade's items: builds 10, correct 60, clean 30.
 Rubric sampleRubric() {

@@ -12,7 +12,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::string kRoot = CLHARNESS_SOURCE_ROOT;
+const std::string kRubricRoot = CLHARNESS_SOURCE_ROOT;
 
 std::string writeTemp(const std::string& name, const std::string& text) {
   fs::path dir = fs::path(::testing::TempDir()) / "rubric_test";
@@ -48,7 +48,7 @@ items:
 TEST(Rubric, EveryShippedAssignmentLoadsWithItsRubric) {
   for (const char* name : {"vadd", "mmul", "mmul_tiled", "pi"}) {
     SCOPED_TRACE(name);
-    Assignment a = loadAssignment(name, kRoot);
+    Assignment a = loadAssignment(name, kRubricRoot);
     EXPECT_EQ(a.name, name);
     EXPECT_EQ(a.argument, name);
     EXPECT_TRUE(fs::exists(a.spec.source_path)) << "the reference solution";
@@ -67,7 +67,7 @@ TEST(Rubric, EveryShippedAssignmentLoadsWithItsRubric) {
 }
 
 TEST(Rubric, TiledAssignmentTimesAgainstTheReference) {
-  Assignment a = loadAssignment("mmul_tiled", kRoot);
+  Assignment a = loadAssignment("mmul_tiled", kRubricRoot);
   const RubricItem* speed = a.rubric.firstOf(ItemCheck::speed);
   ASSERT_NE(speed, nullptr);
   ASSERT_TRUE(speed->speed);
@@ -78,16 +78,16 @@ TEST(Rubric, TiledAssignmentTimesAgainstTheReference) {
 }
 
 TEST(Rubric, AssignmentBySpecPathFindsTheSiblingRubric) {
-  std::string spec = kRoot + "/specs/assignments/pi.yaml";
-  Assignment a = loadAssignment(spec, kRoot);
+  std::string spec = kRubricRoot + "/specs/assignments/pi.yaml";
+  Assignment a = loadAssignment(spec, kRubricRoot);
   EXPECT_EQ(a.name, "pi");
   EXPECT_EQ(a.argument, spec);  // replay commands repeat it as given
-  EXPECT_EQ(a.rubric_file, kRoot + "/specs/assignments/pi.rubric");
+  EXPECT_EQ(a.rubric_file, kRubricRoot + "/specs/assignments/pi.rubric");
 }
 
 TEST(Rubric, UnknownAssignmentListsTheKnownOnes) {
   try {
-    loadAssignment("no_such_assignment", kRoot);
+    loadAssignment("no_such_assignment", kRubricRoot);
     FAIL() << "loaded a missing assignment";
   } catch (const SpecError& e) {
     std::string what = e.what();
@@ -148,12 +148,12 @@ TEST(Rubric, MistakesAreRefusedWithLineAndField) {
 TEST(Rubric, SpeedCaseMustLieInTheSpecsDomain) {
   fs::path dir = fs::path(::testing::TempDir()) / "rubric_domain";
   fs::create_directories(dir);
-  fs::copy_file(kRoot + "/specs/assignments/mmul_tiled.yaml", dir / "tiled.yaml",
+  fs::copy_file(kRubricRoot + "/specs/assignments/mmul_tiled.yaml", dir / "tiled.yaml",
                 fs::copy_options::overwrite_existing);
   std::ofstream(dir / "tiled.rubric")
       << "items:\n  - {id: s, points: 1, check: speed, sizes: 'TS=16,N=4096'}\n";
   try {
-    loadAssignment((dir / "tiled.yaml").string(), kRoot);
+    loadAssignment((dir / "tiled.yaml").string(), kRubricRoot);
     FAIL() << "accepted a timed case outside the spec's domain";
   } catch (const SpecError& e) {
     EXPECT_NE(std::string(e.what()).find(
@@ -166,10 +166,10 @@ TEST(Rubric, SpeedCaseMustLieInTheSpecsDomain) {
 TEST(Rubric, AMissingRubricIsNamed) {
   fs::path dir = fs::path(::testing::TempDir()) / "rubric_missing";
   fs::create_directories(dir);
-  fs::copy_file(kRoot + "/specs/assignments/vadd.yaml", dir / "lonely.yaml",
+  fs::copy_file(kRubricRoot + "/specs/assignments/vadd.yaml", dir / "lonely.yaml",
                 fs::copy_options::overwrite_existing);
   try {
-    loadAssignment((dir / "lonely.yaml").string(), kRoot);
+    loadAssignment((dir / "lonely.yaml").string(), kRubricRoot);
     FAIL() << "an assignment without a rubric loaded";
   } catch (const SpecError& e) {
     EXPECT_NE(std::string(e.what()).find("lonely.rubric:0: rubric: missing"), std::string::npos)

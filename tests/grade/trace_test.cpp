@@ -12,8 +12,8 @@
 namespace clh::grade {
 namespace {
 
-const std::string kPocl = "Portable Computing Language: pthread-x";
-const std::string kSim = "Oclgrind: Oclgrind Simulator";
+const std::string kTracePocl = "Portable Computing Language: pthread-x";
+const std::string kTraceSim = "Oclgrind: Oclgrind Simulator";
 
 DeviceRun wrongOn(const std::string& device, bool simulator) {
   DeviceRun r;
@@ -42,11 +42,11 @@ Evidence evidenceOf(const DeviceRun& r) {
 }
 
 TEST(Trace, TheRequestIsTheFirstRealDevicesWrongElements) {
-  DeviceRun sim = wrongOn(kSim, true);
+  DeviceRun sim = wrongOn(kTraceSim, true);
   EXPECT_FALSE(traceRequest({sim})) << "only a real device's failure is replayed";
-  auto t = traceRequest({wrongOn(kPocl, false), sim});
+  auto t = traceRequest({wrongOn(kTracePocl, false), sim});
   ASSERT_TRUE(t);
-  EXPECT_EQ(t->device, kPocl);
+  EXPECT_EQ(t->device, kTracePocl);
   EXPECT_EQ(t->sizes, (Sizes{{"N", 1}}));
   ASSERT_EQ(t->elements.size(), 2u);
   EXPECT_EQ(t->elements[1].index, std::vector<int64_t>{1});
@@ -73,7 +73,7 @@ TEST(Trace, PluginWatchLinesSayWhoStored) {
 }
 
 TEST(Trace, TheRealDevicesEvidenceGetsTheStatementThatWroteIt) {
-  DeviceRun real = wrongOn(kPocl, false), sim = wrongOn(kSim, true);
+  DeviceRun real = wrongOn(kTracePocl, false), sim = wrongOn(kTraceSim, true);
   SimulatorTrace t = *traceRequest({real});
   t.elements[0].stores = 1;
   t.elements[0].lines = {{"bob.cl", 7, "c[i] = a[i] + b[i + 1];"}};
@@ -99,7 +99,7 @@ TEST(Trace, TheRealDevicesEvidenceGetsTheStatementThatWroteIt) {
 }
 
 TEST(Trace, WhenTheSimulatorCannotTellItSaysSo) {
-  DeviceRun real = wrongOn(kPocl, false), sim = wrongOn(kSim, true);
+  DeviceRun real = wrongOn(kTracePocl, false), sim = wrongOn(kTraceSim, true);
   Evidence e = evidenceOf(real);
   explainWithTrace(e, {real}, {});
   EXPECT_TRUE(e.note.empty()) << "no simulator was asked";
@@ -147,7 +147,7 @@ TEST(Trace, TheChildsTraceEventReachesTheRun) {
 {"event":"unit","unit":{"device":"x","status":"pass","cases_run":1,"seconds":0.5},"cases_asked":10}
 {"event":"trace","trace":{"device":"P","sizes":{"N":1},"elements":[{"buffer":"c","index":[0],"stores":0,"lines":[],"on_simulator":"unwritten"}]}}
 )");
-  DeviceRun r = collectDeviceRun(ev, ChildEnd{}, {kSim, "simulator", true});
+  DeviceRun r = collectDeviceRun(ev, ChildEnd{}, {kTraceSim, "simulator", true});
   EXPECT_EQ(r.cases_asked, 10);
   ASSERT_TRUE(r.trace);
   EXPECT_EQ(r.trace->elements.at(0).on_simulator, "unwritten");

@@ -1,5 +1,5 @@
-// Device runs of the launch family, built twice: for real drivers (CLH_LAUNCH_SIMULATOR=0, suite
-// Device) and for Oclgrind (=1, suite Simulator). Catalog specs and a reqd_work_group_size spec
+// Device runs of the launch family, each test twice: on real drivers (suite Device) and on Oclgrind
+// (suite Simulator). Catalog specs and a reqd_work_group_size spec
 // under 100 shapes each, every shape conforming or recorded in baselines/launch/<slug>.json; a
 // deliberately wrong prediction input caught; the tool restarting after a shape that kills PoCL.
 #include "launch/family.hpp"
@@ -18,12 +18,7 @@
 #include "core/sizes.hpp"
 #include "drivers/baseline.hpp"
 #include "launch/known.hpp"
-
-#if CLH_LAUNCH_SIMULATOR
-#define SUITE Simulator
-#else
-#define SUITE Device
-#endif
+#include "support/kinds.hpp"
 
 namespace fs = std::filesystem;
 using namespace clh::launch;
@@ -37,24 +32,8 @@ CLH_REFERENCE(launch_test_reqd_scale) {
 
 namespace {
 
-const char* kKind = CLH_LAUNCH_SIMULATOR ? "simulator" : "device";
 constexpr int kShapes = 100;
 constexpr uint64_t kSeed = 1;
-
-const std::vector<clh::DeviceInfo>& allDevices() {
-  static const std::vector<clh::DeviceInfo> all = [] {
-    clh::registerIcds({});
-    return clh::enumerateDevices();
-  }();
-  return all;
-}
-
-std::vector<clh::DeviceInfo> devicesOfThisKind() {
-  std::vector<clh::DeviceInfo> out;
-  for (const auto& d : allDevices())
-    if (d.simulator == bool(CLH_LAUNCH_SIMULATOR)) out.push_back(d);
-  return out;
-}
 
 clh::Spec spec(const std::string& path) {
   const fs::path p =
@@ -93,7 +72,7 @@ LaunchFamilyResult family(const clh::DeviceInfo& d, const clh::Spec& s,
   return runLaunchFamily(session, s, sizes, kShapes, kSeed, options);
 }
 
-bool has(const std::vector<std::string>& v, const std::string& s) {
+bool listHas(const std::vector<std::string>& v, const std::string& s) {
   return std::find(v.begin(), v.end(), s) != v.end();
 }
 
@@ -101,9 +80,9 @@ bool has(const std::vector<std::string>& v, const std::string& s) {
 
 // The acceptance in small: each spec's 100 shapes either get what the specification allows (and,
 // when they ran, the reference's results) or are a deviation the device's baseline records.
-TEST(SUITE, CatalogSpecsConformOrAreKnownDeviations) {
-  const auto devices = devicesOfThisKind();
-  if (devices.empty()) GTEST_SKIP() << "no OpenCL " << kKind << " here";
+KIND_TEST(CatalogSpecsConformOrAreKnownDeviations) {
+  const auto devices = clh::test::devicesOf(kind);
+  if (devices.empty()) GTEST_SKIP() << "no OpenCL " << kind.word() << " here";
   std::vector<std::string> missing;
   for (const auto& d : devices) {
     SCOPED_TRACE(d.displayName());
@@ -149,9 +128,9 @@ TEST(SUITE, CatalogSpecsConformOrAreKnownDeviations) {
 // The check has teeth: a device that claims work-groups of one work-item makes the spec's own
 // launch (work-groups of 16) a predicted CL_INVALID_WORK_GROUP_SIZE, which the driver does not
 // give.
-TEST(SUITE, AWrongPredictionInputIsCaught) {
-  const auto devices = devicesOfThisKind();
-  if (devices.empty()) GTEST_SKIP() << "no OpenCL " << kKind << " here";
+KIND_TEST(AWrongPredictionInputIsCaught) {
+  const auto devices = clh::test::devicesOf(kind);
+  if (devices.empty()) GTEST_SKIP() << "no OpenCL " << kind.word() << " here";
   const clh::Spec s = spec("specs/handson/vadd.yaml");
   for (const auto& d : devices) {
     SCOPED_TRACE(d.displayName());
@@ -169,7 +148,7 @@ TEST(SUITE, AWrongPredictionInputIsCaught) {
       EXPECT_FALSE(c.conforms) << c.toString();
       EXPECT_EQ(c.got, (clh::launch::Outcome{clh::launch::Stage::completion, 0})) << c.toString();
       EXPECT_FALSE(c.prediction.accepts(c.got));
-      EXPECT_TRUE(has(c.ruleIds(), "local.over_device_max")) << c.toString();
+      EXPECT_TRUE(listHas(c.ruleIds(), "local.over_device_max")) << c.toString();
       // It ran, so its results were checked too: right, only the prediction input was wrong.
       EXPECT_TRUE(c.results_checked && !c.resultMismatch()) << c.toString();
     }
@@ -185,9 +164,9 @@ TEST(SUITE, AWrongPredictionInputIsCaught) {
 
 // And a wrong local memory size: a device that claims none makes the tiled kernel's __local
 // arguments over it; every driver here runs the kernel anyway.
-TEST(SUITE, AWrongLocalMemorySizeIsCaught) {
-  const auto devices = devicesOfThisKind();
-  if (devices.empty()) GTEST_SKIP() << "no OpenCL " << kKind << " here";
+KIND_TEST(AWrongLocalMemorySizeIsCaught) {
+  const auto devices = clh::test::devicesOf(kind);
+  if (devices.empty()) GTEST_SKIP() << "no OpenCL " << kind.word() << " here";
   const clh::Spec s = spec("specs/handson/mmul_block.yaml");
   for (const auto& d : devices) {
     SCOPED_TRACE(d.displayName());
@@ -200,16 +179,16 @@ TEST(SUITE, AWrongLocalMemorySizeIsCaught) {
     ASSERT_EQ(r.shapes.size(), 5u);
     for (const auto& c : r.shapes) {
       EXPECT_FALSE(c.conforms) << c.toString();
-      EXPECT_TRUE(has(c.ruleIds(), "local_mem.over_device")) << c.toString();
+      EXPECT_TRUE(listHas(c.ruleIds(), "local_mem.over_device")) << c.toString();
     }
   }
 }
 
 // A result check that finds wrong results reports them: Oclgrind runs a 0 in local_work_size as
 // though no work-item existed, and PoCL runs a 0 in dimension 0 as a NULL local size.
-TEST(SUITE, AZeroLocalSizeInDimensionZeroIsRunAndItsResultsChecked) {
-  const auto devices = devicesOfThisKind();
-  if (devices.empty()) GTEST_SKIP() << "no OpenCL " << kKind << " here";
+KIND_TEST(AZeroLocalSizeInDimensionZeroIsRunAndItsResultsChecked) {
+  const auto devices = clh::test::devicesOf(kind);
+  if (devices.empty()) GTEST_SKIP() << "no OpenCL " << kind.word() << " here";
   const clh::Spec s = spec("specs/handson/vadd.yaml");
   for (const auto& d : devices) {
     SCOPED_TRACE(d.displayName());
@@ -221,7 +200,7 @@ TEST(SUITE, AZeroLocalSizeInDimensionZeroIsRunAndItsResultsChecked) {
     const KnownDeviations k = known(d);
     ASSERT_EQ(r.shapes.size(), 5u);
     for (const auto& c : r.shapes) {
-      EXPECT_TRUE(has(c.ruleIds(), "local.zero"));
+      EXPECT_TRUE(listHas(c.ruleIds(), "local.zero"));
       EXPECT_TRUE(c.conforms) << c.toString();  // running is allowed...
       EXPECT_TRUE(c.results_checked);           // ...so its results are checked
       if (k.found) {
@@ -236,9 +215,9 @@ TEST(SUITE, AZeroLocalSizeInDimensionZeroIsRunAndItsResultsChecked) {
 
 // The tool runs each spec x device in a child process: a shape that kills PoCL is recorded with
 // how the process died, and the family goes on from the next shape to all 40.
-TEST(SUITE, TheToolRecordsAShapeThatKillsTheProcessAndGoesOn) {
-  const auto devices = devicesOfThisKind();
-  if (devices.empty()) GTEST_SKIP() << "no OpenCL " << kKind << " here";
+KIND_TEST(TheToolRecordsAShapeThatKillsTheProcessAndGoesOn) {
+  const auto devices = clh::test::devicesOf(kind);
+  if (devices.empty()) GTEST_SKIP() << "no OpenCL " << kind.word() << " here";
   for (const auto& d : devices) {
     SCOPED_TRACE(d.displayName());
     const fs::path json = fs::temp_directory_path() / ("launch-tool-" + d.slug() + ".json");

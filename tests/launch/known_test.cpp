@@ -40,7 +40,7 @@ clh::Finding finding(clh::FindingKind kind) {
   return f;
 }
 
-const clh::launch::Outcome kRan{clh::launch::Stage::completion, 0};
+const clh::launch::Outcome kKnownRan{clh::launch::Stage::completion, 0};
 
 }  // namespace
 
@@ -53,8 +53,8 @@ TEST(KnownDeviations, AConformingShapeHasNoFailure) {
 }
 
 TEST(KnownDeviations, AnEntryCoversTheSameGotWhenItsRulesAreAllBroken) {
-  const ShapeCheck one = deviating({"local_mem.over_device"}, kRan);
-  const ShapeCheck two = deviating({"local.not_dividing", "local_mem.over_device"}, kRan);
+  const ShapeCheck one = deviating({"local_mem.over_device"}, kKnownRan);
+  const ShapeCheck two = deviating({"local.not_dividing", "local_mem.over_device"}, kKnownRan);
   KnownDeviations k;
   k.entries.push_back(
       {"", "local_mem.over_device", "completion: CL_SUCCESS (0)", "", "PoCL runs it", ""});
@@ -76,7 +76,7 @@ TEST(KnownDeviations, AnEntryCoversTheSameGotWhenItsRulesAreAllBroken) {
 TEST(KnownDeviations, AnEntryNamingAFamilyCoversOnlyThatFamily) {
   ShapeCheck c = deviating({}, {clh::launch::Stage::enqueue, -54});
   c.prediction.rules.clear();
-  c.prediction.allowed = {kRan};
+  c.prediction.allowed = {kKnownRan};
   c.conforms = false;
   c.shape.kind = "reqd_null_local";
   KnownDeviations k;
@@ -89,8 +89,8 @@ TEST(KnownDeviations, AnEntryNamingAFamilyCoversOnlyThatFamily) {
 }
 
 TEST(KnownDeviations, ACrashIsKnownWhateverTheSignalAndATimeoutIsNot) {
-  ShapeCheck c = deviating({"local.zero"}, kRan);
-  c.prediction.allowed.push_back(kRan);
+  ShapeCheck c = deviating({"local.zero"}, kKnownRan);
+  c.prediction.allowed.push_back(kKnownRan);
   c.died = "SIGABRT";
   c.conforms = false;
   KnownDeviations k;
@@ -107,7 +107,7 @@ TEST(KnownDeviations, ACrashIsKnownWhateverTheSignalAndATimeoutIsNot) {
 TEST(KnownDeviations, AFailureTheSpecExpectsOfItsKernelIsNoDeviation) {
   ShapeCheck c = deviating({}, {clh::launch::Stage::enqueue, -5});
   c.prediction.rules.clear();
-  c.prediction.allowed = {kRan};
+  c.prediction.allowed = {kKnownRan};
   c.conforms = false;
   ASSERT_EQ(failureKeys(c).size(), 1u);
   c.spec_expected = true;  // an as-published kernel whose private array the device cannot hold
@@ -121,9 +121,9 @@ TEST(KnownDeviations, AFailureTheSpecExpectsOfItsKernelIsNoDeviation) {
 }
 
 TEST(KnownDeviations, ResultMismatchesAreKeyedByTheKindsFound) {
-  ShapeCheck c = deviating({}, kRan);
+  ShapeCheck c = deviating({}, kKnownRan);
   c.prediction.rules.clear();
-  c.prediction.allowed = {kRan};
+  c.prediction.allowed = {kKnownRan};
   c.conforms = true;
   c.results_checked = true;
   c.result_findings = {finding(clh::FindingKind::unwritten)};
@@ -146,8 +146,9 @@ TEST(KnownDeviations, CollectingKeepsOneEntryPerKeyAndKnownReasons) {
   LaunchFamilyResult r;
   r.spec = "handson_mmul_block";
   r.device = "Portable Computing Language: pthread";
-  r.shapes = {deviating({"local_mem.over_device"}, kRan),
-              deviating({"local_mem.over_device"}, kRan), deviating({"global.zero"}, kRan),
+  r.shapes = {deviating({"local_mem.over_device"}, kKnownRan),
+              deviating({"local_mem.over_device"}, kKnownRan),
+              deviating({"global.zero"}, kKnownRan),
               deviating({"local_mem.over_device"}, {clh::launch::Stage::enqueue, -5})};
   clh::DeviceInfo dev;
   dev.platform = "Portable Computing Language";
@@ -173,7 +174,7 @@ TEST(KnownDeviations, CollectingKeepsOneEntryPerKeyAndKnownReasons) {
 }
 
 TEST(LaunchJson, AShapeCheckSurvivesTheChildProtocol) {
-  ShapeCheck c = deviating({"local_mem.over_device"}, kRan);
+  ShapeCheck c = deviating({"local_mem.over_device"}, kKnownRan);
   c.shape.config.offset = std::vector<size_t>{3, 0};
   c.shape.variant = 2;
   c.kernel.work_group_size = 4096;
@@ -219,7 +220,7 @@ TEST(LaunchJson, AFamilyHeaderSurvivesTheChildProtocol) {
   r.kinds = {"spec", "offset"};
   r.omitted = {{"valid", "contract"}};
   r.notes = {"a note"};
-  r.shapes = {deviating({"global.zero"}, kRan)};
+  r.shapes = {deviating({"global.zero"}, kKnownRan)};
   const LaunchFamilyResult back = familyFromJson(toJson(r, true));
   EXPECT_EQ(back.sizes, r.sizes);
   EXPECT_EQ(back.seed, 42u);

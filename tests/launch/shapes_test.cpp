@@ -30,7 +30,7 @@ std::vector<LaunchShape> draw(const DeviceLimits& d, const KernelLimits& k, cons
   return out;
 }
 
-bool hasRule(const Prediction& p, const std::string& id) {
+bool shapeHasRule(const Prediction& p, const std::string& id) {
   return std::any_of(p.rules.begin(), p.rules.end(),
                      [&](const AppliedRule& r) { return r.id == id; });
 }
@@ -58,29 +58,29 @@ TEST(ShapeGenerator, EachFamilyBreaksItsRule) {
       EXPECT_TRUE(p.mustSucceed()) << p.allowedToString();
       EXPECT_LE(items(s.config), o.max_global_items);
     } else if (kind == "over_device_max") {
-      EXPECT_TRUE(hasRule(p, "local.over_device_max"));
+      EXPECT_TRUE(shapeHasRule(p, "local.over_device_max"));
     } else if (kind == "over_kernel_max") {
-      EXPECT_TRUE(hasRule(p, "local.over_kernel_max"));
-      EXPECT_FALSE(hasRule(p, "local.over_device_max"));
+      EXPECT_TRUE(shapeHasRule(p, "local.over_kernel_max"));
+      EXPECT_FALSE(shapeHasRule(p, "local.over_device_max"));
     } else if (kind == "over_item_size") {
-      EXPECT_TRUE(hasRule(p, "local.over_item_size"));
+      EXPECT_TRUE(shapeHasRule(p, "local.over_item_size"));
     } else if (kind == "not_dividing") {
       // Needs a local size of 2 or more somewhere; with 1x1x1 the shape is valid instead.
       if (!p.mustSucceed()) {
-        EXPECT_TRUE(hasRule(p, "local.not_dividing"));
+        EXPECT_TRUE(shapeHasRule(p, "local.not_dividing"));
       }
     } else if (kind == "reqd_null_local") {
       ADD_FAILURE() << "a kernel without reqd_work_group_size got " << kind;
     } else if (kind == "zero_local") {
-      EXPECT_TRUE(hasRule(p, "local.zero"));
+      EXPECT_TRUE(shapeHasRule(p, "local.zero"));
     } else if (kind == "zero_global") {
-      EXPECT_TRUE(hasRule(p, "global.zero"));
+      EXPECT_TRUE(shapeHasRule(p, "global.zero"));
     } else if (kind == "offset_overflow") {
-      EXPECT_TRUE(hasRule(p, "offset.overflow"));
+      EXPECT_TRUE(shapeHasRule(p, "offset.overflow"));
     } else if (kind == "local_mem_over") {
-      EXPECT_TRUE(hasRule(p, "local_mem.over_device"));
+      EXPECT_TRUE(shapeHasRule(p, "local_mem.over_device"));
     } else if (kind == "invalid_work_dim") {
-      EXPECT_TRUE(hasRule(p, "work_dim.range"));
+      EXPECT_TRUE(shapeHasRule(p, "work_dim.range"));
     } else {
       ADD_FAILURE() << "unknown family " << kind;
     }
@@ -112,8 +112,8 @@ TEST(ShapeGenerator, RequiredSizeShapesUseItsDimensions) {
     if (s.kind == "reqd_null_local") {
       // No local size: an error on this OpenCL 1.2 device, a run from 2.0 on.
       EXPECT_FALSE(s.config.local);
-      EXPECT_TRUE(hasRule(predictLaunch(limits(), reqd, ProgramOptions{}, s.config),
-                          "local.null_with_reqd"));
+      EXPECT_TRUE(shapeHasRule(predictLaunch(limits(), reqd, ProgramOptions{}, s.config),
+                               "local.null_with_reqd"));
       auto d30 = limits();
       d30.opencl_major = 3;
       d30.opencl_minor = 0;

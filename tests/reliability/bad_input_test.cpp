@@ -18,34 +18,22 @@
 #include <utility>
 #include <vector>
 
+#include "reliability/pocl_support.hpp"
 #include "support/tool_run.hpp"
 
 namespace fs = std::filesystem;
 using namespace clh::test;
+using reliability::kPocl;
+using reliability::kSpecs;
 
 namespace {
 
-const std::string kSpecs = std::string(CLH_RELIABILITY_DIR) + "/specs";
 const std::string kRoot = CLHARNESS_SOURCE_ROOT;
 const std::string kQuick = kSpecs + "/quick/quick_a.yaml";
-const std::string kPocl = "Portable Computing Language";
 const std::string kVaddSubmission = kRoot + "/tests/grade/submissions/vadd/off_by_one.cl";
 
-bool havePocl() {
-  static const bool have = runTool("devices --device '" + kPocl + "'").code == 0;
-  return have;
-}
-
-#define REQUIRE_POCL()                                      \
-  do {                                                      \
-    if (!havePocl()) GTEST_SKIP() << "no PoCL device here"; \
-  } while (0)
-
-std::string scratch(const std::string& name) {
-  const fs::path d = fs::path(::testing::TempDir()) / ("clh-bad-input-" + name);
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d.string();
+std::string inputScratch(const std::string& name) {
+  return reliability::scratch("clh-bad-input-", name);
 }
 
 std::string readText(const std::string& path) {
@@ -123,7 +111,7 @@ TEST(BadSpecs, ValuesKernelsAndSourcesAreSpecErrorsWithTheLine) {
 
 // The probe: a merge of an interrupted report warned but wrote no `incomplete` flag (exit 0).
 TEST(Merge, AnIncompleteInputMakesAnIncompleteMerge) {
-  const std::string dir = scratch("merge");
+  const std::string dir = inputScratch("merge");
   std::ofstream(dir + "/a.json") << R"({"tool_version": "t", "seed": 1, "devices": [],
     "units": [], "incomplete": true, "interrupted_by": "SIGTERM", "units_planned": 4})";
   std::ofstream(dir + "/b.json") << R"({"tool_version": "t", "seed": 1, "devices": [],
@@ -156,7 +144,7 @@ std::string quickRun(const std::string& extra) {
 // no reason.
 TEST(ReportWrites, AReportThatCannotBeWrittenFailsWithTheReason) {
   REQUIRE_POCL();
-  const std::string dir = scratch("folder");
+  const std::string dir = inputScratch("folder");
   fs::create_directories(dir + "/r.json");
   ToolRun r = runTool(quickRun("--json " + dir + "/r.json"));
   EXPECT_EQ(r.code, 2) << r.out;
@@ -170,7 +158,7 @@ TEST(ReportWrites, AReportThatCannotBeWrittenFailsWithTheReason) {
 // The probe: on a full disk `check` exited 0 with no report and no reason.
 TEST(ReportWrites, AFullDiskFailsTheRunAndLeavesNoFileClaimingToBeWhole) {
   REQUIRE_POCL();
-  const std::string dir = scratch("full");
+  const std::string dir = inputScratch("full");
   // 12 KiB: the journal's first lines fit, the report does not.
   auto r = onSmallDisk(dir, "12k", quickRun("--json " + dir + "/r.json --html " + dir + "/r.html"));
   if (!r) GTEST_SKIP() << "no user namespace with a tmpfs here";
@@ -181,7 +169,7 @@ TEST(ReportWrites, AFullDiskFailsTheRunAndLeavesNoFileClaimingToBeWhole) {
 // The probe: `--resume` after the kernel was edited reused the journal's old pass.
 TEST(Resume, AJournalOfAnEditedKernelOrSpecIsRefused) {
   REQUIRE_POCL();
-  const std::string dir = scratch("resume");
+  const std::string dir = inputScratch("resume");
   fs::copy_file(kRoot + "/tests/e2e/kernels/vadd_ok.cl", dir + "/vadd.cl");
   std::string spec = readText(kQuick);
   spec.replace(spec.find("../../../e2e/kernels/vadd_ok.cl"), 31, "vadd.cl");
@@ -208,7 +196,7 @@ TEST(Resume, AJournalOfAnEditedKernelOrSpecIsRefused) {
 // as a tool error) or 0 for a build error, exit 0.
 TEST(GradeDisk, AResultsFolderWithoutRoomIsRefusedBeforeAnyGrade) {
   REQUIRE_POCL();
-  const std::string dir = scratch("grade-full");
+  const std::string dir = inputScratch("grade-full");
   auto r = onSmallDisk(dir, "8m",
                        "grade --assignment vadd " + kRoot +
                            "/kernels/assignments/vadd.cl --device pocl --allow-unassessed "
@@ -225,7 +213,7 @@ TEST(GradeDisk, AResultsFolderWithoutRoomIsRefusedBeforeAnyGrade) {
 // exit 139: no summary, `.work-PID` left behind).
 TEST(GradeHostile, LinksDevicesAndHugeFilesAreRefusedAndTheBatchGoesOn) {
   REQUIRE_POCL();
-  const std::string in = scratch("grade-in"), out = scratch("grade-out");
+  const std::string in = inputScratch("grade-in"), out = inputScratch("grade-out");
   fs::create_symlink("/etc/passwd", in + "/passwd.cl");
   fs::create_symlink("/dev/zero", in + "/zero.cl");
   std::ofstream(in + "/spaces.cl") << "__kernel void vadd" << std::string(4 << 20, ' ') << "(";
@@ -262,7 +250,7 @@ TEST(GradeHostile, LinksDevicesAndHugeFilesAreRefusedAndTheBatchGoesOn) {
 // the source provoked the compiler's death, a build finding (docs/semantics.md).
 TEST(BuildCrash, CheckChargesTheSourceWhereAPlainKernelBuilds) {
   REQUIRE_POCL();
-  const std::string dir = scratch("build-crash");
+  const std::string dir = inputScratch("build-crash");
   std::ofstream(dir + "/vadd.cl") << "#pragma clang __debug crash\n"
                                   << readText(kRoot + "/tests/e2e/kernels/vadd_ok.cl");
   std::string spec = readText(kQuick);

@@ -11,31 +11,19 @@
 #include <set>
 #include <string>
 
+#include "reliability/pocl_support.hpp"
 #include "reliability/process_tree.hpp"
 #include "support/tool_run.hpp"
 
 namespace fs = std::filesystem;
 using namespace clh::test;
+using reliability::kPocl;
+using reliability::kSpecs;
 
 namespace {
 
-const std::string kSpecs = std::string(CLH_RELIABILITY_DIR) + "/specs";
-const std::string kPocl = "Portable Computing Language";
-
-bool havePocl() {
-  return runTool("devices --device '" + kPocl + "'").code == 0;
-}
-
-#define REQUIRE_POCL()                                      \
-  do {                                                      \
-    if (!havePocl()) GTEST_SKIP() << "no PoCL device here"; \
-  } while (0)
-
 std::string scratch(const std::string& name) {
-  const fs::path d = fs::path(::testing::TempDir()) / ("clh-rely-" + name);
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d.string();
+  return reliability::scratch("clh-rely-", name);
 }
 
 // The journal's finished units (lines with "event": "unit").
