@@ -45,8 +45,11 @@ struct ResolvedCase {
 /// expression cannot be evaluated or gives a negative count or size.
 ResolvedCase resolveCase(const Spec& spec, ExprEnv& env, const Sizes& sizes);
 
-/// Fills `buf` as `init` says, from a generator seeded with `seed`.
+/// Fills `buf` as `init` says, from a generator seeded with `seed`: element i is the same number
+/// however the work is split (a large buffer's random draws run on several threads).
 void fillBuffer(HostBuffer& buf, const InitSpec& init, uint64_t seed);
+/// fillBuffer with the random draws split in `slices` parts, one thread each (0 or 1: one).
+void fillBufferSliced(HostBuffer& buf, const InitSpec& init, uint64_t seed, unsigned slices);
 
 /// The seed of one buffer's data: a function of the run seed, the spec, the sizes and the buffer,
 /// so `--seed S --sizes ...` replays the same inputs.

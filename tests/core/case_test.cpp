@@ -156,6 +156,36 @@ TEST(FillBuffer, UniformIntegersCoverBothInclusiveBounds) {
   EXPECT_EQ(fseen, (std::set<int16_t>{-1, 0, 1}));
 }
 
+// A large buffer's draws run on several threads, a slice each: every split gives the numbers one
+// thread draws, so a seed replays the same data on any machine (whatever its cores).
+TEST(FillBuffer, TheDrawsAreTheSameHoweverTheyAreSplit) {
+  struct Kind {
+    ElemType type;
+    double lo, hi;
+  };
+  for (const Kind& k :
+       {Kind{ElemType::f32, -1, 1}, Kind{ElemType::f64, 0, 10}, Kind{ElemType::i32, -3, 3},
+        Kind{ElemType::u8, 250, 255}, Kind{ElemType::u64, 0, 1e6}}) {
+    SCOPED_TRACE(static_cast<int>(k.type));
+    const InitSpec init{InitSpec::Kind::uniform, k.lo, k.hi, ""};
+    HostBuffer one(k.type, 300007);
+    fillBufferSliced(one, init, 77, 1);
+    for (unsigned slices : {2u, 3u, 7u, 64u}) {
+      HostBuffer split(k.type, one.count());
+      fillBufferSliced(split, init, 77, slices);
+      EXPECT_EQ(std::memcmp(one.data(), split.data(), one.bytes()), 0) << slices << " slices";
+    }
+    HostBuffer byDefault(k.type, one.count());
+    fillBuffer(byDefault, init, 77);
+    EXPECT_EQ(std::memcmp(one.data(), byDefault.data(), one.bytes()), 0);
+    // Fewer elements than slices: one thread's draws too.
+    HostBuffer tiny(k.type, 5), tinyOne(k.type, 5);
+    fillBufferSliced(tiny, init, 77, 64);
+    fillBufferSliced(tinyOne, init, 77, 1);
+    EXPECT_EQ(std::memcmp(tiny.data(), tinyOne.data(), tiny.bytes()), 0);
+  }
+}
+
 TEST(FillBuffer, ZeroConstantIotaAndPoison) {
   HostBuffer z(ElemType::f32, 8);
   std::memset(z.data(), 0xFF, z.bytes());
