@@ -48,7 +48,8 @@ void addScanCommand(CLI::App& app, const std::function<clh::ToolConfig()>& confi
   cmd->add_option("--seed", a->seed, "seed of the random inputs");
   cmd->add_option("--json", a->json_path, "write the diagnostics as JSON to FILE");
   cmd->add_option("--timeout", a->timeout_s,
-                  "seconds the kernel may run on one device (default 300)")
+                  "seconds the kernel may run on one device (default 300); on the simulator CPU "
+                  "seconds of each of its worker threads, so a busy machine does not reach it")
       ->check(CLI::PositiveNumber);
   cmd->add_flag("--uniform-writes", a->uniform_writes,
                 "report write-write races where the work-items store the same value too (the "
@@ -62,6 +63,8 @@ void addScanCommand(CLI::App& app, const std::function<clh::ToolConfig()>& confi
                 "run in this process (a crashing kernel ends the command)");
   cmd->add_option("--child-out", a->child_out, "(internal) the child's result file")->group("");
   cmd->add_option("--child-stderr", a->child_stderr, "(internal) the child's stderr file")
+      ->group("");
+  cmd->add_option("--child-cpu-limit", a->child_cpu_limit_s, "(internal) the child's CPU seconds")
       ->group("");
   auto cfg = config;
   cmd->callback([a, cfg] {

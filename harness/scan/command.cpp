@@ -2,11 +2,14 @@
 #include "scan/command.hpp"
 
 #include <fmt/format.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -199,10 +202,32 @@ class ProgressShower {
 
 }  // namespace
 
+SimulatorLimits simulatorLimits(double timeout_s) {
+  unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  if (const char* n = std::getenv("OCLGRIND_NUM_THREADS"); n && std::atoi(n) > 0)
+    threads = static_cast<unsigned>(std::atoi(n));
+  return {timeout_s * threads, timeout_s * kWallBackstop};
+}
+
+namespace {
+
+// The child's CPU-time limit: SIGXCPU at `seconds` (the parent reads it as the time limit), no
+// core file, SIGKILL a little later should the signal be caught.
+void limitCpu(double seconds) {
+  const rlim_t soft = static_cast<rlim_t>(std::ceil(seconds));
+  const rlimit cpu{soft, soft + 5};
+  ::setrlimit(RLIMIT_CPU, &cpu);
+  const rlimit core{0, 0};
+  ::setrlimit(RLIMIT_CORE, &core);
+}
+
+}  // namespace
+
 // The child side: the scan on the one device the regex selects, its result as JSON in a file.
 int runChildScan(const clh::ToolConfig& config, const ScanArgs& a) {
   nlohmann::json out;
   int code = clh::kExitOk;
+  if (a.child_cpu_limit_s > 0) limitCpu(a.child_cpu_limit_s);
   if (!a.child_stderr.empty()) {  // the findings come from the plugin's log, not from this text
     clh::redirectStderr(a.child_stderr);
   }
@@ -295,13 +320,26 @@ int runScanCommand(const clh::ToolConfig& config, const ScanArgs& a) {
     clh::ChildOutcome child;
     nlohmann::json j;
     std::string stderrText;
+    // On the simulator the limit is CPU time (SimulatorLimits); on a device the clock's.
     double limit = a.timeout_s;
     auto attempt = [&](const std::vector<clh::OclgrindCheck>& skip) {
       std::error_code gone;
       fs::remove(out, gone);
       fs::remove(out.string() + ".oclgrind.jsonl", gone);
       ProgressShower progress(out.string() + ".oclgrind.jsonl");
-      clh::ChildOutcome c = clh::runChild(clh::withSkippedChecks(argv, skip), limit);
+      std::vector<std::string> childArgv = clh::withSkippedChecks(argv, skip);
+      double wall = limit;
+      if (dev.simulator) {
+        const SimulatorLimits l = simulatorLimits(limit);
+        childArgv.push_back(fmt::format("--child-cpu-limit={:.0f}", l.cpu_s));
+        wall = l.wall_s;
+      }
+      clh::ChildOutcome c = clh::runChild(childArgv, wall);
+      if (c.signal == SIGXCPU) {  // the CPU-time limit: a timeout, not a crash
+        c.signal = 0;
+        c.timed_out = true;
+        c.limit_s = limit;
+      }
       progress.stop();
       nlohmann::json got;
       if (std::ifstream in(out); in) got = nlohmann::json::parse(in, nullptr, false);
@@ -353,8 +391,9 @@ int runScanCommand(const clh::ToolConfig& config, const ScanArgs& a) {
       f.kernel = options.kernel;
       if (child.timed_out) {
         f.kind = clh::FindingKind::timeout;
-        f.summary = fmt::format("the kernel ran past the {:.0f} s limit (--timeout){}", a.timeout_s,
-                                confirmed);
+        f.summary =
+            fmt::format("the kernel ran past the {:.0f} s limit (--timeout{}){}", a.timeout_s,
+                        dev.simulator ? ", CPU time on each simulator thread" : "", confirmed);
         if (dev.simulator) {
           r.findings = findingsBeforeTheLimit(out.string() + ".oclgrind.jsonl", options, r.device);
           if (!r.findings.empty())

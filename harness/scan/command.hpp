@@ -20,11 +20,23 @@ struct ScanArgs {
   double timeout_s = 300;
   int tries = 12;
   bool no_isolate = false;
-  bool uniform_writes = false;  // report write-write races of equal values too
-  bool stub_bodiless = false;   // functions declared without a body return zero
-  std::string child_out;        // hidden: the child's JSON result
-  std::string child_stderr;     // hidden: where the child's stderr (the simulator's text) goes
+  bool uniform_writes = false;   // report write-write races of equal values too
+  bool stub_bodiless = false;    // functions declared without a body return zero
+  std::string child_out;         // hidden: the child's JSON result
+  std::string child_stderr;      // hidden: where the child's stderr (the simulator's text) goes
+  double child_cpu_limit_s = 0;  // hidden: the child's CPU-time limit (RLIMIT_CPU; 0: none)
 };
+
+/// How `--timeout` is enforced on the simulator: CPU time, not the clock, so a busy machine does
+/// not reach it. The kernel may use `timeout_s` seconds on each of the simulator's worker threads
+/// (OCLGRIND_NUM_THREADS, else one per core); the clock stops it only at `kWallBackstop` times
+/// `timeout_s` (a kernel blocked without computing).
+struct SimulatorLimits {
+  double cpu_s;   ///< the child's CPU seconds (all its threads)
+  double wall_s;  ///< the wall-clock backstop
+};
+inline constexpr double kWallBackstop = 10;
+SimulatorLimits simulatorLimits(double timeout_s);
 
 // The child side: the scan on the one device the regex selects, its result as JSON in a file.
 /// The child side: the scan in this process, its result as JSON in `child_out`.

@@ -1,14 +1,24 @@
 // The audit and scan commands and the out-of-bounds checks, run through the built tool on
 // Oclgrind (label simulator) or on PoCL (suites Pocl*, label device).
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <array>
+#include <atomic>
+#include <chrono>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
+#include <iostream>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
+#include <thread>
 
 #include "audit/tool_support.hpp"
 
@@ -421,7 +431,7 @@ TEST(ScanTimeLimit, WhatTheSimulatorFoundBeforeTheLimitIsKept) {
   REQUIRE_DEVICE(kSimulator);
   // Group 0 races and reaches its barrier; group 1 then never ends.
   auto s = scanJson(fixture("kernels/race_then_hang.cl") +
-                        " --kernel race_then_hang --global 16 --local 8 --tries 1 --timeout 10",
+                        " --kernel race_then_hang --global 16 --local 8 --tries 1 --timeout 4",
                     "race_then_hang");
   EXPECT_EQ(s.run.code, 1) << s.run.out;
   const auto* timeout = s.find("timeout");
@@ -433,6 +443,63 @@ TEST(ScanTimeLimit, WhatTheSimulatorFoundBeforeTheLimitIsKept) {
   ASSERT_NE(race, nullptr) << s.run.out;
   EXPECT_EQ(lineSet(*race), (std::set<int>{6}));
   EXPECT_EQ(s.result["global"], (nlohmann::json{16})) << s.result.dump(2);
+}
+
+// Busy processes beside a test: `perCore` per core, each spinning until the object goes.
+struct BusyMachine {
+  std::vector<pid_t> hogs;
+  explicit BusyMachine(unsigned perCore) {
+    const unsigned n = perCore * std::max(1u, std::thread::hardware_concurrency());
+    for (unsigned i = 0; i < n; ++i) {
+      const pid_t p = ::fork();
+      if (p == 0) {
+        std::atomic<unsigned long> spins{0};
+        for (;;) spins.fetch_add(1, std::memory_order_relaxed);
+      }
+      if (p > 0) hogs.push_back(p);
+    }
+  }
+  ~BusyMachine() {
+    for (pid_t p : hogs) ::kill(p, SIGKILL);
+    for (pid_t p : hogs) ::waitpid(p, nullptr, 0);
+  }
+};
+
+// CPU seconds of the children this process waited for since `since` (the tool and its child).
+double childCpuSince(const rusage& since) {
+  rusage now{};
+  ::getrusage(RUSAGE_CHILDREN, &now);
+  auto sec = [](const timeval& t) { return static_cast<double>(t.tv_sec) + t.tv_usec * 1e-6; };
+  return sec(now.ru_utime) + sec(now.ru_stime) - sec(since.ru_utime) - sec(since.ru_stime);
+}
+
+// On the simulator scan's --timeout counts the simulator's CPU time, so a busy machine does not
+// reach it: the kernel's CPU time is measured first, then with three busy processes a core beside
+// it, a limit of twice that per simulator thread still lets it finish (by the clock it took more
+// than the limit doubled, where a limit by the clock would have stopped it twice).
+TEST(ScanTimeLimit, ABusyMachineDoesNotReachIt) {
+  REQUIRE_DEVICE(kSimulator);
+  const std::string args = fixture("kernels/spin.cl") +
+                           " --kernel spin --global 16 --local 8 --tries 1 --arg n=20000"
+                           " --arg out=16";
+  rusage before{};
+  ::getrusage(RUSAGE_CHILDREN, &before);
+  auto quiet = scanJson(args + " --timeout 600", "spin_quiet");
+  ASSERT_EQ(quiet.run.code, 0) << quiet.run.out;
+  const double cpu = childCpuSince(before);
+  unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  if (const char* n = std::getenv("OCLGRIND_NUM_THREADS"); n && std::atoi(n) > 0)
+    threads = static_cast<unsigned>(std::atoi(n));
+  const int limit = std::max(1, static_cast<int>(std::ceil(2 * cpu / threads)));
+  BusyMachine busy(3);
+  const auto start = std::chrono::steady_clock::now();
+  auto loaded = scanJson(args + " --timeout " + std::to_string(limit), "spin_loaded");
+  const double wall =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::cout << "spin: " << cpu << " CPU s alone, limit " << limit << " s x " << threads
+            << " threads, " << wall << " s wall beside " << busy.hogs.size() << " busy processes\n";
+  EXPECT_EQ(loaded.run.code, 0) << loaded.run.out;
+  EXPECT_EQ(loaded.find("timeout"), nullptr) << loaded.run.out;
 }
 
 TEST(ScanExplores, ALocalSizeOverTheSimulatorsDefaultLimit) {
