@@ -52,41 +52,6 @@ std::string dims(const std::vector<size_t>& v) {
   return "(" + s + ")";
 }
 
-void setScalar(cl::Kernel& k, cl_uint index, ElemType t, double v) {
-  switch (t) {
-    case ElemType::i8:
-      k.setArg(index, static_cast<cl_char>(v));
-      break;
-    case ElemType::u8:
-      k.setArg(index, static_cast<cl_uchar>(v));
-      break;
-    case ElemType::i16:
-      k.setArg(index, static_cast<cl_short>(v));
-      break;
-    case ElemType::u16:
-      k.setArg(index, static_cast<cl_ushort>(v));
-      break;
-    case ElemType::i32:
-      k.setArg(index, static_cast<cl_int>(v));
-      break;
-    case ElemType::u32:
-      k.setArg(index, static_cast<cl_uint>(v));
-      break;
-    case ElemType::i64:
-      k.setArg(index, static_cast<cl_long>(v));
-      break;
-    case ElemType::u64:
-      k.setArg(index, static_cast<cl_ulong>(v));
-      break;
-    case ElemType::f32:
-      k.setArg(index, static_cast<cl_float>(v));
-      break;
-    case ElemType::f64:
-      k.setArg(index, static_cast<cl_double>(v));
-      break;
-  }
-}
-
 Finding finding(FindingKind kind, std::string summary, const std::string& kernel = {}) {
   Finding f;
   f.kind = kind;
@@ -96,6 +61,10 @@ Finding finding(FindingKind kind, std::string summary, const std::string& kernel
 }
 
 }  // namespace
+
+void setScalarArg(cl::Kernel& kernel, cl_uint index, ElemType type, double value) {
+  visitElemType(type, [&]<class T>(TypeTag<T>) { kernel.setArg(index, static_cast<T>(value)); });
+}
 
 void DeviceSession::suppress(const Spec& spec, CaseOutcome& out) const {
   if (spec.suppress.empty()) return;
@@ -396,7 +365,7 @@ CaseOutcome DeviceSession::runCase(const Spec& spec, const Sizes& sizes, uint64_
             k.setArg(index, bufs.arg(a.buffer));
             break;
           case ArgSpec::Kind::scalar:
-            setScalar(k, index, a.type, a.value);
+            setScalarArg(k, index, a.type, a.value);
             break;
           case ArgSpec::Kind::local:
             k.setArg(index, cl::Local(std::max<size_t>(a.local_bytes, 1)));
