@@ -126,6 +126,7 @@ class DeviceSession {
   std::vector<std::string> takeSimulatorNotes();
 
  private:
+  struct CaseRun;  ///< runCase's steps (session.cpp)
   /// Drops the findings the spec suppresses on this device.
   void suppress(const Spec& spec, CaseOutcome& out) const;
   cl::Context makeContext() const;
