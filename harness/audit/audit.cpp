@@ -13,6 +13,7 @@
 #include <set>
 #include <sstream>
 
+#include "core/enum_words.hpp"
 #include "core/shell.hpp"
 #include "core/sizes.hpp"
 
@@ -121,16 +122,16 @@ std::string markdownCell(std::string s) {
 
 }  // namespace
 
+namespace {
+constexpr EnumWord<Verdict> kBarrierVerdictWords[] = {
+    {Verdict::necessary, "necessary"},
+    {Verdict::redundant, "redundant"},
+    {Verdict::undetermined, "undetermined"},
+};
+}  // namespace
+
 std::string_view toString(Verdict v) {
-  switch (v) {
-    case Verdict::necessary:
-      return "necessary";
-    case Verdict::redundant:
-      return "redundant";
-    case Verdict::undetermined:
-      return "undetermined";
-  }
-  return "undetermined";
+  return wordOf(kBarrierVerdictWords, v, "undetermined");
 }
 
 Spec mutantSpec(const Spec& spec, const std::string& mutant_file) {

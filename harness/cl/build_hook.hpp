@@ -6,6 +6,8 @@
 #include <optional>
 #include <string>
 
+#include "core/enum_words.hpp"
+
 namespace clh {
 
 /// Called with true before every program build of this process, with false after it.
@@ -16,15 +18,16 @@ void setBuildHook(BuildHook hook);
 /// The hook in force.
 BuildHook& buildHook();
 
+/// The events a child writes for the hook's calls, one word each way.
+inline constexpr EnumWord<bool> kBuildEventWords[] = {{true, "build_start"}, {false, "build_end"}};
+
 /// The event a child writes for the hook's call: "build_start" (true) or "build_end" (false).
 inline const char* buildEventName(bool building) {
-  return building ? "build_start" : "build_end";
+  return wordOf(kBuildEventWords, building, "build_end");
 }
 /// For a child's event: true after "build_start", false after "build_end", none for any other.
 inline std::optional<bool> buildEventState(const std::string& event) {
-  if (event == "build_start") return true;
-  if (event == "build_end") return false;
-  return std::nullopt;
+  return valueOf(kBuildEventWords, event);
 }
 
 }  // namespace clh

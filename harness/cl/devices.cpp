@@ -18,6 +18,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "core/enum_words.hpp"
 #include "core/exit_cleanup.hpp"
 
 namespace fs = std::filesystem;
@@ -143,20 +144,18 @@ std::string registerIcds(const IcdConfig& config) {
   return folder.string();
 }
 
+namespace {
+constexpr EnumWord<DeviceKind> kDeviceKindWords[] = {
+    {DeviceKind::cpu, "cpu"},
+    {DeviceKind::gpu, "gpu"},
+    {DeviceKind::accelerator, "accelerator"},
+    {DeviceKind::simulator, "simulator"},
+    {DeviceKind::other, "other"},
+};
+}  // namespace
+
 const char* toString(DeviceKind kind) {
-  switch (kind) {
-    case DeviceKind::cpu:
-      return "cpu";
-    case DeviceKind::gpu:
-      return "gpu";
-    case DeviceKind::accelerator:
-      return "accelerator";
-    case DeviceKind::simulator:
-      return "simulator";
-    case DeviceKind::other:
-      return "other";
-  }
-  return "other";
+  return wordOf(kDeviceKindWords, kind, "other");
 }
 
 std::string DeviceInfo::displayName() const {

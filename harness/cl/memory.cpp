@@ -135,53 +135,78 @@ size_t CaseBuffers::add(const std::string& name, const HostBuffer& hb, BufferMod
   e.mode = mode_;
   e.bytes = hb.bytes();
   // Size 0 is illegal for clCreateBuffer: a buffer of no elements still gets one element.
-  const size_t body = std::max<size_t>(e.bytes, sizeOf(hb.type()));
-  e.body = body;
+  e.body = std::max<size_t>(e.bytes, sizeOf(hb.type()));
   e.element = sizeOf(hb.type());
-  const size_t total = body + 2 * guard_;
   e.tail = guard_;
   // A small buffer of a case with a pool waits for commit(), which places it in the case's shared
-  // buffer: its image there is its leading guard, its contents and a trailing guard that reaches
-  // the next image's start (a multiple of the guard size, so of the device's alignment, as a
-  // sub-buffer's origin must be). Its guards are its own: a write up to a guard's size past either
-  // end lands in them, as in a buffer of its own. Without guards the image is its contents, padded
-  // with zeros to the next multiple of `align_`: one write and one buffer a case either way.
+  // buffer (addToShared).
   const size_t unit = guard_ > 0 ? guard_ : align_;
   if (mode_ == BufferMode::write && unit > 0 && pool_ && write_contents &&
-      access == CL_MEM_READ_WRITE && body <= kWholeBytes) {
-    e.in_block = true;
-    e.offset = block_host_.size();
-    const size_t next = (e.offset + 2 * guard_ + body + unit - 1) / unit * unit;
-    e.tail = next - (e.offset + guard_ + body);
-    block_host_.resize(next);
-    uint8_t* image = block_host_.data() + e.offset;
-    if (guard_ > 0) std::memcpy(image, pattern_.data(), guard_);
-    std::memcpy(image + guard_, hb.data(), e.bytes);
-    std::memset(image + guard_ + e.bytes, 0, body - e.bytes);
-    if (guard_ > 0) std::memcpy(image + guard_ + body, pattern_.data(), e.tail);
-    committed_ = false;
-    whole_.emplace_back();
-    views_.emplace_back();
-    entries_.push_back(std::move(e));
-    return entries_.size() - 1;
-  }
+      access == CL_MEM_READ_WRITE && e.body <= kWholeBytes)
+    return addToShared(std::move(e), hb, unit);
   // The initial image: guard pattern, contents, guard pattern. A large buffer in the write mode
   // needs none: its guards and contents are written from where they are.
-  std::vector<uint8_t> image;
   const bool inParts =
-      mode_ == BufferMode::write && guard_ > 0 && (body > kWholeBytes || !write_contents);
-  const bool needImage = (guard_ > 0 && !inParts) || mode_ != BufferMode::write;
-  if (needImage) {
-    image.assign(total, 0);
-    if (guard_ > 0) {
-      std::memcpy(image.data(), pattern_.data(), guard_);
-      std::memcpy(image.data() + guard_ + body, pattern_.data(), guard_);
-    }
-    std::memcpy(image.data() + guard_, hb.data(), e.bytes);
+      mode_ == BufferMode::write && guard_ > 0 && (e.body > kWholeBytes || !write_contents);
+  std::vector<uint8_t> image;
+  if ((guard_ > 0 && !inParts) || mode_ != BufferMode::write) image = initialImage(e, hb);
+  cl::Buffer whole = createWhole(e, image, access, write_contents);
+  writeInitial(e, whole, image, hb, inParts, write_contents);
+  cl::Buffer view = whole;
+  // Inside guards, or inside a larger pooled buffer: the kernel gets a buffer of its own size.
+  if (guard_ > 0 || (e.pooled && e.pooled != e.body + 2 * guard_)) {
+    cl_buffer_region region{guard_, e.body};
+    view = whole.createSubBuffer(CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region);
   }
+  whole_.push_back(whole);
+  views_.push_back(view);
+  entries_.push_back(std::move(e));
+  return entries_.size() - 1;
+}
+
+// Its image in the case's shared buffer is its leading guard, its contents and a trailing guard
+// that reaches the next image's start (a multiple of the guard size, so of the device's alignment,
+// as a sub-buffer's origin must be). Its guards are its own: a write up to a guard's size past
+// either end lands in them, as in a buffer of its own. Without guards the image is its contents,
+// padded with zeros to the next multiple of `align_`: one write and one buffer a case either way.
+size_t CaseBuffers::addToShared(Entry e, const HostBuffer& hb, size_t unit) {
+  const size_t body = e.body;
+  e.in_block = true;
+  e.offset = block_host_.size();
+  const size_t next = (e.offset + 2 * guard_ + body + unit - 1) / unit * unit;
+  e.tail = next - (e.offset + guard_ + body);
+  block_host_.resize(next);
+  uint8_t* image = block_host_.data() + e.offset;
+  if (guard_ > 0) std::memcpy(image, pattern_.data(), guard_);
+  std::memcpy(image + guard_, hb.data(), e.bytes);
+  std::memset(image + guard_ + e.bytes, 0, body - e.bytes);
+  if (guard_ > 0) std::memcpy(image + guard_ + body, pattern_.data(), e.tail);
+  committed_ = false;
+  whole_.emplace_back();
+  views_.emplace_back();
+  entries_.push_back(std::move(e));
+  return entries_.size() - 1;
+}
+
+// Guard pattern, contents (zeros after them up to the body), guard pattern.
+std::vector<uint8_t> CaseBuffers::initialImage(const Entry& e, const HostBuffer& hb) const {
+  std::vector<uint8_t> image(e.body + 2 * guard_, 0);
+  if (guard_ > 0) {
+    std::memcpy(image.data(), pattern_.data(), guard_);
+    std::memcpy(image.data() + guard_ + e.body, pattern_.data(), guard_);
+  }
+  std::memcpy(image.data() + guard_, hb.data(), e.bytes);
+  return image;
+}
+
+// The buffer with its guards, with the flags of its mode (from the pool for a write-mode buffer
+// the kernel may write); a USE_HOST_PTR buffer keeps `image` as its host storage.
+cl::Buffer CaseBuffers::createWhole(Entry& e, std::vector<uint8_t>& image, cl_mem_flags access,
+                                    bool write_contents) {
+  const size_t total = e.body + 2 * guard_;
   cl_mem_flags flags = access;
   void* hostPtr = nullptr;
-  switch (mode_) {
+  switch (e.mode) {
     case BufferMode::write:
       break;
     case BufferMode::copy_host_ptr:
@@ -201,35 +226,31 @@ size_t CaseBuffers::add(const std::string& name, const HostBuffer& hb, BufferMod
       hostPtr = image.data();
       break;
   }
-  cl::Buffer whole =
-      mode_ == BufferMode::write && pool_ && write_contents && access == CL_MEM_READ_WRITE
-          ? pool_->take(context_, total, &e.pooled)
-          : cl::Buffer(context_, flags, total, hostPtr);
-  if (mode_ == BufferMode::write) {
+  return e.mode == BufferMode::write && pool_ && write_contents && access == CL_MEM_READ_WRITE
+             ? pool_->take(context_, total, &e.pooled)
+             : cl::Buffer(context_, flags, total, hostPtr);
+}
+
+// The initial contents and guards, for the modes whose flags did not copy them: in the write mode
+// in parts, whole or unguarded; in ALLOC_HOST_PTR through a map.
+void CaseBuffers::writeInitial(Entry& e, cl::Buffer& whole, std::vector<uint8_t>& image,
+                               const HostBuffer& hb, bool inParts, bool write_contents) {
+  const size_t total = e.body + 2 * guard_;
+  if (e.mode == BufferMode::write) {
     if (inParts) {  // body == bytes here; `hb` outlives the writes as in the unguarded case below
       queue_.enqueueWriteBuffer(whole, CL_FALSE, 0, guard_, pattern_.data());
       if (write_contents) queue_.enqueueWriteBuffer(whole, CL_FALSE, guard_, e.bytes, hb.data());
-      queue_.enqueueWriteBuffer(whole, CL_FALSE, guard_ + body, guard_, pattern_.data());
+      queue_.enqueueWriteBuffer(whole, CL_FALSE, guard_ + e.body, guard_, pattern_.data());
     } else if (guard_ > 0) {
       e.host = std::move(image);  // kept alive until the case ends: the write does not block
       queue_.enqueueWriteBuffer(whole, CL_FALSE, 0, total, e.host.data());
     } else if (e.bytes && write_contents)
       queue_.enqueueWriteBuffer(whole, CL_FALSE, 0, e.bytes, hb.data());
-  } else if (mode_ == BufferMode::alloc_host_ptr) {
+  } else if (e.mode == BufferMode::alloc_host_ptr) {
     void* p = queue_.enqueueMapBuffer(whole, CL_TRUE, CL_MAP_WRITE, 0, total);
     std::memcpy(p, image.data(), total);
     queue_.enqueueUnmapMemObject(whole, p);
   }
-  cl::Buffer view = whole;
-  // Inside guards, or inside a larger pooled buffer: the kernel gets a buffer of its own size.
-  if (guard_ > 0 || (e.pooled && e.pooled != total)) {
-    cl_buffer_region region{guard_, body};
-    view = whole.createSubBuffer(CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region);
-  }
-  whole_.push_back(whole);
-  views_.push_back(view);
-  entries_.push_back(std::move(e));
-  return entries_.size() - 1;
 }
 
 void CaseBuffers::read(size_t i, HostBuffer& out, ReadMode mode) {

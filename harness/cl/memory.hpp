@@ -103,7 +103,15 @@ class CaseBuffers {
     bool in_block = false;         ///< one of the case's shared buffer (commit())
   };
   bool whole(const Entry& e) const;  ///< small enough to travel whole
-  void enqueueGuardRead(size_t i);   ///< reads buffer i's guards into `fetched`, not blocking
+  // add()'s steps: a small buffer into the shared buffer; another's initial image, creation and
+  // initial writes.
+  size_t addToShared(Entry e, const HostBuffer& hb, size_t unit);
+  std::vector<uint8_t> initialImage(const Entry& e, const HostBuffer& hb) const;
+  cl::Buffer createWhole(Entry& e, std::vector<uint8_t>& image, cl_mem_flags access,
+                         bool write_contents);
+  void writeInitial(Entry& e, cl::Buffer& whole, std::vector<uint8_t>& image, const HostBuffer& hb,
+                    bool inParts, bool write_contents);
+  void enqueueGuardRead(size_t i);  ///< reads buffer i's guards into `fetched`, not blocking
   cl::Context& context_;
   cl::CommandQueue& queue_;
   size_t guard_;

@@ -52,39 +52,22 @@ std::string dims(const std::vector<size_t>& v) {
   return "(" + s + ")";
 }
 
-void setScalar(cl::Kernel& k, cl_uint index, ElemType t, double v) {
-  switch (t) {
-    case ElemType::i8:
-      k.setArg(index, static_cast<cl_char>(v));
-      break;
-    case ElemType::u8:
-      k.setArg(index, static_cast<cl_uchar>(v));
-      break;
-    case ElemType::i16:
-      k.setArg(index, static_cast<cl_short>(v));
-      break;
-    case ElemType::u16:
-      k.setArg(index, static_cast<cl_ushort>(v));
-      break;
-    case ElemType::i32:
-      k.setArg(index, static_cast<cl_int>(v));
-      break;
-    case ElemType::u32:
-      k.setArg(index, static_cast<cl_uint>(v));
-      break;
-    case ElemType::i64:
-      k.setArg(index, static_cast<cl_long>(v));
-      break;
-    case ElemType::u64:
-      k.setArg(index, static_cast<cl_ulong>(v));
-      break;
-    case ElemType::f32:
-      k.setArg(index, static_cast<cl_float>(v));
-      break;
-    case ElemType::f64:
-      k.setArg(index, static_cast<cl_double>(v));
-      break;
-  }
+// A sampler that clamps to the edge with nearest filtering, unnormalised coordinates.
+// clCreateSampler, not the bindings' clCreateSamplerWithProperties (OpenCL 2.0), which a 1.2
+// driver such as Oclgrind lacks: the ICD loader's call of it never returns.
+cl::Sampler clampingSampler(cl::Context& context) {
+  cl_int err = CL_SUCCESS;
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+#endif
+  cl_sampler made =
+      ::clCreateSampler(context(), CL_FALSE, CL_ADDRESS_CLAMP_TO_EDGE, CL_FILTER_NEAREST, &err);
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+  if (err != CL_SUCCESS) throw cl::Error(err, "clCreateSampler");
+  return cl::Sampler(made);  // takes the reference clCreateSampler returned
 }
 
 Finding finding(FindingKind kind, std::string summary, const std::string& kernel = {}) {
@@ -96,6 +79,10 @@ Finding finding(FindingKind kind, std::string summary, const std::string& kernel
 }
 
 }  // namespace
+
+void setScalarArg(cl::Kernel& kernel, cl_uint index, ElemType type, double value) {
+  visitElemType(type, [&]<class T>(TypeTag<T>) { kernel.setArg(index, static_cast<T>(value)); });
+}
 
 void DeviceSession::suppress(const Spec& spec, CaseOutcome& out) const {
   if (spec.suppress.empty()) return;
@@ -321,128 +308,95 @@ std::vector<std::string> DeviceSession::takeSimulatorNotes() {
   return out;
 }
 
-CaseOutcome DeviceSession::runCase(const Spec& spec, const Sizes& sizes, uint64_t seed,
-                                   const RunOptions& run) {
-  CaseOutcome out;
-  out.sizes = sizes;
-  needs_reset_ = false;
+// runCase's steps, in the order they run. Each step that can end the case early (a build error, a
+// buffer or launch the driver refused, a failed read) returns false with its finding in `out`.
+struct DeviceSession::CaseRun {
+  CaseRun(DeviceSession& session, const Spec& spec, const Sizes& sizes, uint64_t seed,
+          const RunOptions& run)
+      : s(session), spec(spec), sizes(sizes), seed(seed), run(run) {
+    out.sizes = sizes;
+    if (run.phases) since = Clock::now();
+  }
+
   // Phase times for bench/ (RunOptions::phases): two clock reads a phase, only when asked.
   using Clock = std::chrono::steady_clock;
-  Clock::time_point since = run.phases ? Clock::now() : Clock::time_point{};
-  auto phase = [&](double CasePhases::*field) {
+  void phase(double CasePhases::*field) {
     if (!run.phases) return;
     const Clock::time_point now = Clock::now();
     run.phases->*field += std::chrono::duration<double>(now - since).count();
     since = now;
-  };
-  auto& env = envs_[spec.file + "|" + spec.name];
-  if (!env) env = std::make_unique<ExprEnv>(paramNames(spec));
-  ResolvedCase rc = resolveCase(spec, *env, sizes);
-  out.flops = rc.flops;
-  out.bytes = rc.bytes;
-
-  std::vector<std::string> names;
-  for (const auto& l : spec.launches) names.push_back(l.kernel);
-  const BuildOutcome& built = run.source_text ? buildText(*run.source_text, rc.build_options, names)
-                                              : build(spec.source_path, rc.build_options, names);
-  if (built.failure) {
-    out.findings.push_back(*built.failure);
-    return out;
-  }
-  if (sim_) sim_->drain();  // what earlier cases left belongs to them
-
-  // Sizes that cannot exist are refused before anything is allocated (core/fit.hpp).
-  MemoryLimits limits;
-  limits.max_alloc = device_.max_mem_alloc_size;
-  limits.global_mem = device_.global_mem_size;
-  limits.host_mem = hostMemoryBytes();
-  limits.guard_bytes = run.guard_zones ? guard_bytes_ : 0;
-  if (auto why = caseTooLarge(spec, rc, limits)) throw CaseTooLarge(*why);
-  phase(&CasePhases::resolve);
-
-  auto host = makeInitialBuffers(spec, rc, seed);
-  phase(&CasePhases::inputs);
-  // No pool on the simulator: it checks bounds against the buffer a sub-buffer lies in.
-  CaseBuffers bufs(context_, queue_, run.guard_zones ? guard_bytes_ : 0,
-                   device_.simulator ? nullptr : &pool_, guard_bytes_);
-  const ReadMode readMode = run.read.value_or(spec.read.value_or(ReadMode::blocking));
-  try {
-    for (const auto& b : spec.buffers)
-      bufs.add(b.name, host.at(b.name), b.memory.value_or(run.buffers),
-               b.init.kind != InitSpec::Kind::none,
-               b.access == BufferSpec::Access::read_only    ? CL_MEM_READ_ONLY
-               : b.access == BufferSpec::Access::write_only ? CL_MEM_WRITE_ONLY
-                                                            : CL_MEM_READ_WRITE);
-    bufs.commit();
-  } catch (const cl::Error& e) {
-    needs_reset_ = !device_.simulator;
-    out.findings.push_back(finding(FindingKind::launch_error,
-                                   fmt::format("creating the buffers ({} mode) failed: {}",
-                                               toString(run.buffers), clErrorName(e.err()))));
-    return out;
   }
 
-  phase(&CasePhases::buffers);
-  std::vector<cl::Event> events;
-  std::vector<cl::Memory> images;  // image and sampler arguments live until the case ends
-  std::vector<cl::Sampler> samplers;
-  for (const auto& launch : rc.launches) {
-    cl::Kernel k = built.kernels.at(launch.kernel);
+  // The sizes into buffer counts and launches, the program from the cache, the memory check.
+  bool resolve() {
+    auto& env = s.envs_[spec.file + "|" + spec.name];
+    if (!env) env = std::make_unique<ExprEnv>(paramNames(spec));
+    rc = resolveCase(spec, *env, sizes);
+    out.flops = rc.flops;
+    out.bytes = rc.bytes;
+    std::vector<std::string> names;
+    for (const auto& l : spec.launches) names.push_back(l.kernel);
+    built = run.source_text ? &s.buildText(*run.source_text, rc.build_options, names)
+                            : &s.build(spec.source_path, rc.build_options, names);
+    if (built->failure) {
+      out.findings.push_back(*built->failure);
+      return false;
+    }
+    if (s.sim_) s.sim_->drain();  // what earlier cases left belongs to them
+    // Sizes that cannot exist are refused before anything is allocated (core/fit.hpp).
+    MemoryLimits limits;
+    limits.max_alloc = s.device_.max_mem_alloc_size;
+    limits.global_mem = s.device_.global_mem_size;
+    limits.host_mem = hostMemoryBytes();
+    limits.guard_bytes = run.guard_zones ? s.guard_bytes_ : 0;
+    if (auto why = caseTooLarge(spec, rc, limits)) throw CaseTooLarge(*why);
+    phase(&CasePhases::resolve);
+    return true;
+  }
+
+  // The host buffers (inputs generated, outputs poisoned), then the device buffers and their
+  // writes.
+  bool makeBuffers() {
+    host = makeInitialBuffers(spec, rc, seed);
+    phase(&CasePhases::inputs);
+    // No pool on the simulator: it checks bounds against the buffer a sub-buffer lies in.
+    bufs.emplace(s.context_, s.queue_, run.guard_zones ? s.guard_bytes_ : 0,
+                 s.device_.simulator ? nullptr : &s.pool_, s.guard_bytes_);
+    read_mode = run.read.value_or(spec.read.value_or(ReadMode::blocking));
+    try {
+      for (const auto& b : spec.buffers)
+        bufs->add(b.name, host.at(b.name), b.memory.value_or(run.buffers),
+                  b.init.kind != InitSpec::Kind::none,
+                  b.access == BufferSpec::Access::read_only    ? CL_MEM_READ_ONLY
+                  : b.access == BufferSpec::Access::write_only ? CL_MEM_WRITE_ONLY
+                                                               : CL_MEM_READ_WRITE);
+      bufs->commit();
+    } catch (const cl::Error& e) {
+      s.needs_reset_ = !s.device_.simulator;
+      out.findings.push_back(finding(FindingKind::launch_error,
+                                     fmt::format("creating the buffers ({} mode) failed: {}",
+                                                 toString(run.buffers), clErrorName(e.err()))));
+      return false;
+    }
+    phase(&CasePhases::buffers);
+    return true;
+  }
+
+  // Every launch: its arguments set, its local size (the simulator's choice for NULL), enqueued.
+  bool launchAll() {
+    for (const auto& launch : rc.launches) {
+      cl::Kernel k = built->kernels.at(launch.kernel);
+      if (!bindArgs(k, launch) || !enqueue(k, launch)) return false;
+    }
+    phase(&CasePhases::launch);
+    return true;
+  }
+
+  bool bindArgs(cl::Kernel& k, const ResolvedLaunch& launch) {
     cl_uint index = 0;
     try {
       for (const auto& a : launch.args) {
-        switch (a.kind) {
-          case ArgSpec::Kind::buffer:
-            k.setArg(index, bufs.arg(a.buffer));
-            break;
-          case ArgSpec::Kind::scalar:
-            setScalar(k, index, a.type, a.value);
-            break;
-          case ArgSpec::Kind::local:
-            k.setArg(index, cl::Local(std::max<size_t>(a.local_bytes, 1)));
-            break;
-          case ArgSpec::Kind::bytes:
-            k.setArg(index, a.bytes.size(), a.bytes.data());
-            break;
-          case ArgSpec::Kind::null:  // a NULL buffer (OpenCL 1.2: a NULL arg_value)
-            k.setArg(index, sizeof(cl_mem), nullptr);
-            break;
-          case ArgSpec::Kind::image: {  // RGBA float pixels, written from the host
-            const cl::ImageFormat format(CL_RGBA, CL_FLOAT);
-            const auto& n = a.image_size;
-            const std::array<size_t, 3> region{n.at(0), n.size() > 1 ? n[1] : 1,
-                                               n.size() > 2 ? n[2] : 1};
-            auto place = [&](const cl::Image& image) {
-              queue_.enqueueWriteImage(image, CL_TRUE, {0, 0, 0}, region, 0, 0, a.bytes.data());
-              images.push_back(image);
-              k.setArg(index, images.back());
-            };
-            if (n.size() == 3)
-              place(cl::Image3D(context_, CL_MEM_READ_WRITE, format, region[0], region[1],
-                                region[2]));
-            else
-              place(cl::Image2D(context_, CL_MEM_READ_WRITE, format, region[0], region[1]));
-            break;
-          }
-          case ArgSpec::Kind::sampler: {
-            // clCreateSampler, not the bindings' clCreateSamplerWithProperties (OpenCL 2.0), which
-            // a 1.2 driver such as Oclgrind lacks: the ICD loader's call of it never returns.
-            cl_int err = CL_SUCCESS;
-#if defined(__GNUC__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-#endif
-            cl_sampler made = ::clCreateSampler(context_(), CL_FALSE, CL_ADDRESS_CLAMP_TO_EDGE,
-                                                CL_FILTER_NEAREST, &err);
-#if defined(__GNUC__)
-#pragma GCC diagnostic pop
-#endif
-            if (err != CL_SUCCESS) throw cl::Error(err, "clCreateSampler");
-            samplers.emplace_back(made);  // takes the reference clCreateSampler returned
-            k.setArg(index, samplers.back());
-            break;
-          }
-        }
+        bindArg(k, index, a);
         ++index;
       }
     } catch (const cl::Error& e) {
@@ -452,43 +406,66 @@ CaseOutcome DeviceSession::runCase(const Spec& spec, const Sizes& sizes, uint64_
                       "kernel's parameters?)",
                       index, launch.kernel, clErrorName(e.err())),
           launch.kernel));
-      return out;
+      return false;
     }
-    // On the simulator a NULL local size would run 1x1 groups: run a shape a driver could pick.
-    std::vector<size_t> local = launch.local;
-    if (sim_ && local.empty()) {
-      size_t kernelMax = device_.max_work_group_size, multiple = 1;
-      std::array<size_t, 3> required{0, 0, 0};
-      try {
-        kernelMax = k.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device_.device);
-        multiple = k.getWorkGroupInfo<CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE>(device_.device);
-        required = k.getWorkGroupInfo<CL_KERNEL_COMPILE_WORK_GROUP_SIZE>(device_.device);
-      } catch (const cl::Error&) {
-      }
-      if (required[0] != 0) {
-        local.assign(required.begin(), required.begin() + launch.global.size());
-      } else {
-        const auto shapes =
-            driverLikeLocalSizes(launch.global, kernelMax, multiple, device_.max_work_item_sizes);
-        local = pickLocalSize(shapes, hash64(formatSizes(sizes), seed));
-        size_t items = 1, groupItems = 1;
-        for (size_t g : launch.global) items *= g;
-        for (size_t l : local) groupItems *= l;
-        if (groupItems > 1)
-          null_local_shapes_[launch.kernel].insert(formatShape(local));
-        else if (items > 1)
-          single_item_kernels_.insert(launch.kernel);
-      }
+    return true;
+  }
+
+  void bindArg(cl::Kernel& k, cl_uint index, const ResolvedArg& a) {
+    switch (a.kind) {
+      case ArgSpec::Kind::buffer:
+        k.setArg(index, bufs->arg(a.buffer));
+        break;
+      case ArgSpec::Kind::scalar:
+        setScalarArg(k, index, a.type, a.value);
+        break;
+      case ArgSpec::Kind::local:
+        k.setArg(index, cl::Local(std::max<size_t>(a.local_bytes, 1)));
+        break;
+      case ArgSpec::Kind::bytes:
+        k.setArg(index, a.bytes.size(), a.bytes.data());
+        break;
+      case ArgSpec::Kind::null:  // a NULL buffer (OpenCL 1.2: a NULL arg_value)
+        k.setArg(index, sizeof(cl_mem), nullptr);
+        break;
+      case ArgSpec::Kind::image:
+        bindImage(k, index, a);
+        break;
+      case ArgSpec::Kind::sampler:
+        samplers.push_back(clampingSampler(s.context_));
+        k.setArg(index, samplers.back());
+        break;
     }
+  }
+
+  // An image argument: RGBA float pixels, written from the host; it lives until the case ends.
+  void bindImage(cl::Kernel& k, cl_uint index, const ResolvedArg& a) {
+    const cl::ImageFormat format(CL_RGBA, CL_FLOAT);
+    const auto& n = a.image_size;
+    const std::array<size_t, 3> region{n.at(0), n.size() > 1 ? n[1] : 1, n.size() > 2 ? n[2] : 1};
+    auto place = [&](const cl::Image& image) {
+      s.queue_.enqueueWriteImage(image, CL_TRUE, {0, 0, 0}, region, 0, 0, a.bytes.data());
+      images.push_back(image);
+      k.setArg(index, images.back());
+    };
+    if (n.size() == 3)
+      place(cl::Image3D(s.context_, CL_MEM_READ_WRITE, format, region[0], region[1], region[2]));
+    else
+      place(cl::Image2D(s.context_, CL_MEM_READ_WRITE, format, region[0], region[1]));
+  }
+
+  bool enqueue(cl::Kernel& k, const ResolvedLaunch& launch) {
+    const std::vector<size_t> local =
+        s.sim_ && launch.local.empty() ? simulatorLocalSize(k, launch) : launch.local;
     cl::Event ev;
     try {
-      queue_.enqueueNDRangeKernel(k, launch.offset.empty() ? cl::NullRange : toRange(launch.offset),
-                                  toRange(launch.global),
-                                  local.empty() ? cl::NullRange : toRange(local), nullptr, &ev);
+      s.queue_.enqueueNDRangeKernel(
+          k, launch.offset.empty() ? cl::NullRange : toRange(launch.offset), toRange(launch.global),
+          local.empty() ? cl::NullRange : toRange(local), nullptr, &ev);
     } catch (const cl::Error& e) {
       // Also when the driver only refused the shape: the error may be an earlier launch's failure
       // reported late, and the two cannot be told apart by the code on every driver.
-      needs_reset_ = !device_.simulator;
+      s.needs_reset_ = !s.device_.simulator;
       out.findings.push_back(
           finding(FindingKind::launch_error,
                   fmt::format("enqueue of '{}' with global {} local {}{} failed: {}", launch.kernel,
@@ -496,75 +473,117 @@ CaseOutcome DeviceSession::runCase(const Spec& spec, const Sizes& sizes, uint64_
                               local != launch.local ? " (the simulator's choice for NULL)" : "",
                               clErrorName(e.err())),
                   launch.kernel));
-      return out;
+      return false;
     }
     events.push_back(ev);
+    return true;
   }
 
-  phase(&CasePhases::launch);
-  // Read back what is compared; the reads block, so every launch has completed after them.
-  std::map<std::string, HostBuffer> got;
-  try {
-    std::vector<std::pair<size_t, HostBuffer*>> results;
-    for (size_t i = 0; i < spec.buffers.size(); ++i) {
-      const auto& b = spec.buffers[i];
-      if (b.role != Role::out && b.role != Role::inout) continue;
-      results.emplace_back(i, &got.emplace(b.name, HostBuffer(b.type, rc.counts[i])).first->second);
-    }
-    if (results.empty()) queue_.finish();  // every read mode waits for the launches before it
-    for (auto& f : bufs.readResults(results, readMode)) {
-      f.device = device_.displayName();
-      out.findings.push_back(std::move(f));
-    }
-  } catch (const cl::Error& e) {
-    needs_reset_ = !device_.simulator;
-    out.findings.push_back(
-        finding(FindingKind::launch_error,
-                fmt::format("the kernel's execution failed: {}", clErrorName(e.err()))));
-    return out;
-  }
-  phase(&CasePhases::read);
-  for (auto& ev : events) {
+  // On the simulator a NULL local size would run 1x1 groups: run a shape a driver could pick (the
+  // kernel's required size if it has one), and note it for the unit.
+  std::vector<size_t> simulatorLocalSize(cl::Kernel& k, const ResolvedLaunch& launch) {
+    const DeviceInfo& dev = s.device_;
+    size_t kernelMax = dev.max_work_group_size, multiple = 1;
+    std::array<size_t, 3> required{0, 0, 0};
     try {
-      cl_ulong start = ev.getProfilingInfo<CL_PROFILING_COMMAND_START>();
-      cl_ulong end = ev.getProfilingInfo<CL_PROFILING_COMMAND_END>();
-      cl_ulong queued = ev.getProfilingInfo<CL_PROFILING_COMMAND_QUEUED>();
-      out.kernel_ns += static_cast<double>(end - start);
-      out.queued_to_end_ns += static_cast<double>(end - queued);
+      kernelMax = k.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dev.device);
+      multiple = k.getWorkGroupInfo<CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE>(dev.device);
+      required = k.getWorkGroupInfo<CL_KERNEL_COMPILE_WORK_GROUP_SIZE>(dev.device);
     } catch (const cl::Error&) {
     }
+    if (required[0] != 0) return {required.begin(), required.begin() + launch.global.size()};
+    const auto shapes =
+        driverLikeLocalSizes(launch.global, kernelMax, multiple, dev.max_work_item_sizes);
+    std::vector<size_t> local = pickLocalSize(shapes, hash64(formatSizes(sizes), seed));
+    size_t items = 1, groupItems = 1;
+    for (size_t g : launch.global) items *= g;
+    for (size_t l : local) groupItems *= l;
+    if (groupItems > 1)
+      s.null_local_shapes_[launch.kernel].insert(formatShape(local));
+    else if (items > 1)
+      s.single_item_kernels_.insert(launch.kernel);
+    return local;
   }
 
-  if (sim_) {
+  // Read back what is compared; the reads block, so every launch has completed after them.
+  bool readBack() {
+    try {
+      std::vector<std::pair<size_t, HostBuffer*>> results;
+      for (size_t i = 0; i < spec.buffers.size(); ++i) {
+        const auto& b = spec.buffers[i];
+        if (b.role != Role::out && b.role != Role::inout) continue;
+        results.emplace_back(i,
+                             &got.emplace(b.name, HostBuffer(b.type, rc.counts[i])).first->second);
+      }
+      if (results.empty()) s.queue_.finish();  // every read mode waits for the launches before it
+      for (auto& f : bufs->readResults(results, read_mode)) {
+        f.device = s.device_.displayName();
+        out.findings.push_back(std::move(f));
+      }
+    } catch (const cl::Error& e) {
+      s.needs_reset_ = !s.device_.simulator;
+      out.findings.push_back(
+          finding(FindingKind::launch_error,
+                  fmt::format("the kernel's execution failed: {}", clErrorName(e.err()))));
+      return false;
+    }
+    phase(&CasePhases::read);
+    return true;
+  }
+
+  // The launches' profiling times, and the simulator's findings.
+  void checks() {
+    for (auto& ev : events) {
+      try {
+        cl_ulong start = ev.getProfilingInfo<CL_PROFILING_COMMAND_START>();
+        cl_ulong end = ev.getProfilingInfo<CL_PROFILING_COMMAND_END>();
+        cl_ulong queued = ev.getProfilingInfo<CL_PROFILING_COMMAND_QUEUED>();
+        out.kernel_ns += static_cast<double>(end - start);
+        out.queued_to_end_ns += static_cast<double>(end - queued);
+      } catch (const cl::Error&) {
+      }
+    }
+    if (s.sim_) simulatorFindings();
+    phase(&CasePhases::checks);
+  }
+
+  void simulatorFindings() {
     OclgrindParseOptions po;
     po.source_file = spec.source;
-    po.device = device_.displayName();
-    OclgrindLog log = sim_->drainLog(po);
+    po.device = s.device_.displayName();
+    OclgrindLog log = s.sim_->drainLog(po);
     if (log.launches.size() < rc.launches.size()) {
-      Finding f =
-          finding(FindingKind::tool_error,
-                  fmt::format("the simulator's plugin saw {} of {} launches: its diagnostics are "
-                              "missing (did the plugin load?)",
-                              log.launches.size(), rc.launches.size()));
-      f.device = device_.displayName();
+      Finding f = finding(FindingKind::tool_error,
+                          fmt::format("the simulator's plugin saw {} of {} launches: its "
+                                      "diagnostics are missing (did the plugin load?)",
+                                      log.launches.size(), rc.launches.size()));
+      f.device = s.device_.displayName();
       out.findings.push_back(std::move(f));
     }
     for (auto& f : log.allFindings()) out.findings.push_back(std::move(f));
   }
 
-  phase(&CasePhases::checks);
   // The reference computes the expected final contents from the same initial buffers.
-  RefCase ref(rc.sizes, rc.scalars, host);
-  (*ReferenceRegistry::instance().find(spec.reference))(ref);
-  phase(&CasePhases::reference);
+  void reference() {
+    RefCase ref(rc.sizes, rc.scalars, host);
+    (*ReferenceRegistry::instance().find(spec.reference))(ref);
+    phase(&CasePhases::reference);
+  }
+
+  void compare() {
+    if (read_mode == ReadMode::host_pointer) observeHostPointers();
+    compareResults();
+    s.suppress(spec, out);
+    phase(&CasePhases::compare);
+  }
 
   // The host array of a USE_HOST_PTR buffer read without a map is the implementation's business:
   // record what it held, and compare nothing there.
-  if (readMode == ReadMode::host_pointer) {
+  void observeHostPointers() {
     for (size_t i = 0; i < spec.buffers.size(); ++i) {
       const auto& b = spec.buffers[i];
       if ((b.role != Role::out && b.role != Role::inout) ||
-          bufs.mode(i) != BufferMode::use_host_ptr)
+          bufs->mode(i) != BufferMode::use_host_ptr)
         continue;
       std::vector<Mismatch> ignored;
       const int64_t n = compareBuffers(b.name, got.at(b.name), host.at(b.name), rc.tolerances[i],
@@ -581,35 +600,65 @@ CaseOutcome DeviceSession::runCase(const Spec& spec, const Sizes& sizes, uint64_
     }
   }
 
-  Finding wrong = finding(FindingKind::wrong_result, "");
-  Finding unwritten = finding(FindingKind::unwritten, "");
-  for (size_t i = 0; i < spec.buffers.size(); ++i) {
-    const auto& b = spec.buffers[i];
-    if ((b.role != Role::out && b.role != Role::inout) || !got.count(b.name)) continue;
-    std::vector<Mismatch> first;
-    int64_t n = compareBuffers(b.name, got.at(b.name), host.at(b.name), rc.tolerances[i],
-                               rc.shapes[i], kMismatchesKept, first);
-    if (!n) continue;
-    const HostBuffer& g = got.at(b.name);
-    int64_t never = 0;
-    for (size_t e = 0; e < g.count(); ++e) never += isPoison(g, e) ? 1 : 0;
-    Finding& target = (never == n) ? unwritten : wrong;
-    target.mismatch_count += n;
-    for (auto& m : first)
-      if (target.mismatches.size() < kMismatchesKept) target.mismatches.push_back(std::move(m));
-    target.summary +=
-        fmt::format("{}{}: {} of {} elements {}", target.summary.empty() ? "" : "; ", b.name, n,
-                    g.count(), never == n ? "never written" : "differ from the reference");
-    if (never && never != n) target.summary += fmt::format(" ({} never written)", never);
-  }
-  for (Finding* f : {&wrong, &unwritten})
-    if (f->mismatch_count) {
-      f->device = device_.displayName();
-      out.findings.push_back(std::move(*f));
+  // Each result buffer against the reference: one wrong_result and one unwritten finding at most,
+  // each naming every buffer it covers.
+  void compareResults() {
+    Finding wrong = finding(FindingKind::wrong_result, "");
+    Finding unwritten = finding(FindingKind::unwritten, "");
+    for (size_t i = 0; i < spec.buffers.size(); ++i) {
+      const auto& b = spec.buffers[i];
+      if ((b.role != Role::out && b.role != Role::inout) || !got.count(b.name)) continue;
+      std::vector<Mismatch> first;
+      int64_t n = compareBuffers(b.name, got.at(b.name), host.at(b.name), rc.tolerances[i],
+                                 rc.shapes[i], kMismatchesKept, first);
+      if (!n) continue;
+      const HostBuffer& g = got.at(b.name);
+      int64_t never = 0;
+      for (size_t e = 0; e < g.count(); ++e) never += isPoison(g, e) ? 1 : 0;
+      Finding& target = (never == n) ? unwritten : wrong;
+      target.mismatch_count += n;
+      for (auto& m : first)
+        if (target.mismatches.size() < kMismatchesKept) target.mismatches.push_back(std::move(m));
+      target.summary +=
+          fmt::format("{}{}: {} of {} elements {}", target.summary.empty() ? "" : "; ", b.name, n,
+                      g.count(), never == n ? "never written" : "differ from the reference");
+      if (never && never != n) target.summary += fmt::format(" ({} never written)", never);
     }
-  suppress(spec, out);
-  phase(&CasePhases::compare);
-  return out;
+    for (Finding* f : {&wrong, &unwritten})
+      if (f->mismatch_count) {
+        f->device = s.device_.displayName();
+        out.findings.push_back(std::move(*f));
+      }
+  }
+
+  DeviceSession& s;
+  const Spec& spec;
+  const Sizes& sizes;
+  const uint64_t seed;
+  const RunOptions& run;
+  CaseOutcome out;
+  Clock::time_point since{};
+  ResolvedCase rc;
+  const BuildOutcome* built = nullptr;
+  std::map<std::string, HostBuffer> host;
+  std::optional<CaseBuffers> bufs;
+  ReadMode read_mode = ReadMode::blocking;
+  std::vector<cl::Event> events;
+  std::vector<cl::Memory> images;  // image and sampler arguments live until the case ends
+  std::vector<cl::Sampler> samplers;
+  std::map<std::string, HostBuffer> got;
+};
+
+CaseOutcome DeviceSession::runCase(const Spec& spec, const Sizes& sizes, uint64_t seed,
+                                   const RunOptions& run) {
+  needs_reset_ = false;
+  CaseRun c(*this, spec, sizes, seed, run);
+  if (c.resolve() && c.makeBuffers() && c.launchAll() && c.readBack()) {
+    c.checks();
+    c.reference();
+    c.compare();
+  }
+  return std::move(c.out);
 }
 
 }  // namespace clh

@@ -70,6 +70,10 @@ std::string singleItemGroupsNote(const std::string& kernel);
 /// opposed to how it ran: grading names these beside a passing simulator item.
 bool isSimulatorLimit(std::string_view note);
 
+/// Sets a scalar kernel argument: `value` converted to the kernel's type `type`, in that type's
+/// bytes.
+void setScalarArg(cl::Kernel& kernel, cl_uint index, ElemType type, double value);
+
 class DeviceSession {
  public:
   /// `simulator`: the Oclgrind session of this process, for a simulator device (its findings join
@@ -122,6 +126,7 @@ class DeviceSession {
   std::vector<std::string> takeSimulatorNotes();
 
  private:
+  struct CaseRun;  ///< runCase's steps (session.cpp)
   /// Drops the findings the spec suppresses on this device.
   void suppress(const Spec& spec, CaseOutcome& out) const;
   cl::Context makeContext() const;

@@ -136,106 +136,68 @@ PropertyEnd checkQuietly(const std::function<void()>& property, const std::strin
   return end;
 }
 
-UnitResult runUnit(DeviceSession& session, const Spec& spec, const UnitOptions& options) {
-  auto t0 = std::chrono::steady_clock::now();
-  const DeviceInfo& dev = session.device();
-  UnitResult u = unitFor(spec, dev, options.seed);
-  u.expected = expectedFindings(spec, dev);
+namespace {
 
-  ExprEnv env(paramNames(spec));
-  const int resetsBefore = session.resets();
-  session.takeSimulatorNotes();  // an earlier unit's
-  std::optional<CaseOutcome> lastFailure;
-  bool toolError = false;
-  // A new context could not run even a probe kernel: nothing more can be learnt in this process,
-  // so the search stops at the case that got it there.
-  bool spoilt = false;
-  // Cases whose buffers cannot exist here (core/fit.hpp): skipped, with the first reason.
-  int tooLarge = 0;
-  std::string tooLargeWhy;
-  PerfSampler sampler;
+// One unit's search: the cases rapidcheck draws (or the one case replayed), each in every mode,
+// shrunk to the smallest failure, then the verdict and the notes that explain it.
+class UnitRun {
+ public:
+  UnitRun(DeviceSession& session, const Spec& spec, const UnitOptions& options)
+      : t0_(std::chrono::steady_clock::now()),
+        session_(session),
+        spec_(spec),
+        options_(options),
+        dev_(session.device()),
+        env_(paramNames(spec)),
+        resets_before_(session.resets()) {
+    u_ = unitFor(spec, dev_, options.seed);
+    u_.expected = expectedFindings(spec, dev_);
+    session_.takeSimulatorNotes();  // an earlier unit's
+  }
 
-  auto runOne = [&](const Sizes& sizes) {
-    if (options.on_case_start) options.on_case_start(sizes);
-    const auto caseStart = std::chrono::steady_clock::now();
-    CaseOutcome c;
-    for (size_t m = 0; m < options.modes.size() && !spoilt; ++m) {
-      CaseOutcome one;
-      try {
-        one = session.runCase(spec, sizes, options.seed, options.modes[m]);
-      } catch (const CaseTooLarge& e) {
-        if (tooLarge++ == 0) tooLargeWhy = e.what();
-        return std::optional<CaseOutcome>();
-      }
-      // After a failed command the next case (or mode) gets a new context, so that what it finds
-      // is its own and not the follow-on error of a context the driver gave up on.
-      if (session.needsReset()) {
-        try {
-          session.reset();
-        } catch (const cl::Error& e) {  // the device is gone: said on the case that left it so
-          Finding f;
-          f.kind = FindingKind::launch_error;
-          f.summary = fmt::format(
-              "after this case failed, a new context could not run anything either: {} ({})",
-              e.what(), clErrorName(e.err()));
-          f.device = dev.displayName();
-          one.findings.push_back(std::move(f));
-          spoilt = true;
-        }
-      }
-      if (m == 0) {
-        c = std::move(one);
-        continue;
-      }
-      for (auto& f : one.findings) {
-        f.summary = fmt::format(
-            "[{} buffers, {} read] {}", toString(options.modes[m].buffers),
-            options.modes[m].read ? toString(*options.modes[m].read) : "default", f.summary);
-        c.findings.push_back(std::move(f));
-      }
-      for (auto& o : one.observations) c.observations.push_back(std::move(o));
-    }
-    ++u.cases_run;
-    accumulate(u.perf, c);
-    if (c.kernel_ns > 0) {
-      const double wall =
-          std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - caseStart)
-              .count();
-      sampler.add(u.perf_samples,
-                  {caseElements(spec, env, sizes), c.kernel_ns, wall, c.flops, c.bytes});
-    }
-    for (const auto& o : c.observations)
-      if (std::find(u.observations.begin(), u.observations.end(), o) == u.observations.end())
-        u.observations.push_back(o);
-    return std::optional<CaseOutcome>(std::move(c));
-  };
+  UnitResult run() {
+    if (options_.sizes)
+      replay(*options_.sizes);
+    else
+      search();
+    noteHowItRan();
+    decide();
+    explain();
+    u_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
+    return std::move(u_);
+  }
 
-  if (options.sizes) {
-    Sizes sizes = *options.sizes;
-    completeDerived(spec, env, sizes);
+ private:
+  // The one case of --sizes.
+  void replay(Sizes sizes) {
+    completeDerived(spec_, env_, sizes);
     std::string why;
-    if (!inDomain(spec, env, sizes, dev.simulator, &why))
-      u.message = "note: the replayed sizes are outside the spec's domain (" + why + "). ";
-    if (std::optional<CaseOutcome> c = runOne(sizes); c && !c->ok()) lastFailure = *c;
-  } else {
-    int cases = options.cases > 0 ? options.cases : (dev.simulator ? spec.sim_cases : spec.cases);
-    rc::Gen<Sizes> gen = sizesGen(spec, dev.simulator);
+    if (!inDomain(spec_, env_, sizes, dev_.simulator, &why))
+      u_.message = "note: the replayed sizes are outside the spec's domain (" + why + "). ";
+    if (std::optional<CaseOutcome> c = runOne(sizes); c && !c->ok()) last_failure_ = *c;
+  }
+
+  // The property over generated sizes, shrunk to the smallest failing case.
+  void search() {
+    const int cases =
+        options_.cases > 0 ? options_.cases : (dev_.simulator ? spec_.sim_cases : spec_.cases);
+    rc::Gen<Sizes> gen = sizesGen(spec_, dev_.simulator);
     // Shrinking often proposes sizes already run; a case is deterministic (its data come from
     // the seed and the sizes), so its outcome is reused instead of running the kernel again.
     std::map<Sizes, std::optional<CaseOutcome>> seen;
     int outside = 0, drawnAgain = 0;  // discarded draws: outside the domain, or run before
     auto property = [&]() {
-      if (toolError) RC_DISCARD("a tool error ended the search");
-      if (spoilt) RC_DISCARD("the driver cannot run anything more in this process");
+      if (tool_error_) RC_DISCARD("a tool error ended the search");
+      if (spoilt_) RC_DISCARD("the driver cannot run anything more in this process");
       Sizes sizes = *gen;
-      if (!inDomain(spec, env, sizes, dev.simulator, nullptr)) {
+      if (!inDomain(spec_, env_, sizes, dev_.simulator, nullptr)) {
         ++outside;
         RC_DISCARD("outside the spec's domain");
       }
       auto known = seen.find(sizes);
       // A passing size drawn again counts once: discarded, so that the search draws another.
       // While shrinking, a discard is as good as a pass: neither makes the candidate a failure.
-      if (options.distinct && known != seen.end() && known->second && known->second->ok()) {
+      if (options_.distinct && known != seen.end() && known->second && known->second->ok()) {
         ++drawnAgain;
         RC_DISCARD("drawn before");
       }
@@ -244,75 +206,178 @@ UnitResult runUnit(DeviceSession& session, const Spec& spec, const UnitOptions& 
       if (!ran) RC_DISCARD("the case's buffers cannot exist on this device or host");
       const CaseOutcome& c = *ran;
       if (!c.ok()) {
-        if (hasKind(c, FindingKind::tool_error)) toolError = true;
-        lastFailure = c;  // every failing call during shrinking is smaller than the one before
+        if (hasKind(c, FindingKind::tool_error)) tool_error_ = true;
+        last_failure_ = c;  // every failing call during shrinking is smaller than the one before
         RC_FAIL(c.findings.front().summary);
       }
     };
-    const PropertyEnd end = checkQuietly(property, spec.name, propertySeed(options.seed, spec.name),
-                                         cases, options.shrink);
-    if (!lastFailure && end.gave_up && !tooLarge && drawnAgain > outside)
-      u.message = fmt::format(
+    const PropertyEnd end = checkQuietly(
+        property, spec_.name, propertySeed(options_.seed, spec_.name), cases, options_.shrink);
+    if (!last_failure_ && end.gave_up && !too_large_ && drawnAgain > outside)
+      u_.message = fmt::format(
           "{} distinct cases, not {}: {} more draws gave only sizes already run (the domain "
           "holds few). ",
           seen.size(), cases, drawnAgain);
-    else if (!lastFailure && end.gave_up && !tooLarge)
-      u.message = fmt::format(
+    else if (!last_failure_ && end.gave_up && !too_large_)
+      u_.message = fmt::format(
           "gave up after {} cases: the spec's constraints reject most generated sizes "
           "({})",
           end.successes, end.why);
-    if (end.error) u.message = "property error: " + end.why;
+    if (end.error) u_.message = "property error: " + end.why;
   }
 
-  if (tooLarge) {
-    u.message += fmt::format("{} case{} skipped: {}{}. ", tooLarge, tooLarge == 1 ? "" : "s",
-                             tooLargeWhy, tooLarge > 1 ? " (the first; others alike)" : "");
+  // One case at `sizes` in every mode, its findings merged; none when its buffers cannot exist.
+  std::optional<CaseOutcome> runOne(const Sizes& sizes) {
+    if (options_.on_case_start) options_.on_case_start(sizes);
+    const auto caseStart = std::chrono::steady_clock::now();
+    CaseOutcome c;
+    for (size_t m = 0; m < options_.modes.size() && !spoilt_; ++m) {
+      CaseOutcome one;
+      try {
+        one = session_.runCase(spec_, sizes, options_.seed, options_.modes[m]);
+      } catch (const CaseTooLarge& e) {
+        if (too_large_++ == 0) too_large_why_ = e.what();
+        return std::nullopt;
+      }
+      resetIfNeeded(one);
+      if (m == 0)
+        c = std::move(one);
+      else
+        mergeMode(c, std::move(one), options_.modes[m]);
+    }
+    record(c, sizes, caseStart);
+    return c;
   }
-  if (int n = session.resets() - resetsBefore)
-    u.observations.push_back(fmt::format(
-        "the session's context and queue were recreated {} time{} after an OpenCL error from a "
-        "command (launch_error)",
-        n, n == 1 ? "" : "s"));
-  // How the simulator ran (its build, checks left off, work-group shapes for a NULL local size):
-  // said in every report, so that what it did not look at is never silently clean.
-  for (auto& note : session.takeSimulatorNotes())
-    if (std::find(u.observations.begin(), u.observations.end(), note) == u.observations.end())
-      u.observations.push_back(std::move(note));
-  if (spoilt)
-    u.message +=
-        "not shrunk further: after the case below failed, the driver could not run even "
-        "a probe kernel in a new context of this process. ";
-  if (lastFailure) {
-    u.failing = lastFailure;
-    u.status = classify(*lastFailure, u.expected);
-    u.replay = replayCommand(options.tool, spec.file, u.device, options.seed, lastFailure->sizes);
-  } else if (tooLarge && u.cases_run == 0) {
-    u.status = Status::skipped;  // nothing could run: no verdict on the kernel
-  } else {
-    u.status = u.expected.empty() ? Status::pass : Status::unexpected_pass;
+
+  // After a failed command the next case (or mode) gets a new context, so that what it finds is
+  // its own and not the follow-on error of a context the driver gave up on.
+  void resetIfNeeded(CaseOutcome& one) {
+    if (!session_.needsReset()) return;
+    try {
+      session_.reset();
+    } catch (const cl::Error& e) {  // the device is gone: said on the case that left it so
+      Finding f;
+      f.kind = FindingKind::launch_error;
+      f.summary = fmt::format(
+          "after this case failed, a new context could not run anything either: {} ({})", e.what(),
+          clErrorName(e.err()));
+      f.device = dev_.displayName();
+      one.findings.push_back(std::move(f));
+      spoilt_ = true;
+    }
   }
-  if (u.status == Status::unexpected_pass && !expectationCertain(spec, dev)) {
+
+  // A later mode's findings, each named by its mode, and its observations join the first mode's.
+  static void mergeMode(CaseOutcome& c, CaseOutcome one, const RunOptions& mode) {
+    for (auto& f : one.findings) {
+      f.summary = fmt::format("[{} buffers, {} read] {}", toString(mode.buffers),
+                              mode.read ? toString(*mode.read) : "default", f.summary);
+      c.findings.push_back(std::move(f));
+    }
+    for (auto& o : one.observations) c.observations.push_back(std::move(o));
+  }
+
+  // The case counted, its timing sampled, its observations kept once each.
+  void record(const CaseOutcome& c, const Sizes& sizes,
+              std::chrono::steady_clock::time_point caseStart) {
+    ++u_.cases_run;
+    accumulate(u_.perf, c);
+    if (c.kernel_ns > 0) {
+      const double wall =
+          std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - caseStart)
+              .count();
+      sampler_.add(u_.perf_samples,
+                   {caseElements(spec_, env_, sizes), c.kernel_ns, wall, c.flops, c.bytes});
+    }
+    for (const auto& o : c.observations)
+      if (std::find(u_.observations.begin(), u_.observations.end(), o) == u_.observations.end())
+        u_.observations.push_back(o);
+  }
+
+  // What the unit's report says about how it ran: cases too large, contexts recreated, the
+  // simulator's notes, a search cut short.
+  void noteHowItRan() {
+    if (too_large_) {
+      u_.message += fmt::format("{} case{} skipped: {}{}. ", too_large_, too_large_ == 1 ? "" : "s",
+                                too_large_why_, too_large_ > 1 ? " (the first; others alike)" : "");
+    }
+    if (int n = session_.resets() - resets_before_)
+      u_.observations.push_back(fmt::format(
+          "the session's context and queue were recreated {} time{} after an OpenCL error from a "
+          "command (launch_error)",
+          n, n == 1 ? "" : "s"));
+    // How the simulator ran (its build, checks left off, work-group shapes for a NULL local
+    // size): said in every report, so that what it did not look at is never silently clean.
+    for (auto& note : session_.takeSimulatorNotes())
+      if (std::find(u_.observations.begin(), u_.observations.end(), note) == u_.observations.end())
+        u_.observations.push_back(std::move(note));
+    if (spoilt_)
+      u_.message +=
+          "not shrunk further: after the case below failed, the driver could not run even "
+          "a probe kernel in a new context of this process. ";
+  }
+
+  // The status, from the smallest failure (with its replay command) or from none.
+  void decide() {
+    if (last_failure_) {
+      u_.failing = last_failure_;
+      u_.status = classify(*last_failure_, u_.expected);
+      u_.replay =
+          replayCommand(options_.tool, spec_.file, u_.device, options_.seed, last_failure_->sizes);
+    } else if (too_large_ && u_.cases_run == 0) {
+      u_.status = Status::skipped;  // nothing could run: no verdict on the kernel
+    } else {
+      u_.status = u_.expected.empty() ? Status::pass : Status::unexpected_pass;
+    }
+    if (u_.status == Status::unexpected_pass && !expectationCertain(spec_, dev_))
+      u_.status = Status::not_reproduced;
+  }
+
+  // The message that goes with the status.
+  void explain() {
     std::string kinds;
-    for (auto k : u.expected) kinds += (kinds.empty() ? "" : ", ") + std::string(toString(k));
-    u.status = Status::not_reproduced;
-    u.message += fmt::format(
-        "not reproduced on this device: {} cases showed no {} ({}); the spec says the bug is "
-        "certain only on {}, and undefined behaviour may show nothing here",
-        u.cases_run, kinds, spec.expect->reason,
-        spec.expect->certain == "simulator" ? "the simulator" : "'" + spec.expect->certain + "'");
-  } else if (u.status == Status::unexpected_pass) {
-    std::string kinds;
-    for (auto k : u.expected) kinds += (kinds.empty() ? "" : ", ") + std::string(toString(k));
-    u.message +=
-        fmt::format("expected {} ({}) but {} cases showed none: was the published bug fixed?",
-                    kinds, spec.expect->reason, u.cases_run);
-  } else if (u.status == Status::expected_failure) {
-    u.message += "as expected: " + spec.expect->reason;
-  } else if (u.status == Status::tool_error) {
-    u.message += "the tool failed on this kernel (not the kernel's fault)";
+    for (auto k : u_.expected) kinds += (kinds.empty() ? "" : ", ") + std::string(toString(k));
+    if (u_.status == Status::not_reproduced) {
+      u_.message += fmt::format(
+          "not reproduced on this device: {} cases showed no {} ({}); the spec says the bug is "
+          "certain only on {}, and undefined behaviour may show nothing here",
+          u_.cases_run, kinds, spec_.expect->reason,
+          spec_.expect->certain == "simulator" ? "the simulator"
+                                               : "'" + spec_.expect->certain + "'");
+    } else if (u_.status == Status::unexpected_pass) {
+      u_.message +=
+          fmt::format("expected {} ({}) but {} cases showed none: was the published bug fixed?",
+                      kinds, spec_.expect->reason, u_.cases_run);
+    } else if (u_.status == Status::expected_failure) {
+      u_.message += "as expected: " + spec_.expect->reason;
+    } else if (u_.status == Status::tool_error) {
+      u_.message += "the tool failed on this kernel (not the kernel's fault)";
+    }
   }
-  u.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  return u;
+
+  const std::chrono::steady_clock::time_point t0_;
+  DeviceSession& session_;
+  const Spec& spec_;
+  const UnitOptions& options_;
+  const DeviceInfo& dev_;
+  UnitResult u_;
+  ExprEnv env_;
+  const int resets_before_;
+  std::optional<CaseOutcome> last_failure_;
+  bool tool_error_ = false;
+  // A new context could not run even a probe kernel: nothing more can be learnt in this process,
+  // so the search stops at the case that got it there.
+  bool spoilt_ = false;
+  // Cases whose buffers cannot exist here (core/fit.hpp): skipped, with the first reason.
+  int too_large_ = 0;
+  std::string too_large_why_;
+  PerfSampler sampler_;
+};
+
+}  // namespace
+
+UnitResult runUnit(DeviceSession& session, const Spec& spec, const UnitOptions& options) {
+  return UnitRun(session, spec, options).run();
 }
 
 }  // namespace clh

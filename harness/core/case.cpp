@@ -153,38 +153,8 @@ void fillBufferSliced(HostBuffer& buf, const InitSpec& init, uint64_t seed, unsi
     std::memcpy(buf.data(), init.bytes.data(), std::min(buf.bytes(), init.bytes.size()));
     return;
   }
-  switch (buf.type()) {
-    case ElemType::i8:
-      fillTyped(buf.as<int8_t>(), init, seed, slices);
-      break;
-    case ElemType::u8:
-      fillTyped(buf.as<uint8_t>(), init, seed, slices);
-      break;
-    case ElemType::i16:
-      fillTyped(buf.as<int16_t>(), init, seed, slices);
-      break;
-    case ElemType::u16:
-      fillTyped(buf.as<uint16_t>(), init, seed, slices);
-      break;
-    case ElemType::i32:
-      fillTyped(buf.as<int32_t>(), init, seed, slices);
-      break;
-    case ElemType::u32:
-      fillTyped(buf.as<uint32_t>(), init, seed, slices);
-      break;
-    case ElemType::i64:
-      fillTyped(buf.as<int64_t>(), init, seed, slices);
-      break;
-    case ElemType::u64:
-      fillTyped(buf.as<uint64_t>(), init, seed, slices);
-      break;
-    case ElemType::f32:
-      fillTyped(buf.as<float>(), init, seed, slices);
-      break;
-    case ElemType::f64:
-      fillTyped(buf.as<double>(), init, seed, slices);
-      break;
-  }
+  visitElemType(buf.type(),
+                [&]<class T>(TypeTag<T>) { fillTyped(buf.as<T>(), init, seed, slices); });
 }
 
 uint64_t dataSeed(uint64_t runSeed, const std::string& spec, const Sizes& sizes,

@@ -9,6 +9,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <type_traits>
 
 namespace clh {
 
@@ -121,38 +122,33 @@ int64_t compareTyped(const std::string& name, const HostBuffer& got, const HostB
 }  // namespace
 
 void poison(HostBuffer& buf) {
-  switch (buf.type()) {
-    case ElemType::f32:
+  visitElemType(buf.type(), [&]<class T>(TypeTag<T>) {
+    if constexpr (std::is_same_v<T, float>)
       for (auto& v : buf.as<float>()) v = std::bit_cast<float>(kPoisonF32);
-      break;
-    case ElemType::f64:
+    else if constexpr (std::is_same_v<T, double>)
       for (auto& v : buf.as<double>()) v = std::bit_cast<double>(kPoisonF64);
-      break;
-    default:
+    else
       std::memset(buf.data(), kPoisonByte, buf.bytes());
-  }
+  });
 }
 
 bool isPoison(const HostBuffer& buf, size_t i) {
   const auto* bytes = static_cast<const uint8_t*>(buf.data());
-  switch (buf.type()) {
-    case ElemType::f32: {
+  return visitElemType(buf.type(), [&]<class T>(TypeTag<T>) {
+    if constexpr (std::is_same_v<T, float>) {
       uint32_t v;
       std::memcpy(&v, bytes + 4 * i, 4);
       return v == kPoisonF32;
-    }
-    case ElemType::f64: {
+    } else if constexpr (std::is_same_v<T, double>) {
       uint64_t v;
       std::memcpy(&v, bytes + 8 * i, 8);
       return v == kPoisonF64;
-    }
-    default: {
-      size_t w = sizeOf(buf.type());
-      for (size_t b = 0; b < w; ++b)
-        if (bytes[w * i + b] != kPoisonByte) return false;
+    } else {
+      for (size_t b = 0; b < sizeof(T); ++b)
+        if (bytes[sizeof(T) * i + b] != kPoisonByte) return false;
       return true;
     }
-  }
+  });
 }
 
 uint64_t ulpDistance(float a, float b) {
@@ -167,29 +163,9 @@ int64_t compareBuffers(const std::string& name, const HostBuffer& got, const Hos
                        std::vector<Mismatch>& first) {
   if (got.type() != want.type() || got.count() != want.count())
     throw std::logic_error("compareBuffers: '" + name + "' differs in type or length");
-  switch (got.type()) {
-    case ElemType::i8:
-      return compareTyped<int8_t>(name, got, want, tol, shape, keep, first);
-    case ElemType::u8:
-      return compareTyped<uint8_t>(name, got, want, tol, shape, keep, first);
-    case ElemType::i16:
-      return compareTyped<int16_t>(name, got, want, tol, shape, keep, first);
-    case ElemType::u16:
-      return compareTyped<uint16_t>(name, got, want, tol, shape, keep, first);
-    case ElemType::i32:
-      return compareTyped<int32_t>(name, got, want, tol, shape, keep, first);
-    case ElemType::u32:
-      return compareTyped<uint32_t>(name, got, want, tol, shape, keep, first);
-    case ElemType::i64:
-      return compareTyped<int64_t>(name, got, want, tol, shape, keep, first);
-    case ElemType::u64:
-      return compareTyped<uint64_t>(name, got, want, tol, shape, keep, first);
-    case ElemType::f32:
-      return compareTyped<float>(name, got, want, tol, shape, keep, first);
-    case ElemType::f64:
-      return compareTyped<double>(name, got, want, tol, shape, keep, first);
-  }
-  return 0;
+  return visitElemType(got.type(), [&]<class T>(TypeTag<T>) {
+    return compareTyped<T>(name, got, want, tol, shape, keep, first);
+  });
 }
 
 }  // namespace clh

@@ -1,13 +1,12 @@
 // The finding vocabulary's spellings.
 #include "core/finding.hpp"
 
-#include <array>
-#include <utility>
+#include "core/enum_words.hpp"
 
 namespace clh {
 
 namespace {
-constexpr std::array<std::pair<FindingKind, std::string_view>, 16> kNames{{
+constexpr EnumWord<FindingKind> kFindingKindWords[] = {
     {FindingKind::wrong_result, "wrong_result"},
     {FindingKind::unwritten, "unwritten"},
     {FindingKind::build_error, "build_error"},
@@ -24,27 +23,19 @@ constexpr std::array<std::pair<FindingKind, std::string_view>, 16> kNames{{
     {FindingKind::crash, "crash"},
     {FindingKind::tool_error, "tool_error"},
     {FindingKind::other, "other"},
-}};
+};
 }  // namespace
 
 std::string_view toString(FindingKind kind) {
-  for (const auto& [k, name] : kNames)
-    if (k == kind) return name;
-  return "other";
+  return wordOf(kFindingKindWords, kind, "other");
 }
 
 std::optional<FindingKind> findingKindFromString(std::string_view word) {
-  for (const auto& [k, name] : kNames)
-    if (name == word) return k;
-  return std::nullopt;
+  return valueOf(kFindingKindWords, word);
 }
 
 const std::vector<FindingKind>& allFindingKinds() {
-  static const std::vector<FindingKind> all = [] {
-    std::vector<FindingKind> v;
-    for (const auto& entry : kNames) v.push_back(entry.first);
-    return v;
-  }();
+  static const std::vector<FindingKind> all = valuesOf(kFindingKindWords);
   return all;
 }
 

@@ -18,49 +18,6 @@ namespace clh {
 /// Size parameters of one case: name -> value. Ordered, so printing is stable.
 using Sizes = std::map<std::string, int64_t>;
 
-template <class T>
-constexpr ElemType elemTypeOf();
-template <>
-constexpr ElemType elemTypeOf<int8_t>() {
-  return ElemType::i8;
-}
-template <>
-constexpr ElemType elemTypeOf<uint8_t>() {
-  return ElemType::u8;
-}
-template <>
-constexpr ElemType elemTypeOf<int16_t>() {
-  return ElemType::i16;
-}
-template <>
-constexpr ElemType elemTypeOf<uint16_t>() {
-  return ElemType::u16;
-}
-template <>
-constexpr ElemType elemTypeOf<int32_t>() {
-  return ElemType::i32;
-}
-template <>
-constexpr ElemType elemTypeOf<uint32_t>() {
-  return ElemType::u32;
-}
-template <>
-constexpr ElemType elemTypeOf<int64_t>() {
-  return ElemType::i64;
-}
-template <>
-constexpr ElemType elemTypeOf<uint64_t>() {
-  return ElemType::u64;
-}
-template <>
-constexpr ElemType elemTypeOf<float>() {
-  return ElemType::f32;
-}
-template <>
-constexpr ElemType elemTypeOf<double>() {
-  return ElemType::f64;
-}
-
 namespace detail {
 /// Uninitialised storage of at least `words` words; `capacity` gets its size. A large block
 /// (256 KiB or more) freed by an earlier buffer is handed out again when one fits (at most twice
@@ -117,9 +74,10 @@ class HostBuffer {
  private:
   template <class T>
   void check() const {
-    if (elemTypeOf<T>() != type_)
+    constexpr ElemType want = elemTypeOf<T>();
+    if (want != type_)
       throw std::logic_error("host buffer holds " + toString(type_) + ", accessed as " +
-                             toString(elemTypeOf<T>()));
+                             toString(want));
   }
   ElemType type_ = ElemType::f32;
   size_t count_ = 0;

@@ -1,35 +1,41 @@
 // JSON forms of the result values (docs/report.md is the schema).
 #include "core/result.hpp"
 
+#include "core/enum_words.hpp"
+
 namespace clh {
 
 using nlohmann::json;
 
+namespace {
+constexpr EnumWord<Status> kStatusWords[] = {
+    {Status::pass, "pass"},
+    {Status::fail, "fail"},
+    {Status::expected_failure, "expected_failure"},
+    {Status::unexpected_pass, "unexpected_pass"},
+    {Status::tool_error, "tool_error"},
+    {Status::skipped, "skipped"},
+    {Status::not_reproduced, "not_reproduced"},
+};
+constexpr EnumWord<DriverVerdict> kDriverVerdictWords[] = {
+    {DriverVerdict::conforms, "conforms"}, {DriverVerdict::deviates, "deviates"},
+    {DriverVerdict::crashed, "crashed"},   {DriverVerdict::hung, "hung"},
+    {DriverVerdict::observed, "observed"}, {DriverVerdict::skipped, "skipped"},
+};
+constexpr EnumWord<BaselineMark> kBaselineMarkWords[] = {
+    {BaselineMark::none, ""},       {BaselineMark::known, "known"},
+    {BaselineMark::fresh, "new"},   {BaselineMark::regression, "regression"},
+    {BaselineMark::fix, "fix"},     {BaselineMark::missing, "missing"},
+    {BaselineMark::flaky, "flaky"},
+};
+}  // namespace
+
 std::string_view toString(Status s) {
-  switch (s) {
-    case Status::pass:
-      return "pass";
-    case Status::fail:
-      return "fail";
-    case Status::expected_failure:
-      return "expected_failure";
-    case Status::unexpected_pass:
-      return "unexpected_pass";
-    case Status::tool_error:
-      return "tool_error";
-    case Status::skipped:
-      return "skipped";
-    case Status::not_reproduced:
-      return "not_reproduced";
-  }
-  return "fail";
+  return wordOf(kStatusWords, s, "fail");
 }
 
 std::optional<Status> statusFromString(std::string_view s) {
-  for (Status st : {Status::pass, Status::fail, Status::expected_failure, Status::unexpected_pass,
-                    Status::tool_error, Status::skipped, Status::not_reproduced})
-    if (toString(st) == s) return st;
-  return std::nullopt;
+  return valueOf(kStatusWords, s);
 }
 
 bool isSuccess(Status s) {
@@ -165,56 +171,19 @@ void from_json(const json& j, UnitResult& u) {
 }
 
 std::string_view toString(DriverVerdict v) {
-  switch (v) {
-    case DriverVerdict::conforms:
-      return "conforms";
-    case DriverVerdict::deviates:
-      return "deviates";
-    case DriverVerdict::crashed:
-      return "crashed";
-    case DriverVerdict::hung:
-      return "hung";
-    case DriverVerdict::observed:
-      return "observed";
-    case DriverVerdict::skipped:
-      return "skipped";
-  }
-  return "deviates";
+  return wordOf(kDriverVerdictWords, v, "deviates");
 }
 
 std::optional<DriverVerdict> driverVerdictFromString(std::string_view s) {
-  for (auto v : {DriverVerdict::conforms, DriverVerdict::deviates, DriverVerdict::crashed,
-                 DriverVerdict::hung, DriverVerdict::observed, DriverVerdict::skipped})
-    if (toString(v) == s) return v;
-  return std::nullopt;
+  return valueOf(kDriverVerdictWords, s);
 }
 
 std::string_view toString(BaselineMark m) {
-  switch (m) {
-    case BaselineMark::none:
-      return "";
-    case BaselineMark::known:
-      return "known";
-    case BaselineMark::fresh:
-      return "new";
-    case BaselineMark::regression:
-      return "regression";
-    case BaselineMark::fix:
-      return "fix";
-    case BaselineMark::missing:
-      return "missing";
-    case BaselineMark::flaky:
-      return "flaky";
-  }
-  return "";
+  return wordOf(kBaselineMarkWords, m, "");
 }
 
 std::optional<BaselineMark> baselineMarkFromString(std::string_view s) {
-  for (auto m :
-       {BaselineMark::none, BaselineMark::known, BaselineMark::fresh, BaselineMark::regression,
-        BaselineMark::fix, BaselineMark::missing, BaselineMark::flaky})
-    if (toString(m) == s) return m;
-  return std::nullopt;
+  return valueOf(kBaselineMarkWords, s);
 }
 
 bool failsRegression(BaselineMark m) {

@@ -131,26 +131,13 @@ void Loader::checkKeys(const YAML::Node& map, std::initializer_list<const char*>
 
 }  // namespace spec_detail
 
-using spec_detail::kTypes;
 using spec_detail::Loader;
 
 std::optional<ElemType> elemTypeFromString(const std::string& name) {
-  for (const auto& t : kTypes)
-    if (name == t.name) return t.type;
-  return std::nullopt;
+  return valueOf(kElemTypeWords, name);
 }
 std::string toString(ElemType type) {
-  for (const auto& t : kTypes)
-    if (t.type == type) return t.name;
-  return "?";
-}
-size_t sizeOf(ElemType type) {
-  for (const auto& t : kTypes)
-    if (t.type == type) return t.size;
-  return 0;
-}
-bool isFloat(ElemType t) {
-  return t == ElemType::f32 || t == ElemType::f64;
+  return wordOf(kElemTypeWords, type, "?");
 }
 
 const BufferSpec* Spec::findBuffer(const std::string& n) const {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/elem_type.hpp"
 #include "core/finding.hpp"
 #include "core/modes.hpp"
 
@@ -25,13 +26,6 @@ class SpecError : public std::runtime_error {
   std::string file_;
   int line_;
 };
-
-/// Element types of buffers and scalar arguments (OpenCL C names).
-enum class ElemType { i8, u8, i16, u16, i32, u32, i64, u64, f32, f64 };
-std::optional<ElemType> elemTypeFromString(const std::string& name);  ///< "float", "uint", ...
-std::string toString(ElemType t);                                     ///< OpenCL C spelling
-size_t sizeOf(ElemType t);
-bool isFloat(ElemType t);
 
 /// An expression over size parameters ("N*N", "TS", "1e-6*K"), kept with where it was written.
 struct Expr {

@@ -14,18 +14,6 @@
 
 namespace clh::spec_detail {
 
-struct TypeName {
-  ElemType type;
-  const char* name;
-  size_t size;
-};
-inline constexpr TypeName kTypes[] = {
-    {ElemType::i8, "char", 1},    {ElemType::u8, "uchar", 1},  {ElemType::i16, "short", 2},
-    {ElemType::u16, "ushort", 2}, {ElemType::i32, "int", 4},   {ElemType::u32, "uint", 4},
-    {ElemType::i64, "long", 8},   {ElemType::u64, "ulong", 8}, {ElemType::f32, "float", 4},
-    {ElemType::f64, "double", 8},
-};
-
 // A YAML node's 1-based line; 1 for a node with no place (an empty document).
 inline int lineOf(const YAML::Node& n) {
   return n.Mark().line >= 0 ? n.Mark().line + 1 : 1;

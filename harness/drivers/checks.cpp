@@ -2,6 +2,7 @@
 // in a CheckResult; no check passes a pointer that does not point at enough memory of its own.
 #include "drivers/checks.hpp"
 
+#include "core/enum_words.hpp"
 #include "drivers/check_kit.hpp"
 
 namespace clh::drivers {
@@ -25,23 +26,21 @@ const std::vector<Check>& checks() {
 
 }  // namespace
 
+namespace {
+constexpr EnumWord<Verdict> kCheckVerdictWords[] = {
+    {Verdict::conforms, "conforms"},
+    {Verdict::deviates, "deviates"},
+    {Verdict::observed, "observed"},
+    {Verdict::skipped, "skipped"},
+};
+}  // namespace
+
 const char* toString(Verdict verdict) {
-  switch (verdict) {
-    case Verdict::conforms:
-      return "conforms";
-    case Verdict::deviates:
-      return "deviates";
-    case Verdict::observed:
-      return "observed";
-    case Verdict::skipped:
-      return "skipped";
-  }
-  return "?";
+  return wordOf(kCheckVerdictWords, verdict, "?");
 }
 
 Verdict verdictFromString(const std::string& word) {
-  for (Verdict v : {Verdict::conforms, Verdict::deviates, Verdict::observed, Verdict::skipped})
-    if (word == toString(v)) return v;
+  if (const auto v = valueOf(kCheckVerdictWords, word)) return *v;
   throw std::invalid_argument("unknown verdict '" + word +
                               "' (expected: conforms, deviates, observed, skipped)");
 }

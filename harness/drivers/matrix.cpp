@@ -6,6 +6,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "core/enum_words.hpp"
+
 namespace clh::drivers {
 
 namespace {
@@ -194,20 +196,16 @@ Matrix matrixFromJson(const nlohmann::json& j) {
   return {columnFromJson(j)};
 }
 
+namespace {
+constexpr EnumWord<Change::Kind> kChangeWords[] = {
+    {Change::Kind::regression, "regression"}, {Change::Kind::fix, "fix"},
+    {Change::Kind::changed, "changed"},       {Change::Kind::added, "added"},
+    {Change::Kind::removed, "removed"},
+};
+}  // namespace
+
 const char* toString(Change::Kind kind) {
-  switch (kind) {
-    case Change::Kind::regression:
-      return "regression";
-    case Change::Kind::fix:
-      return "fix";
-    case Change::Kind::changed:
-      return "changed";
-    case Change::Kind::added:
-      return "added";
-    case Change::Kind::removed:
-      return "removed";
-  }
-  return "?";
+  return wordOf(kChangeWords, kind, "?");
 }
 
 std::string Change::toString() const {

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <regex>
 
+#include "core/enum_words.hpp"
 #include "core/shell.hpp"
 #include "core/sizes.hpp"
 #include "grade/grade.hpp"
@@ -25,18 +26,17 @@ std::string regexWord(const std::string& text) {
 
 }  // namespace
 
+namespace {
+constexpr EnumWord<RunEnd> kRunEndWords[] = {
+    {RunEnd::completed, "completed"},
+    {RunEnd::timeout, "timeout"},
+    {RunEnd::crashed, "crashed"},
+    {RunEnd::tool_error, "tool_error"},
+};
+}  // namespace
+
 std::string_view toString(RunEnd end) {
-  switch (end) {
-    case RunEnd::completed:
-      return "completed";
-    case RunEnd::timeout:
-      return "timeout";
-    case RunEnd::crashed:
-      return "crashed";
-    case RunEnd::tool_error:
-      return "tool_error";
-  }
-  return "?";
+  return wordOf(kRunEndWords, end, "?");
 }
 
 std::string Submission::file_name() const {

@@ -11,6 +11,7 @@
 #include <set>
 #include <sstream>
 
+#include "core/enum_words.hpp"
 #include "core/sizes.hpp"
 #include "grade/source_guard.hpp"
 
@@ -20,7 +21,7 @@ namespace clh::grade {
 
 namespace {
 
-constexpr std::pair<ItemCheck, const char*> kChecks[] = {
+constexpr EnumWord<ItemCheck> kChecks[] = {
     {ItemCheck::build, "build"},         {ItemCheck::results, "results"},
     {ItemCheck::simulator, "simulator"}, {ItemCheck::speed, "speed"},
     {ItemCheck::uses, "uses"},
@@ -227,15 +228,11 @@ class RubricLoader {
 }  // namespace
 
 std::string_view toString(ItemCheck check) {
-  for (const auto& [c, name] : kChecks)
-    if (c == check) return name;
-  return "?";
+  return wordOf(kChecks, check, "?");
 }
 
 std::optional<ItemCheck> itemCheckFromString(std::string_view word) {
-  for (const auto& [c, name] : kChecks)
-    if (word == name) return c;
-  return std::nullopt;
+  return valueOf(kChecks, word);
 }
 
 std::vector<FindingKind> defaultKinds(ItemCheck check) {

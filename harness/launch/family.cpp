@@ -47,33 +47,6 @@ Finding makeFinding(FindingKind kind, std::string summary, const std::string& de
   return f;
 }
 
-// A scalar argument's bytes in the type the kernel declares.
-void setScalarArg(cl::Kernel& k, cl_uint index, ElemType t, double v) {
-  auto put = [&](auto value) { k.setArg(index, sizeof(value), &value); };
-  switch (t) {
-    case ElemType::i8:
-      return put(static_cast<cl_char>(v));
-    case ElemType::u8:
-      return put(static_cast<cl_uchar>(v));
-    case ElemType::i16:
-      return put(static_cast<cl_short>(v));
-    case ElemType::u16:
-      return put(static_cast<cl_ushort>(v));
-    case ElemType::i32:
-      return put(static_cast<cl_int>(v));
-    case ElemType::u32:
-      return put(static_cast<cl_uint>(v));
-    case ElemType::i64:
-      return put(static_cast<cl_long>(v));
-    case ElemType::u64:
-      return put(static_cast<cl_ulong>(v));
-    case ElemType::f32:
-      return put(static_cast<cl_float>(v));
-    case ElemType::f64:
-      return put(static_cast<cl_double>(v));
-  }
-}
-
 // Buffers and scalars of a launch; __local arguments are set per shape.
 void bindFixedArgs(cl::Kernel& k, const ResolvedLaunch& launch, const CaseBuffers& buffers) {
   cl_uint index = 0;

@@ -18,10 +18,8 @@ json outcomeJson(const launch::Outcome& o) {
 
 launch::Outcome outcomeFromJson(const json& j) {
   launch::Outcome o;
-  const std::string stage = j.at("stage");
-  o.stage = stage == "set_args"  ? launch::Stage::set_args
-            : stage == "enqueue" ? launch::Stage::enqueue
-                                 : launch::Stage::completion;
+  o.stage =
+      launch::stageFromString(j.at("stage").get<std::string>()).value_or(launch::Stage::completion);
   o.code = j.at("code");
   return o;
 }

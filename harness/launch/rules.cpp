@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "cl/opencl.hpp"
+#include "core/enum_words.hpp"
 
 namespace clh::launch {
 
@@ -30,16 +31,20 @@ std::string codeName(int code) {
 
 }  // namespace
 
+namespace {
+constexpr EnumWord<Stage> kStageWords[] = {
+    {Stage::set_args, "set_args"},
+    {Stage::enqueue, "enqueue"},
+    {Stage::completion, "completion"},
+};
+}  // namespace
+
 const char* toString(Stage stage) {
-  switch (stage) {
-    case Stage::set_args:
-      return "set_args";
-    case Stage::enqueue:
-      return "enqueue";
-    case Stage::completion:
-      return "completion";
-  }
-  return "?";
+  return wordOf(kStageWords, stage, "?");
+}
+
+std::optional<Stage> stageFromString(std::string_view word) {
+  return valueOf(kStageWords, word);
 }
 
 std::string Outcome::toString() const {

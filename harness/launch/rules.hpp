@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace clh::launch {
@@ -14,6 +15,7 @@ namespace clh::launch {
 /// call itself, or the command's completion (its execution status once waited for).
 enum class Stage { set_args, enqueue, completion };
 const char* toString(Stage stage);
+std::optional<Stage> stageFromString(std::string_view word);  ///< none for another word
 
 /// Stands for "any negative code" in an allowed outcome (a command's failed execution status is
 /// implementation-defined).

@@ -16,6 +16,7 @@
 #include <deque>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 
 namespace clh {
 
@@ -104,12 +105,17 @@ ChildOutcome runChild(const std::vector<std::string>& argv, double timeout_s,
   return runChild(argv, o);
 }
 
-ChildOutcome runChild(const std::vector<std::string>& argv, const ChildOptions& o) {
-  ChildOutcome out;
-  if (argv.empty()) {
-    out.error = "cannot start a child: no command";
-    return out;
-  }
+namespace {
+
+// A started child: its process id and the read end of its stdout pipe (-1 when not captured).
+struct StartedChild {
+  pid_t pid = -1;
+  int out_fd = -1;
+};
+
+// Starts `argv` in a process group of its own; none, with `out.error` set, when it cannot start.
+std::optional<StartedChild> startChild(const std::vector<std::string>& argv, const ChildOptions& o,
+                                       ChildOutcome& out) {
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
@@ -118,7 +124,7 @@ ChildOutcome runChild(const std::vector<std::string>& argv, const ChildOptions& 
     out.error = std::string("cannot start ") + argv[0] + ": pipe: " + strerror(errno);
     closeBoth(errPipe);
     closeBoth(outPipe);
-    return out;
+    return std::nullopt;
   }
   const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
@@ -126,13 +132,14 @@ ChildOutcome runChild(const std::vector<std::string>& argv, const ChildOptions& 
     out.error = std::string("cannot start ") + argv[0] + ": fork: " + strerror(errno);
     closeBoth(errPipe);
     closeBoth(outPipe);
-    return out;
+    return std::nullopt;
   }
   if (pid == 0) execChild(args.data(), parent, errPipe[1], outPipe[1]);
   // Both sides set the group, so that a kill(-pid) below never misses a child not yet in it.
   ::setpgid(pid, pid);
   ::close(errPipe[1]);
   if (outPipe[1] >= 0) ::close(outPipe[1]);
+  // The exec's errno comes through the close-on-exec pipe when the exec failed.
   int execErrno = 0;
   ssize_t n;
   while ((n = ::read(errPipe[0], &execErrno, sizeof execErrno)) < 0 && errno == EINTR) {
@@ -143,85 +150,136 @@ ChildOutcome runChild(const std::vector<std::string>& argv, const ChildOptions& 
     ::waitpid(pid, &status, 0);
     if (outPipe[0] >= 0) ::close(outPipe[0]);
     out.error = std::string("cannot start ") + argv[0] + ": " + strerror(execErrno);
-    return out;
+    return std::nullopt;
   }
   out.started = true;
+  return StartedChild{pid, outPipe[0]};
+}
 
-  using clock = std::chrono::steady_clock;
-  const auto deadline = clock::now() + std::chrono::duration<double>(o.timeout_s);
-  int pauseMs = 1;
-  int status = 0;
-  std::uintmax_t lastSize = 0;
-  auto lastGrowth = clock::now();
-  bool slowStep = o.slow_idle_s > 0;  // making a context, until the first line
-  bool outOpen = outPipe[0] >= 0;
-  auto drain = [&](int waitMs) {
-    if (!outOpen) {
+// A started child until it ends or is ended: polled with a deadline, a progress watchdog and the
+// interrupt flag, its stdout read meanwhile.
+class ChildWatch {
+ public:
+  ChildWatch(const ChildOptions& o, StartedChild child, ChildOutcome& out)
+      : o_(o),
+        child_(child),
+        out_(out),
+        deadline_(Clock::now() + std::chrono::duration<double>(o.timeout_s)),
+        last_growth_(Clock::now()),
+        slow_step_(o.slow_idle_s > 0),
+        out_open_(child.out_fd >= 0) {}
+
+  // Polls until the child ends, the time limit or the watchdog ends it, or an interrupt; then
+  // ends what it left in its group and reads the rest of its output. Its wait status.
+  int wait() {
+    int pauseMs = 1;
+    for (;;) {
+      const pid_t r = ::waitpid(child_.pid, &status_, WNOHANG);
+      if (r == child_.pid) break;
+      if (r < 0 && errno != EINTR) {
+        out_.error = std::string("waitpid: ") + strerror(errno);
+        ::kill(-child_.pid, SIGKILL);
+        break;
+      }
+      const auto now = Clock::now();
+      watchProgress(now);
+      if (interruptRequested()) {
+        endGroup();
+        out_.interrupted = true;
+        break;
+      }
+      if ((o_.timeout_s > 0 && now > deadline_) || out_.stalled) {
+        endGroup();
+        out_.timed_out = true;
+        out_.limit_s = out_.stalled ? (slow_step_ ? o_.slow_idle_s : o_.idle_s) : o_.timeout_s;
+        break;
+      }
+      drain(pauseMs);
+      if (pauseMs < 20) pauseMs *= 2;
+    }
+    ::kill(-child_.pid, SIGKILL);  // anything the child left behind in its group
+    readRest();
+    return status_;
+  }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+
+  // The watchdog: the progress file must grow within idle_s (slow_idle_s while its last line
+  // names the slow step), or the child is stalled.
+  void watchProgress(Clock::time_point now) {
+    if (o_.progress.empty() || o_.idle_s <= 0) return;
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(o_.progress, ec);
+    if (!ec && size != last_size_) {
+      last_size_ = size;
+      last_growth_ = now;
+      if (o_.slow_idle_s > 0)
+        slow_step_ = !o_.slow_marker.empty() &&
+                     lastLine(o_.progress, size).find(o_.slow_marker) != std::string::npos;
+    } else if (now - last_growth_ >
+               std::chrono::duration<double>(slow_step_ ? o_.slow_idle_s : o_.idle_s)) {
+      out_.stalled = true;
+    }
+  }
+
+  // Waits up to waitMs for the child's output and reads what came.
+  void drain(int waitMs) {
+    if (!out_open_) {
       if (waitMs > 0) ::poll(nullptr, 0, waitMs);
       return;
     }
-    pollfd p{outPipe[0], POLLIN, 0};
+    pollfd p{child_.out_fd, POLLIN, 0};
     if (::poll(&p, 1, waitMs) <= 0) return;
     char buf[65536];
-    const ssize_t got = ::read(outPipe[0], buf, sizeof buf);
+    const ssize_t got = ::read(child_.out_fd, buf, sizeof buf);
     if (got > 0)
-      out.out.append(buf, static_cast<size_t>(got));
+      out_.out.append(buf, static_cast<size_t>(got));
     else if (got == 0 || errno != EINTR)
-      outOpen = false;
-  };
-  auto endGroup = [&] {
-    ::kill(-pid, SIGKILL);
-    ::waitpid(pid, &status, 0);
-  };
-  for (;;) {
-    const pid_t r = ::waitpid(pid, &status, WNOHANG);
-    if (r == pid) break;
-    if (r < 0 && errno != EINTR) {
-      out.error = std::string("waitpid: ") + strerror(errno);
-      ::kill(-pid, SIGKILL);
-      break;
-    }
-    const auto now = clock::now();
-    if (!o.progress.empty() && o.idle_s > 0) {
-      std::error_code ec;
-      const auto size = std::filesystem::file_size(o.progress, ec);
-      if (!ec && size != lastSize) {
-        lastSize = size;
-        lastGrowth = now;
-        if (o.slow_idle_s > 0)
-          slowStep = !o.slow_marker.empty() &&
-                     lastLine(o.progress, size).find(o.slow_marker) != std::string::npos;
-      } else if (now - lastGrowth >
-                 std::chrono::duration<double>(slowStep ? o.slow_idle_s : o.idle_s)) {
-        out.stalled = true;
-      }
-    }
-    if (interruptRequested()) {
-      endGroup();
-      out.interrupted = true;
-      break;
-    }
-    if ((o.timeout_s > 0 && now > deadline) || out.stalled) {
-      endGroup();
-      out.timed_out = true;
-      out.limit_s = out.stalled ? (slowStep ? o.slow_idle_s : o.idle_s) : o.timeout_s;
-      break;
-    }
-    drain(pauseMs);
-    if (pauseMs < 20) pauseMs *= 2;
+      out_open_ = false;
   }
-  ::kill(-pid, SIGKILL);  // anything the child left behind in its group
+
+  void endGroup() {
+    ::kill(-child_.pid, SIGKILL);
+    ::waitpid(child_.pid, &status_, 0);
+  }
+
   // What it wrote before it ended; a process outside its group holding the pipe open cannot
   // keep this waiting for more than a moment.
-  while (outOpen) {
-    pollfd p{outPipe[0], POLLIN, 0};
-    if (::poll(&p, 1, 100) <= 0) break;
-    char buf[65536];
-    const ssize_t got = ::read(outPipe[0], buf, sizeof buf);
-    if (got <= 0) break;
-    out.out.append(buf, static_cast<size_t>(got));
+  void readRest() {
+    while (out_open_) {
+      pollfd p{child_.out_fd, POLLIN, 0};
+      if (::poll(&p, 1, 100) <= 0) break;
+      char buf[65536];
+      const ssize_t got = ::read(child_.out_fd, buf, sizeof buf);
+      if (got <= 0) break;
+      out_.out.append(buf, static_cast<size_t>(got));
+    }
+    if (child_.out_fd >= 0) ::close(child_.out_fd);
   }
-  if (outPipe[0] >= 0) ::close(outPipe[0]);
+
+  const ChildOptions& o_;
+  const StartedChild child_;
+  ChildOutcome& out_;
+  const decltype(Clock::now() + std::chrono::duration<double>()) deadline_;
+  Clock::time_point last_growth_;
+  std::uintmax_t last_size_ = 0;
+  bool slow_step_;  // making a context, until the first line
+  bool out_open_;
+  int status_ = 0;
+};
+
+}  // namespace
+
+ChildOutcome runChild(const std::vector<std::string>& argv, const ChildOptions& o) {
+  ChildOutcome out;
+  if (argv.empty()) {
+    out.error = "cannot start a child: no command";
+    return out;
+  }
+  const std::optional<StartedChild> child = startChild(argv, o, out);
+  if (!child) return out;
+  const int status = ChildWatch(o, *child, out).wait();
   if (!out.timed_out && !out.interrupted) {
     if (WIFEXITED(status)) out.exit_code = WEXITSTATUS(status);
     if (WIFSIGNALED(status)) out.signal = WTERMSIG(status);

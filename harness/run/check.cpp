@@ -64,13 +64,12 @@ nlohmann::json journalOptions(const CheckOptions& o, const std::vector<Spec>& sp
           {"launch_shapes", o.launch_shapes},
           {"shrink", o.shrink}};
 }
-}  // namespace
-
-int runCheck(const ToolConfig& config, const CheckOptions& o) {
+// The specs of the run: loaded, kept to this shard, and checked against the modes and --sizes;
+// false (after the message) on a usage error.
+bool checkSpecs(const ToolConfig& config, const CheckOptions& o, std::vector<Spec>& specs) {
   std::vector<std::string> paths = o.paths;
   if (paths.empty()) paths.push_back((fs::path(config.repo_root) / "specs").string());
-  std::vector<Spec> specs;
-  if (!loadSpecs(config, paths, specs)) return kExitUsage;
+  if (!loadSpecs(config, paths, specs)) return false;
   // A shard keeps every N-th spec, in the order of their names: N jobs on N machines cover each
   // spec (on each of their devices) exactly once, whatever order the file system lists them in.
   if (o.shard_count > 1) {
@@ -85,211 +84,265 @@ int runCheck(const ToolConfig& config, const CheckOptions& o) {
       for (const auto& spec : specs) parseSizesFor(spec, *o.sizes);
   } catch (const std::invalid_argument& e) {
     std::cerr << "clharness: " << e.what() << "\n";
-    return kExitUsage;
+    return false;
   }
-  auto devices = findDevices(config, o.device_regex);
-  if (devices.empty()) {
-    std::cerr << "clharness: no usable device"
-              << (o.device_regex.empty() ? "" : " matches --device '" + o.device_regex + "'")
-              << "; `clharness devices` lists what was found\n";
-    return kExitNoDevice;
-  }
+  return true;
+}
 
-  const bool launches = o.launch_shapes > 0 && !o.sizes;
-  const bool driver_checks = o.driver_checks && !o.sizes;
-  LaunchRunOptions lo;
-  lo.shapes = o.launch_shapes;
-  lo.seed_text = std::to_string(o.seed);
-  lo.timeout_s = o.timeout_s;
-  lo.kinds = launch::kernelFamilies();
-
-  // Each device's baseline: marks in the driver section, and in regression mode the verdict.
-  const std::string baseline_dir =
+// Each device's baseline: marks in the driver section, and in regression mode the verdict. False
+// (after the message) when a baseline cannot be read.
+bool findBaselines(const ToolConfig& config, const CheckOptions& o,
+                   const std::vector<DeviceInfo>& devices,
+                   std::vector<std::optional<drivers::Baseline>>& baselines,
+                   std::vector<std::string>& notes) {
+  const std::string dir =
       o.baseline_dir.empty() ? (fs::path(config.repo_root) / "baselines").string() : o.baseline_dir;
-  std::vector<std::optional<drivers::Baseline>> baselines(devices.size());
-  std::vector<std::string> baseline_notes(devices.size());
-  if (driver_checks || launches) {
-    try {
-      for (size_t d = 0; d < devices.size(); ++d)
-        baselines[d] = drivers::findBaseline(baseline_dir, devices[d], &baseline_notes[d]);
-    } catch (const std::exception& e) {
-      std::cerr << "clharness: --baseline: " << e.what() << "\n";
-      return kExitUsage;
-    }
+  baselines.resize(devices.size());
+  notes.resize(devices.size());
+  try {
+    for (size_t d = 0; d < devices.size(); ++d)
+      baselines[d] = drivers::findBaseline(dir, devices[d], &notes[d]);
+  } catch (const std::exception& e) {
+    std::cerr << "clharness: --baseline: " << e.what() << "\n";
+    return false;
   }
+  return true;
+}
 
-  // Interrupts and the journal (run/journal.hpp): finished units are kept, whatever ends the
-  // run.
-  installInterruptHandlers();
-  RunJournal journal;
-  if (const std::string jpath = journalPath(o); !jpath.empty()) {
-    const std::string why = journal.open(jpath, journalOptions(o, specs), o.resume);
-    if (!why.empty() && o.resume) {
-      std::cerr << "clharness: --resume: " << why << "\n";
-      return kExitUsage;
-    }
-    if (!why.empty())
-      std::cerr << "clharness: " << why << ": this run keeps no journal (it cannot be resumed)\n";
-    else if (journal.resumed())
-      std::cerr << fmt::format("clharness: resuming: {} finished units in {}\n", journal.resumed(),
-                               jpath);
-  } else if (o.resume) {
+// The journal beside the report (run/journal.hpp): finished units are kept, whatever ends the run,
+// and --resume takes them. False (after the message) on a usage error.
+bool openJournal(const CheckOptions& o, const std::vector<Spec>& specs, RunJournal& journal) {
+  const std::string jpath = journalPath(o);
+  if (jpath.empty()) {
+    if (!o.resume) return true;
     std::cerr
         << "clharness: --resume needs --json, --junit or --report (the journal is kept beside the "
            "report)\n";
-    return kExitUsage;
+    return false;
+  }
+  const std::string why = journal.open(jpath, journalOptions(o, specs), o.resume);
+  if (!why.empty() && o.resume) {
+    std::cerr << "clharness: --resume: " << why << "\n";
+    return false;
+  }
+  if (!why.empty())
+    std::cerr << "clharness: " << why << ": this run keeps no journal (it cannot be resumed)\n";
+  else if (journal.resumed())
+    std::cerr << fmt::format("clharness: resuming: {} finished units in {}\n", journal.resumed(),
+                             jpath);
+  return true;
+}
+
+// One run of `clharness check` once its specs, devices, baselines and journal are settled: one
+// task per spec x device (its cases, then its launch shapes) on a pool of threads, then each
+// device's driver section, then the reports.
+class CheckRun {
+ public:
+  CheckRun(const ToolConfig& config, const CheckOptions& o, const std::vector<Spec>& specs,
+           const std::vector<DeviceInfo>& devices, RunJournal& journal)
+      : config_(config),
+        o_(o),
+        specs_(specs),
+        devices_(devices),
+        journal_(journal),
+        launches_(o.launch_shapes > 0 && !o.sizes),
+        total_(specs.size() * devices.size() * (launches_ ? 2 : 1)),
+        slots_(specs.size() * devices.size()),
+        sims_(devices.size()),
+        sessions_(devices.size()),
+        simulator_(o.replay_budget_s > 0 ? anySimulator(devices) : std::nullopt) {
+    lo_.shapes = o.launch_shapes;
+    lo_.seed_text = std::to_string(o.seed);
+    lo_.timeout_s = o.timeout_s;
+    lo_.kinds = launch::kernelFamilies();
+    scratch_ = fs::temp_directory_path() / fmt::format("clharness-{}", getpid());
+    fs::create_directories(scratch_);
   }
 
-  Report report;
-  report.tool_version = kVersion;
-  report.seed = o.seed;
-  report.regression_mode = o.regression;
-  if (o.shard_count > 1) report.shard = fmt::format("{}/{}", o.shard_index, o.shard_count);
-  for (const auto& d : devices) report.devices.push_back(d.displayName());
-  fs::path scratch = fs::temp_directory_path() / fmt::format("clharness-{}", getpid());
-  fs::create_directories(scratch);
-  const size_t total = specs.size() * devices.size() * (launches ? 2 : 1);
-  size_t done = 0;
-  std::mutex progress;  // the [n/total] lines, written as units finish
-  auto announce = [&](const UnitResult& u, const char* what, bool from_journal = false) {
-    std::lock_guard<std::mutex> lock(progress);
-    ++done;
-    std::cerr << fmt::format("[{}/{}] {} on {}: {} ({} {}, {})\n", done, total, u.title(), u.device,
-                             toString(u.status), u.cases_run, what,
-                             from_journal ? "from the journal" : fmt::format("{:.2f}s", u.seconds));
-  };
-  std::vector<std::unique_ptr<OclgrindSession>> sims(devices.size());
-  std::vector<std::unique_ptr<DeviceSession>> sessions(devices.size());
-  // One task per spec x device: its cases, then its launch shapes. Slots keep the report in spec
-  // and device order whatever order the tasks end in.
+  bool launches() const { return launches_; }
+  size_t total() const { return total_; }
+  const fs::path& scratch() const { return scratch_; }
+
+  // Units run on `jobs` threads, each waiting on its own child processes. A GPU takes one unit at
+  // a time (its timings and memory stay its own); a CPU driver `cpu_device_jobs` (0: any number);
+  // the simulator any number.
+  void runAll() {
+    TaskPool pool;
+    pool.tasks = slots_.size();
+    pool.jobs = o_.isolate ? static_cast<size_t>(std::max(1, o_.jobs)) : 1;
+    pool.resource_of = [&](size_t t) { return t % devices_.size(); };
+    pool.capacity = [&](size_t d) -> size_t {
+      if (devices_[d].kind == DeviceKind::gpu) return 1;
+      if (devices_[d].kind == DeviceKind::cpu)
+        return static_cast<size_t>(std::max(0, o_.cpu_device_jobs));
+      return 0;
+    };
+    pool.stop = [] { return interruptRequested() != 0; };
+    runTasks(pool, [this](size_t t) { runTask(t); });
+  }
+
+  // The units into the report in spec and device order; the launch families of each device, for
+  // its driver section.
+  std::vector<std::deque<FamilyRun>> collect(Report& report) {
+    std::vector<std::deque<FamilyRun>> families(devices_.size());
+    for (size_t t = 0; t < slots_.size(); ++t) {
+      if (slots_[t].cases) report.units.push_back(std::move(*slots_[t].cases));
+      if (slots_[t].launch) report.units.push_back(std::move(*slots_[t].launch));
+      if (slots_[t].family) families[t % devices_.size()].push_back(std::move(*slots_[t].family));
+    }
+    sessions_.clear();  // contexts go before the simulator sessions they report to
+    sims_.clear();
+    return families;
+  }
+
+ private:
+  // A task's results; slots keep the report in spec and device order whatever order the tasks
+  // end in.
   struct Slot {
     std::optional<UnitResult> cases, launch;
     std::optional<FamilyRun> family;
   };
-  std::vector<Slot> slots(specs.size() * devices.size());
-  const std::optional<DeviceInfo> simulator =
-      o.replay_budget_s > 0 ? anySimulator(devices) : std::nullopt;
-  std::mutex journal_lock;  // the journal is shared by the threads
-  auto fromJournal = [&](const char* family, const Spec& spec, const DeviceInfo& dev,
-                         nlohmann::json* extra = nullptr) {
-    std::lock_guard<std::mutex> lock(journal_lock);
-    return journal.take(unitKey(family, spec.file, dev.displayName()), extra);
-  };
-  auto keep = [&](const UnitResult& u, const nlohmann::json& extra = nullptr) {
-    std::lock_guard<std::mutex> lock(journal_lock);
-    journal.append(u, extra);
-  };
-  auto runTask = [&](size_t t) {
-    const Spec& spec = specs[t / devices.size()];
-    const size_t d = t % devices.size();
-    const DeviceInfo& dev = devices[d];
-    Slot& slot = slots[t];
+
+  void runTask(size_t t) {
+    const Spec& spec = specs_[t / devices_.size()];
+    const size_t d = t % devices_.size();
+    if (!runCases(spec, d, slots_[t]) || !launches_) return;
+    runLaunchShapes(spec, devices_[d], slots_[t]);
+  }
+
+  // The spec's cases on device d, from the journal or run now; false when an interrupt ended them.
+  bool runCases(const Spec& spec, size_t d, Slot& slot) {
+    const DeviceInfo& dev = devices_[d];
     UnitResult u;
     const std::optional<UnitResult> earlier = fromJournal("cases", spec, dev);
     if (earlier) {
       u = *earlier;  // finished by the run this one resumes
-    } else if (o.isolate) {
-      u = runUnitIsolated(config, spec, dev, o, scratch);
-      if (interruptRequested()) return;  // its child was ended: not a result
+    } else if (o_.isolate) {
+      u = runUnitIsolated(config_, spec, dev, o_, scratch_);
+      if (interruptRequested()) return false;  // its child was ended: not a result
     } else {
-      if (!sessions[d]) {
-        sims[d] = simulatorSession(dev, (scratch / ("oclgrind-" + dev.slug() + ".jsonl")).string());
-        sessions[d] = std::make_unique<DeviceSession>(dev, sims[d].get());
-      }
-      u = runUnit(*sessions[d], spec, unitOptions(config, o));
+      u = runUnit(sessionFor(d), spec, unitOptions(config_, o_));
     }
     // A fault the simulator never ran (a crash or wrong results, often at a size beyond its range)
     // is replayed there at its smallest case, to name the statement and the kind.
-    if (!earlier && o.isolate && simulator && worthReplayingOnSimulator(u, dev) &&
+    if (!earlier && o_.isolate && simulator_ && worthReplayingOnSimulator(u, dev) &&
         !interruptRequested())
-      explainOnSimulator(config, o, spec, *simulator, std::min(o.timeout_s, o.replay_budget_s),
-                         scratch, u);
+      explainOnSimulator(config_, o_, spec, *simulator_, std::min(o_.timeout_s, o_.replay_budget_s),
+                         scratch_, u);
     if (!earlier) keep(u);
     announce(u, "cases", earlier.has_value());
     slot.cases = std::move(u);
-    if (!launches) return;
+    return true;
+  }
+
+  // The session of device d for a run without child processes, made when first needed.
+  DeviceSession& sessionFor(size_t d) {
+    if (!sessions_[d]) {
+      const DeviceInfo& dev = devices_[d];
+      sims_[d] = simulatorSession(dev, (scratch_ / ("oclgrind-" + dev.slug() + ".jsonl")).string());
+      sessions_[d] = std::make_unique<DeviceSession>(dev, sims_[d].get());
+    }
+    return *sessions_[d];
+  }
+
+  // The spec's launch shapes on the device: from the journal, skipped, or run in child processes.
+  void runLaunchShapes(const Spec& spec, const DeviceInfo& dev, Slot& slot) {
+    if (launchesFromJournal(spec, dev, slot)) return;
+    if (const char* why = whyNoLaunchShapes(spec, dev, *slot.cases)) {
+      slot.launch = unitFor(spec, dev, o_.seed, "launch");
+      slot.launch->status = Status::skipped;
+      slot.launch->message = why;
+    } else {
+      // Always in child processes: a shape may kill the driver's process, and the next child
+      // goes on after it.
+      FamilyRun run = runLaunchIsolated(config_, lo_, spec, dev, scratch_);
+      if (interruptRequested()) return;  // its children were ended: not a result
+      slot.family = std::move(run);
+      slot.launch = launchUnit(config_, *slot.family, o_.seed);
+    }
+    keep(*slot.launch, slot.family ? launch::toJson(slot.family->result, true) : nullptr);
+    announce(*slot.launch, "shapes");
+  }
+
+  // The launch unit a resumed run finished, with its family when the journal kept it.
+  bool launchesFromJournal(const Spec& spec, const DeviceInfo& dev, Slot& slot) {
+    nlohmann::json family;  // the launch family of a unit the resumed run finished
+    auto done_before = fromJournal("launch", spec, dev, &family);
+    if (!done_before) return false;
+    slot.launch = std::move(*done_before);
+    if (family.is_object()) try {  // its driver-charged failures belong in the driver section
+        FamilyRun run;
+        run.spec = &spec;
+        run.device = &dev;
+        run.result = launch::familyFromJson(family);
+        slot.family = std::move(run);
+      } catch (const std::exception&) {  // a line another version wrote: the unit stays
+      }
+    announce(*slot.launch, "shapes", true);
+    return true;
+  }
+
+  // Why the spec's launch shapes are not run on the device, or null when they are.
+  static const char* whyNoLaunchShapes(const Spec& spec, const DeviceInfo& dev,
+                                       const UnitResult& cases) {
     // A kernel that never ends would hang under the launch shapes too.
-    const auto& c = *slot.cases;
-    const bool hung =
-        c.failing && std::any_of(c.failing->findings.begin(), c.failing->findings.end(),
-                                 [](const Finding& f) { return f.kind == FindingKind::timeout; });
+    const bool hung = cases.failing &&
+                      std::any_of(cases.failing->findings.begin(), cases.failing->findings.end(),
+                                  [](const Finding& f) { return f.kind == FindingKind::timeout; });
     // On the simulator a kernel whose published bug the spec expects there would show it under
     // every shape, at the bug's sizes (minutes of interpretation), and the simulator's own launch
     // rules are probed once per device by the driver checks: nothing is learnt per spec.
     const bool broken_on_sim = dev.simulator && !expectedFindings(spec, dev).empty();
-    nlohmann::json family;  // the launch family of a unit the resumed run finished
-    if (auto done_before = fromJournal("launch", spec, dev, &family)) {
-      slot.launch = std::move(*done_before);
-      if (family.is_object()) try {  // its driver-charged failures belong in the driver section
-          FamilyRun run;
-          run.spec = &spec;
-          run.device = &dev;
-          run.result = launch::familyFromJson(family);
-          slot.family = std::move(run);
-        } catch (const std::exception&) {  // a line another version wrote: the unit stays
-        }
-      announce(*slot.launch, "shapes", true);
-      return;
-    }
-    if (hung || broken_on_sim) {
-      slot.launch = unitFor(spec, dev, o.seed, "launch");
-      slot.launch->status = Status::skipped;
-      slot.launch->message =
-          hung ? "no launch shape ran: the spec's cases ran past the time limit"
-               : "no launch shape ran on the simulator: the spec expects its kernel's published "
-                 "bug here, which every launch would show; the simulator's launch rules are "
-                 "probed once by the driver checks";
-    } else {
-      // Always in child processes: a shape may kill the driver's process, and the next child
-      // goes on after it.
-      FamilyRun run = runLaunchIsolated(config, lo, spec, dev, scratch);
-      if (interruptRequested()) return;  // its children were ended: not a result
-      slot.family = std::move(run);
-      slot.launch = launchUnit(config, *slot.family, o.seed);
-    }
-    keep(*slot.launch, slot.family ? launch::toJson(slot.family->result, true) : nullptr);
-    announce(*slot.launch, "shapes");
-  };
-  // Units run on `jobs` threads, each waiting on its own child processes. A GPU takes one unit at
-  // a time (its timings and memory stay its own); a CPU driver `cpu_device_jobs` (0: any number);
-  // the simulator any number.
-  TaskPool pool;
-  pool.tasks = slots.size();
-  pool.jobs = o.isolate ? static_cast<size_t>(std::max(1, o.jobs)) : 1;
-  pool.resource_of = [&](size_t t) { return t % devices.size(); };
-  pool.capacity = [&](size_t d) -> size_t {
-    if (devices[d].kind == DeviceKind::gpu) return 1;
-    if (devices[d].kind == DeviceKind::cpu)
-      return static_cast<size_t>(std::max(0, o.cpu_device_jobs));
-    return 0;
-  };
-  pool.stop = [] { return interruptRequested() != 0; };
-  runTasks(pool, runTask);
-  // The launch families of each device, for its driver section.
-  std::vector<std::deque<FamilyRun>> families(devices.size());
-  for (size_t t = 0; t < slots.size(); ++t) {
-    if (slots[t].cases) report.units.push_back(std::move(*slots[t].cases));
-    if (slots[t].launch) report.units.push_back(std::move(*slots[t].launch));
-    if (slots[t].family) families[t % devices.size()].push_back(std::move(*slots[t].family));
+    if (hung) return "no launch shape ran: the spec's cases ran past the time limit";
+    if (broken_on_sim)
+      return "no launch shape ran on the simulator: the spec expects its kernel's published "
+             "bug here, which every launch would show; the simulator's launch rules are "
+             "probed once by the driver checks";
+    return nullptr;
   }
-  sessions.clear();  // contexts go before the simulator sessions they report to
-  sims.clear();
 
-  // The driver section: once per device, the driver checks, and the launch families' failures
-  // that are the driver's; marked against the device's baseline.
-  if ((driver_checks || launches) && !interruptRequested()) {
-    for (size_t d = 0; d < devices.size() && !interruptRequested(); ++d)
-      report.drivers.push_back(
-          deviceDriverSection(config, o, devices[d], baselines[d] ? &*baselines[d] : nullptr,
-                              baseline_notes[d], families[d], scratch, driver_checks));
+  std::optional<UnitResult> fromJournal(const char* family, const Spec& spec, const DeviceInfo& dev,
+                                        nlohmann::json* extra = nullptr) {
+    std::lock_guard<std::mutex> lock(journal_lock_);
+    return journal_.take(unitKey(family, spec.file, dev.displayName()), extra);
   }
-  std::error_code ec;
-  fs::remove_all(scratch, ec);
+  void keep(const UnitResult& u, const nlohmann::json& extra = nullptr) {
+    std::lock_guard<std::mutex> lock(journal_lock_);
+    journal_.append(u, extra);
+  }
+  // The [n/total] lines, written as units finish.
+  void announce(const UnitResult& u, const char* what, bool from_journal = false) {
+    std::lock_guard<std::mutex> lock(progress_);
+    ++done_;
+    std::cerr << fmt::format("[{}/{}] {} on {}: {} ({} {}, {})\n", done_, total_, u.title(),
+                             u.device, toString(u.status), u.cases_run, what,
+                             from_journal ? "from the journal" : fmt::format("{:.2f}s", u.seconds));
+  }
 
+  const ToolConfig& config_;
+  const CheckOptions& o_;
+  const std::vector<Spec>& specs_;
+  const std::vector<DeviceInfo>& devices_;
+  RunJournal& journal_;
+  const bool launches_;
+  const size_t total_;
+  LaunchRunOptions lo_;
+  fs::path scratch_;
+  std::vector<Slot> slots_;
+  std::vector<std::unique_ptr<OclgrindSession>> sims_;
+  std::vector<std::unique_ptr<DeviceSession>> sessions_;
+  const std::optional<DeviceInfo> simulator_;
+  std::mutex journal_lock_;  // the journal is shared by the threads
+  std::mutex progress_;
+  size_t done_ = 0;
+};
+
+// The report printed and written in each format asked for; the run's exit code.
+int finishReports(const CheckOptions& o, Report& report, RunJournal& journal, size_t planned) {
   writeConsoleReport(std::cout, report);
   if (const int sig = interruptRequested()) {
     report.interrupted_by = signalName(sig);
-    report.units_planned = total;
+    report.units_planned = planned;
     std::cout << interruptedLine(report, journal.isOpen() ? journal.path() : "");
     writeReportOutputs(report, o.reports);
     return interruptExitCode();
@@ -299,5 +352,50 @@ int runCheck(const ToolConfig& config, const CheckOptions& o) {
   if (!writeReportOutputs(report, o.reports)) return kExitUsage;
   journal.finish();
   return reportPasses(report) ? kExitOk : kExitCheckFailed;
+}
+
+}  // namespace
+
+int runCheck(const ToolConfig& config, const CheckOptions& o) {
+  std::vector<Spec> specs;
+  if (!checkSpecs(config, o, specs)) return kExitUsage;
+  auto devices = findDevices(config, o.device_regex);
+  if (devices.empty()) {
+    std::cerr << "clharness: no usable device"
+              << (o.device_regex.empty() ? "" : " matches --device '" + o.device_regex + "'")
+              << "; `clharness devices` lists what was found\n";
+    return kExitNoDevice;
+  }
+  const bool launches = o.launch_shapes > 0 && !o.sizes;
+  const bool driver_checks = o.driver_checks && !o.sizes;
+  std::vector<std::optional<drivers::Baseline>> baselines(devices.size());
+  std::vector<std::string> baseline_notes(devices.size());
+  if ((driver_checks || launches) && !findBaselines(config, o, devices, baselines, baseline_notes))
+    return kExitUsage;
+  installInterruptHandlers();
+  RunJournal journal;
+  if (!openJournal(o, specs, journal)) return kExitUsage;
+
+  Report report;
+  report.tool_version = kVersion;
+  report.seed = o.seed;
+  report.regression_mode = o.regression;
+  if (o.shard_count > 1) report.shard = fmt::format("{}/{}", o.shard_index, o.shard_count);
+  for (const auto& d : devices) report.devices.push_back(d.displayName());
+  CheckRun run(config, o, specs, devices, journal);
+  run.runAll();
+  std::vector<std::deque<FamilyRun>> families = run.collect(report);
+
+  // The driver section: once per device, the driver checks, and the launch families' failures
+  // that are the driver's; marked against the device's baseline.
+  if ((driver_checks || launches) && !interruptRequested()) {
+    for (size_t d = 0; d < devices.size() && !interruptRequested(); ++d)
+      report.drivers.push_back(
+          deviceDriverSection(config, o, devices[d], baselines[d] ? &*baselines[d] : nullptr,
+                              baseline_notes[d], families[d], run.scratch(), driver_checks));
+  }
+  std::error_code ec;
+  fs::remove_all(run.scratch(), ec);
+  return finishReports(o, report, journal, run.total());
 }
 }  // namespace clh

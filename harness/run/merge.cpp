@@ -12,6 +12,54 @@
 
 namespace clh {
 
+namespace {
+
+// A report's units that no report before it had; a unit that came twice is noted, the first kept.
+void mergeUnits(MergeOutcome& out, std::map<std::string, std::string>& seen, const Report& r,
+                const std::string& name) {
+  for (const auto& u : r.units) {
+    const std::string key = u.family + "\n" + u.spec_file + "\n" + u.device;
+    if (auto [it, fresh] = seen.emplace(key, name); !fresh) {
+      out.notes.push_back(fmt::format("{} on {} came twice ({} and {}): the first kept", u.title(),
+                                      u.device, it->second, name));
+      continue;
+    }
+    out.report.units.push_back(u);
+  }
+}
+
+// One device's driver section from another shard into the merged one.
+void mergeDriverSection(DriverReport& into, const DriverReport& d) {
+  for (const auto& f : d.findings) {
+    auto same = std::find_if(into.findings.begin(), into.findings.end(),
+                             [&](const DriverFinding& g) { return g.check == f.check; });
+    if (same == into.findings.end())
+      into.findings.push_back(f);
+    else if (same->mark == BaselineMark::missing && f.mark != BaselineMark::missing)
+      *same = f;  // one shard's specs did not show it, another's did: seen
+  }
+  // A check that conformed in one shard and was listed in another stays listed.
+  for (const auto& c : d.conforming_checks)
+    if (std::find(into.conforming_checks.begin(), into.conforming_checks.end(), c) ==
+            into.conforming_checks.end() &&
+        std::none_of(into.findings.begin(), into.findings.end(),
+                     [&](const DriverFinding& g) { return g.check == c; }))
+      into.conforming_checks.push_back(c);
+}
+
+// Each device's driver section once: the first report's, with the others' merged into it.
+void mergeDriverSections(Report& m, std::map<std::string, size_t>& section, const Report& r) {
+  for (const auto& d : r.drivers) {
+    auto [it, fresh] = section.emplace(d.device, m.drivers.size());
+    if (fresh)
+      m.drivers.push_back(d);
+    else
+      mergeDriverSection(m.drivers[it->second], d);
+  }
+}
+
+}  // namespace
+
 MergeOutcome mergeReports(const std::vector<Report>& reports,
                           const std::vector<std::string>& names) {
   MergeOutcome out;
@@ -52,38 +100,8 @@ MergeOutcome mergeReports(const std::vector<Report>& reports,
     for (const auto& d : r.devices)
       if (std::find(m.devices.begin(), m.devices.end(), d) == m.devices.end())
         m.devices.push_back(d);
-    for (const auto& u : r.units) {
-      const std::string key = u.family + "\n" + u.spec_file + "\n" + u.device;
-      if (auto [it, fresh] = seen.emplace(key, name); !fresh) {
-        out.notes.push_back(fmt::format("{} on {} came twice ({} and {}): the first kept",
-                                        u.title(), u.device, it->second, name));
-        continue;
-      }
-      m.units.push_back(u);
-    }
-    for (const auto& d : r.drivers) {
-      auto [it, fresh] = section.emplace(d.device, m.drivers.size());
-      if (fresh) {
-        m.drivers.push_back(d);
-        continue;
-      }
-      DriverReport& into = m.drivers[it->second];
-      for (const auto& f : d.findings) {
-        auto same = std::find_if(into.findings.begin(), into.findings.end(),
-                                 [&](const DriverFinding& g) { return g.check == f.check; });
-        if (same == into.findings.end())
-          into.findings.push_back(f);
-        else if (same->mark == BaselineMark::missing && f.mark != BaselineMark::missing)
-          *same = f;  // one shard's specs did not show it, another's did: seen
-      }
-      // A check that conformed in one shard and was listed in another stays listed.
-      for (const auto& c : d.conforming_checks)
-        if (std::find(into.conforming_checks.begin(), into.conforming_checks.end(), c) ==
-                into.conforming_checks.end() &&
-            std::none_of(into.findings.begin(), into.findings.end(),
-                         [&](const DriverFinding& g) { return g.check == c; }))
-          into.conforming_checks.push_back(c);
-    }
+    mergeUnits(out, seen, r, name);
+    mergeDriverSections(m, section, r);
   }
   for (int k = 0; k < shard_count; ++k)
     if (!shards.count(k)) {

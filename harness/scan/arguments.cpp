@@ -10,6 +10,7 @@
 #include <random>
 #include <regex>
 #include <set>
+#include <type_traits>
 
 #include "core/reference.hpp"
 #include "core/result.hpp"
@@ -22,7 +23,8 @@ namespace clh::scan {
 namespace {
 
 bool isSigned(ElemType t) {
-  return t == ElemType::i8 || t == ElemType::i16 || t == ElemType::i32 || t == ElemType::i64;
+  return visitElemType(
+      t, []<class T>(TypeTag<T>) { return std::is_integral_v<T> && std::is_signed_v<T>; });
 }
 
 }  // namespace
@@ -156,38 +158,7 @@ std::vector<uint8_t> vectorBytes(ElemType type, int width, const std::vector<dou
   std::vector<uint8_t> out;
   for (int i = 0; i < width; ++i) {
     const double v = lanes.empty() ? 0.0 : lanes[lanes.size() == 1 ? 0 : static_cast<size_t>(i)];
-    switch (type) {
-      case ElemType::i8:
-        appendAs<int8_t>(out, v);
-        break;
-      case ElemType::u8:
-        appendAs<uint8_t>(out, v);
-        break;
-      case ElemType::i16:
-        appendAs<int16_t>(out, v);
-        break;
-      case ElemType::u16:
-        appendAs<uint16_t>(out, v);
-        break;
-      case ElemType::i32:
-        appendAs<int32_t>(out, v);
-        break;
-      case ElemType::u32:
-        appendAs<uint32_t>(out, v);
-        break;
-      case ElemType::i64:
-        appendAs<int64_t>(out, v);
-        break;
-      case ElemType::u64:
-        appendAs<uint64_t>(out, v);
-        break;
-      case ElemType::f32:
-        appendAs<float>(out, v);
-        break;
-      case ElemType::f64:
-        appendAs<double>(out, v);
-        break;
-    }
+    visitElemType(type, [&]<class T>(TypeTag<T>) { appendAs<T>(out, v); });
   }
   return out;
 }

@@ -3,10 +3,19 @@
 
 #include <cstdlib>
 
+#include "core/enum_words.hpp"
+
 namespace clh {
 
+namespace {
+constexpr EnumWord<OclgrindCheck> kOclgrindCheckWords[] = {
+    {OclgrindCheck::uninitialized, "uninitialized"},
+    {OclgrindCheck::data_races, "data_races"},
+};
+}  // namespace
+
 std::string_view toString(OclgrindCheck check) {
-  return check == OclgrindCheck::uninitialized ? "uninitialized" : "data_races";
+  return wordOf(kOclgrindCheckWords, check, "data_races");
 }
 
 std::string describe(OclgrindCheck check) {
@@ -26,12 +35,11 @@ std::vector<OclgrindCheck> parseSkippedChecks(std::string_view text) {
     size_t end = text.find(',', begin);
     if (end == std::string_view::npos) end = text.size();
     const std::string_view word = text.substr(begin, end - begin);
-    for (OclgrindCheck check : {OclgrindCheck::uninitialized, OclgrindCheck::data_races})
-      if (word == toString(check)) {
-        bool seen = false;
-        for (OclgrindCheck c : out) seen = seen || c == check;
-        if (!seen) out.push_back(check);
-      }
+    if (const auto check = valueOf(kOclgrindCheckWords, word)) {
+      bool seen = false;
+      for (OclgrindCheck c : out) seen = seen || c == *check;
+      if (!seen) out.push_back(*check);
+    }
     begin = end + 1;
   }
   return out;
