@@ -59,7 +59,7 @@ def main(path):
                     p["icd_dir"] = t
             if re.search(r'"[^"]*/specs/[^"]*\.yaml"', text) and "spec" not in p:
                 p["spec"] = t
-        if call == "openat" and "O_CREAT" in text and "/kcache/" in text and ".so" in text:
+        if call == "openat" and "O_CREAT" in text and re.search(r'/kcache/[^"]*\.so"', text):
             p["wg"] += 1
         if call == "write":
             ev = re.search(r'\{\\"event\\":\\"(\w+)\\"', text)
