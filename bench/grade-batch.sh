@@ -3,7 +3,8 @@
 # submission): the assignment's reference solution copied N-F times and F of its faulty test
 # submissions (tests/grade/submissions/ASSIGNMENT, those that do not hang), each file made distinct
 # by a comment so that no kernel cache answers for another. Writes OUTDIR/ASSIGNMENT/: the tool's
-# output (grade.txt), its grades (grades.csv, grades.json), time.txt (wall, user and sys of the
+# output (grade.txt), its grades (grades.csv, grades.json; results.txt: points, verdicts and
+# finding kinds per submission, bench/grade-results.py), time.txt (wall, user and sys of the
 # whole batch; seconds a submission) and run.txt (the command, the commit, the machine, the load).
 #   bench/grade-batch.sh ASSIGNMENT OUTDIR [GRADE OPTION...]   e.g. --device pocl
 # N is $BATCH (default 40), F is $FAULTY (default 10, at most the faulty files there). The tool:
@@ -59,6 +60,8 @@ rc=0
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg); exit code $rc" >>"$out/run.txt"
 read -r wall user sys < <(tail -1 "$out/time.raw")  # after "Command exited with ..."
 cp "$out/grades/grades.csv" "$out/grades/grades.json" "$out/" 2>/dev/null || true
+# Points, verdicts and finding kinds per submission, for a diff against another grading.
+python3 "$root/bench/grade-results.py" "$out/grades" >"$out/results.txt" 2>/dev/null || true
 per() { awk "BEGIN { printf \"%.3f\", ($1) / $k }"; }  # awk: the GPU machine has no bc
 {
   echo "$assignment: $k submissions in $wall s wall, $user s user, $sys s sys"

@@ -226,13 +226,14 @@ Attempt runOnDevice(const Batch& b, const std::string& kernelPath, const clh::De
       if (j.is_object()) watch.onEvent(j, t);
     });
   };
-  gr::SandboxEnd child = gr::runSandboxed(argv, gr::childEnvironment(environ, jobDir.string()),
-                                          jobDir.string(), 0, [&](double t) {
-                                            lastT = t;
-                                            feed(t);
-                                            stop = watch.check(t);
-                                            return stop.has_value();
-                                          });
+  const auto env =
+      gr::childEnvironment(environ, jobDir.string(), gr::gradingDriverDefaults(b.speed != nullptr));
+  gr::SandboxEnd child = gr::runSandboxed(argv, env, jobDir.string(), 0, [&](double t) {
+    lastT = t;
+    feed(t);
+    stop = watch.check(t);
+    return stop.has_value();
+  });
   feed(lastT);
   if (!stop && child.signal == SIGXCPU) stop = watch.where(lastT);
   gr::ChildEnd end;

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <thread>
@@ -15,8 +16,8 @@
 
 namespace clh::grade {
 
-std::vector<std::string> childEnvironment(const char* const* parent_env,
-                                          const std::string& scratch) {
+std::vector<std::string> childEnvironment(const char* const* parent_env, const std::string& scratch,
+                                          const std::vector<std::string>& defaults) {
   static const char* const kPrefixes[] = {"OCL_ICD_", "OPENCL_", "POCL_", "OCLGRIND_", "CUDA_",
                                           "NVIDIA_",  "__GL_",   "HSA_",  "ROC",       "GPU_",
                                           "AMD_",     "ZE_",     "NEO"};
@@ -31,6 +32,12 @@ std::vector<std::string> childEnvironment(const char* const* parent_env,
     if (name == "OCL_ICD_VENDORS") icd = var.substr(var.find('=') + 1);
     if (keep) out.push_back(var);
   }
+  for (const auto& d : defaults) {
+    const std::string name = d.substr(0, d.find('=') + 1);
+    if (std::none_of(out.begin(), out.end(),
+                     [&](const std::string& v) { return v.rfind(name, 0) == 0; }))
+      out.push_back(d);
+  }
   out.push_back("PATH=/usr/local/bin:/usr/bin:/bin");
   out.push_back("HOME=" + scratch);
   out.push_back("TMPDIR=" + scratch);
@@ -38,6 +45,11 @@ std::vector<std::string> childEnvironment(const char* const* parent_env,
   out.push_back("LC_ALL=C");
   if (!icd.empty()) out.push_back("CLHARNESS_ICD_DIR=" + icd);
   return out;
+}
+
+std::vector<std::string> gradingDriverDefaults(bool times_speed) {
+  if (times_speed) return {};
+  return {"POCL_WORK_GROUP_SPECIALIZATION=0"};
 }
 
 SandboxEnd runSandboxed(const std::vector<std::string>& argv, const std::vector<std::string>& env,

@@ -196,6 +196,24 @@ TEST(Sandbox, TheGradingProcessGetsOnlyWhatOpenClNeeds) {
   }
 }
 
+TEST(Sandbox, TheGradersDriverSettingsGoWhereTheUserSetNone) {
+  const char* bare[] = {"HOME=/home/ta", nullptr};
+  const char* own[] = {"POCL_WORK_GROUP_SPECIALIZATION=1", nullptr};
+  auto count = [](const std::vector<std::string>& env, const std::string& var) {
+    return std::count(env.begin(), env.end(), var);
+  };
+  // Without a speed item PoCL compiles one work-group function instead of one per local size.
+  auto env = childEnvironment(bare, "/g/.work-1/a.pocl", gradingDriverDefaults(false));
+  EXPECT_EQ(count(env, "POCL_WORK_GROUP_SPECIALIZATION=0"), 1);
+  // A user's own setting wins, once.
+  env = childEnvironment(own, "/g/.work-1/a.pocl", gradingDriverDefaults(false));
+  EXPECT_EQ(count(env, "POCL_WORK_GROUP_SPECIALIZATION=1"), 1);
+  EXPECT_EQ(count(env, "POCL_WORK_GROUP_SPECIALIZATION=0"), 0);
+  // A speed item times the code PoCL makes by default.
+  env = childEnvironment(bare, "/g/.work-1/a.pocl", gradingDriverDefaults(true));
+  for (const auto& var : env) EXPECT_EQ(var.rfind("POCL_WORK_GROUP", 0), std::string::npos) << var;
+}
+
 TEST(Sandbox, RunsInTheFolderGivenWithTheEnvironmentGiven) {
   const std::string dir = ::testing::TempDir();
   setenv("SECRET", "the grader's", 1);  // in the parent only: the child must not see it
