@@ -141,10 +141,11 @@ ResolvedCase resolveCase(const Spec& spec, ExprEnv& env, const Sizes& sizes) {
 void fillBuffer(HostBuffer& buf, const InitSpec& init, uint64_t seed) {
   constexpr size_t kSliceElements = size_t{1} << 17;
   constexpr size_t kMaxThreads = 8;
-  const size_t cores = std::max(1u, std::thread::hardware_concurrency());
-  fillBufferSliced(
-      buf, init, seed,
-      static_cast<unsigned>(std::min({cores, kMaxThreads, buf.count() / kSliceElements})));
+  const size_t slices = buf.count() / kSliceElements;
+  if (slices < 2) return fillBufferSliced(buf, init, seed, 1);
+  // Asked once: glibc reads the online CPUs from /sys on every call (microseconds a case).
+  static const size_t cores = std::max(1u, std::thread::hardware_concurrency());
+  fillBufferSliced(buf, init, seed, static_cast<unsigned>(std::min({cores, kMaxThreads, slices})));
 }
 
 void fillBufferSliced(HostBuffer& buf, const InitSpec& init, uint64_t seed, unsigned slices) {
