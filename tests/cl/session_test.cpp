@@ -13,21 +13,14 @@
 #include "cl/devices.hpp"
 #include "cl/unit.hpp"
 #include "core/spec.hpp"
+#include "support/kinds.hpp"
 
 namespace {
 
 constexpr int64_t kRefusedLocal = 1048576;  // specs/local_refused.yaml's L no device accepts
 
-const std::vector<clh::DeviceInfo>& allDevices() {
-  static const std::vector<clh::DeviceInfo> all = [] {
-    clh::registerIcds({});
-    return clh::enumerateDevices();
-  }();
-  return all;
-}
-
 const clh::DeviceInfo* firstDevice(const std::string& platform) {
-  for (const auto& d : allDevices())
+  for (const auto& d : clh::test::allDevices())
     if (d.platform.find(platform) != std::string::npos) return &d;
   return nullptr;
 }
