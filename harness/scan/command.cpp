@@ -206,7 +206,7 @@ SimulatorLimits simulatorLimits(double timeout_s) {
   unsigned threads = std::max(1u, std::thread::hardware_concurrency());
   if (const char* n = std::getenv("OCLGRIND_NUM_THREADS"); n && std::atoi(n) > 0)
     threads = static_cast<unsigned>(std::atoi(n));
-  return {timeout_s * threads, timeout_s * kWallBackstop};
+  return {timeout_s * threads, std::max(timeout_s * kWallBackstop, kWallBackstopFloor)};
 }
 
 namespace {

@@ -30,12 +30,14 @@ struct ScanArgs {
 /// How `--timeout` is enforced on the simulator: CPU time, not the clock, so a busy machine does
 /// not reach it. The kernel may use `timeout_s` seconds on each of the simulator's worker threads
 /// (OCLGRIND_NUM_THREADS, else one per core); the clock stops it only at `kWallBackstop` times
-/// `timeout_s` (a kernel blocked without computing).
+/// `timeout_s`, and never before `kWallBackstopFloor` seconds (a kernel blocked without computing;
+/// a short limit on a busy machine must not meet the clock first).
 struct SimulatorLimits {
   double cpu_s;   ///< the child's CPU seconds (all its threads)
   double wall_s;  ///< the wall-clock backstop
 };
 inline constexpr double kWallBackstop = 10;
+inline constexpr double kWallBackstopFloor = 600;
 SimulatorLimits simulatorLimits(double timeout_s);
 
 // The child side: the scan on the one device the regex selects, its result as JSON in a file.
