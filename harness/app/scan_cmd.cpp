@@ -40,6 +40,11 @@ void addScanCommand(CLI::App& app, const std::function<clh::ToolConfig()>& confi
       "the most launches (default 12): the defaults, then other values of scalars not "
       "fixed with --arg (0, 1, -1, the last index, a random one; within LO..HI for "
       "--arg NAME=LO..HI) and, without --local, other local sizes; 1: the defaults only");
+  cmd->add_option("--max-items", a->max_items,
+                  "the most work-items a launch on the simulator has (default 65536; 0: as "
+                  "given): a larger grid runs with the same work-group size and fewer "
+                  "work-groups, the report says which; a grid that runs past --timeout is run "
+                  "again with two work-groups a dimension, then one");
   cmd->add_option("--suppress", a->suppress,
                   "KIND: drop findings of this kind, e.g. a simulator's known false positive "
                   "(repeatable; the listing counts what was dropped)");
@@ -65,6 +70,9 @@ void addScanCommand(CLI::App& app, const std::function<clh::ToolConfig()>& confi
   cmd->add_option("--child-stderr", a->child_stderr, "(internal) the child's stderr file")
       ->group("");
   cmd->add_option("--child-cpu-limit", a->child_cpu_limit_s, "(internal) the child's CPU seconds")
+      ->group("");
+  cmd->add_option("--child-max-groups", a->child_max_groups,
+                  "(internal) at most this many work-groups a dimension")
       ->group("");
   auto cfg = config;
   cmd->callback([a, cfg] {

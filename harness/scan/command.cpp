@@ -27,6 +27,7 @@
 #include "core/files.hpp"
 #include "core/shell.hpp"
 #include "proc/child.hpp"
+#include "scan/grid.hpp"
 #include "scan/scan.hpp"
 #include "sim/check_fallback.hpp"
 #include "sim/oclgrind_log.hpp"
@@ -128,6 +129,8 @@ clh::scan::ScanOptions toOptions(const ScanArgs& a) {
     o.args[kv.substr(0, eq)] = kv.substr(eq + 1);
   }
   o.stub_bodiless = a.stub_bodiless;
+  o.max_items = a.max_items;
+  o.max_groups = a.child_max_groups;
   if (a.tries < 1) throw clh::scan::ScanUsageError("--tries: at least 1");
   if (o.sim_path.empty()) o.tries = a.tries;
   for (const auto& word : a.suppress) {
@@ -233,10 +236,13 @@ int runChildScan(const clh::ToolConfig& config, const ScanArgs& a) {
   }
   try {
     clh::scan::ScanOptions o = toOptions(a);
+    o.cpu_budget_s = a.child_cpu_limit_s;
     // A local size over Oclgrind's largest work-group (1024): raise it, before Oclgrind is loaded
     // (it reads OCLGRIND_MAX_WGSIZE when asked for the device's limits).
     size_t groupItems = 1;
-    for (size_t l : o.local) groupItems *= l;
+    const std::vector<size_t> local =
+        o.local.empty() ? o.local : shrinkGrid(o.global, o.local, o.max_items).local;
+    for (size_t l : local) groupItems *= l;
     if (groupItems > 1024) ::setenv("OCLGRIND_MAX_WGSIZE", std::to_string(groupItems).c_str(), 1);
     auto devices = clh::findDevices(config, a.device_regex);
     if (devices.empty()) throw std::runtime_error("the device is gone");
@@ -314,6 +320,7 @@ int runScanCommand(const clh::ToolConfig& config, const ScanArgs& a) {
     for (const auto& kv : a.args) argv.push_back("--arg=" + kv);
     for (const auto& kind : a.suppress) argv.push_back("--suppress=" + kind);
     argv.push_back("--tries=" + std::to_string(a.tries));
+    argv.push_back("--max-items=" + std::to_string(a.max_items));
     if (a.uniform_writes) argv.push_back("--uniform-writes");
     if (a.stub_bodiless) argv.push_back("--stub-bodiless");
     // On the simulator a crash may be one of its checks': run again without it (check_fallback).
@@ -351,14 +358,44 @@ int runScanCommand(const clh::ToolConfig& config, const ScanArgs& a) {
     };
     // Every attempt crashed: not a check's crash, and the first attempt's outcome (kept) stands.
     clh::CheckFallbackOutcome fallback = clh::runWithCheckFallback(attempt);
+    // Findings the simulator made before a time limit stand, so a kernel that has some is not
+    // run again.
+    auto timedOutEmpty = [&] {
+      return child.timed_out &&
+             (!dev.simulator ||
+              findingsBeforeTheLimit(out.string() + ".oclgrind.jsonl", options, dev.displayName())
+                  .empty());
+    };
+    // On the simulator a grid that ran past the limit runs again smaller: two work-groups in
+    // each dimension, then one (the child's notes say so).
+    bool shrunk = false;
+    std::string smaller;  // the smaller grids run, in words
+    if (dev.simulator && timedOutEmpty()) {
+      std::vector<size_t> groups;
+      try {
+        const clh::scan::PlannedGrid plan = clh::scan::planGrid(options, dev);
+        groups = groupCounts(plan.global, plan.local);
+      } catch (const clh::scan::ScanUsageError&) {
+        // the child said why it cannot run; nothing to shrink
+      }
+      const size_t most = groups.empty() ? 0 : *std::max_element(groups.begin(), groups.end());
+      for (size_t cap : {size_t{2}, size_t{1}}) {
+        if (most <= cap || !timedOutEmpty()) continue;
+        std::erase_if(argv,
+                      [](const std::string& w) { return w.rfind("--child-max-groups", 0) == 0; });
+        argv.push_back("--child-max-groups=" + std::to_string(cap));
+        fallback = clh::runWithCheckFallback(attempt);
+        shrunk = true;
+        smaller += fmt::format("{}{} work-group{} a dimension", smaller.empty() ? "" : ", then ",
+                               cap, cap == 1 ? "" : "s");
+      }
+    }
     // A timeout is confirmed before it stands: once more with the limit doubled (a busy machine
-    // is not a kernel that never ends). Findings the simulator made before the limit already
-    // stand, so a kernel that has some is not run again.
+    // is not a kernel that never ends), unless smaller grids ran past it too.
     std::string confirmed;
-    if (child.timed_out &&
-        (!dev.simulator ||
-         findingsBeforeTheLimit(out.string() + ".oclgrind.jsonl", options, dev.displayName())
-             .empty())) {
+    if (shrunk && child.timed_out)
+      confirmed = fmt::format(" (and so did the grid made smaller: {})", smaller);
+    if (!shrunk && timedOutEmpty()) {
       limit = 2 * a.timeout_s;
       fallback = clh::runWithCheckFallback(attempt);
       confirmed =

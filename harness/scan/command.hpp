@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cl/tool.hpp"
+#include "scan/scan.hpp"
 
 namespace clh::scan {
 
@@ -19,12 +20,15 @@ struct ScanArgs {
   std::string json_path;
   double timeout_s = 300;
   int tries = 12;
+  /// A grid of more work-items runs smaller on the simulator (scan/grid.hpp); 0: as given.
+  size_t max_items = kScanMaxItems;
   bool no_isolate = false;
   bool uniform_writes = false;   // report write-write races of equal values too
   bool stub_bodiless = false;    // functions declared without a body return zero
   std::string child_out;         // hidden: the child's JSON result
   std::string child_stderr;      // hidden: where the child's stderr (the simulator's text) goes
   double child_cpu_limit_s = 0;  // hidden: the child's CPU-time limit (RLIMIT_CPU; 0: none)
+  size_t child_max_groups = 0;   // hidden: at most this many work-groups a dimension (0: any)
 };
 
 /// How `--timeout` is enforced on the simulator: CPU time, not the clock, so a busy machine does

@@ -3,6 +3,7 @@
 #include "scan/scan.hpp"
 
 #include <fmt/format.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -21,6 +22,7 @@
 #include "core/reference.hpp"
 #include "core/result.hpp"
 #include "core/text.hpp"
+#include "scan/grid.hpp"
 #include "scan/stubs.hpp"
 #include "sim/work_groups.hpp"
 
@@ -138,6 +140,14 @@ Finding chargeBodilessCall(Finding f, const std::string& source_path) {
 
 // sizeof of each type, from the device's compiler: the kernel's source with a kernel appended
 // that writes them, run once. Empty when it does not build or run (a type local to a function).
+// CPU seconds this process has used (every thread's: the simulator's workers too).
+double processCpuSeconds() {
+  rusage u{};
+  ::getrusage(RUSAGE_SELF, &u);
+  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+         static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+}
+
 std::map<std::string, size_t> typeSizes(DeviceSession& session, const std::string& source_path,
                                         const std::string& options,
                                         const std::vector<std::string>& types) {
@@ -242,13 +252,9 @@ ScanOptions simScanOptions(const std::string& sim_path, const std::string& build
   return o;
 }
 
-ScanResult runScan(DeviceSession& session, const ScanOptions& options) {
-  ScanResult r;
-  r.device = session.device().displayName();
-  r.kernel = options.kernel;
-  r.source = options.source_path;
-  r.sim_file = options.sim_path;
-  r.global = options.global;
+PlannedGrid planGrid(const ScanOptions& options, const DeviceInfo& dev) {
+  PlannedGrid p;
+  p.global = options.global;
   if (options.global.empty() || options.global.size() > 3)
     throw ScanUsageError("--global needs 1 to 3 sizes");
   // A free size ('*' in --global, kScanFreeSize here): runs first with two work-groups in that
@@ -259,11 +265,75 @@ ScanResult runScan(DeviceSession& session, const ScanOptions& options) {
       if (!options.sim_path.empty()) throw ScanUsageError("a .sim file gives every size");
       freeDims.push_back(d);
       const size_t group = d < options.local.size() ? options.local[d] : kScanFreeGroup;
-      r.global[d] = 2 * group;
+      p.global[d] = 2 * group;
     }
   if (!options.local.empty() && options.local.size() != options.global.size())
     throw ScanUsageError(fmt::format("--local has {} sizes and --global {}", options.local.size(),
                                      options.global.size()));
+  if (options.local.empty()) {
+    p.local =
+        defaultLocalSize(p.global, std::min<size_t>(kScanMaxLocalItems, dev.max_work_group_size),
+                         dev.max_work_item_sizes);
+    p.local_chosen = true;
+    p.notes.push_back(
+        fmt::format("local size {} chosen (set it with --local)", commaList(p.local)));
+  } else {
+    p.local = options.local;
+    bool divides = true;
+    for (size_t d = 0; d < p.local.size(); ++d) {
+      if (p.local[d] == 0) throw ScanUsageError("--local: a size of 0");
+      divides = divides && p.global[d] % p.local[d] == 0;
+    }
+    if (!divides && !allowsNonUniformGroups(options.build_options))
+      throw ScanUsageError(fmt::format(
+          "--local {} does not divide --global {} (non-uniform work-groups need OpenCL C 2.0 or "
+          "later: --build-options=-cl-std=CL2.0)",
+          commaList(p.local), commaList(p.global)));
+    if (!divides)
+      p.notes.push_back(
+          fmt::format("local size {} does not divide global {}: the last work-groups are smaller "
+                      "(non-uniform work-groups, OpenCL C 2.0)",
+                      commaList(p.local), commaList(p.global)));
+  }
+
+  // A grid over the simulator's budget runs smaller (the same work-group shape), and one the
+  // parent saw run past the time limit with fewer work-groups still, said in notes; the scalars'
+  // defaults follow the grid that runs.
+  auto runInstead = [&p](GridChoice chosen) {
+    if (chosen.note.empty()) return;
+    p.global = std::move(chosen.global);
+    p.local = std::move(chosen.local);
+    p.notes.push_back(std::move(chosen.note));
+  };
+  if (options.sim_path.empty()) {
+    runInstead(shrinkGrid(p.global, p.local, options.max_items));
+    runInstead(fewerGroups(p.global, p.local, options.max_groups));
+  }
+
+  // The other sizes of the free dimensions: one work-group, then three, of the local size.
+  if (!freeDims.empty()) {
+    for (size_t groups : {size_t{1}, size_t{3}}) {
+      std::vector<size_t> g = p.global;
+      for (size_t d : freeDims) g[d] = groups * p.local[d];
+      p.other_globals.push_back(std::move(g));
+    }
+    std::string which;
+    for (size_t d : freeDims) which += (which.empty() ? "" : ", ") + std::to_string(d);
+    p.notes.push_back(fmt::format(
+        "global size free ('*') in dimension {}: ran {} first, then {} and {} (two, one and "
+        "three work-groups of the local size there)",
+        which, commaList(p.global), commaList(p.other_globals[0]), commaList(p.other_globals[1])));
+  }
+  return p;
+}
+
+ScanResult runScan(DeviceSession& session, const ScanOptions& options) {
+  ScanResult r;
+  r.device = session.device().displayName();
+  r.kernel = options.kernel;
+  r.source = options.source_path;
+  r.sim_file = options.sim_path;
+  r.global = options.global;
   if (options.build_options.find_first_of("{}") != std::string::npos)
     throw ScanUsageError(
         "--build-options: braces are not supported (they name size expressions in specs)");
@@ -276,47 +346,12 @@ ScanResult runScan(DeviceSession& session, const ScanOptions& options) {
     r.notes.push_back(fmt::format(
         "kernel, sizes and arguments from {} (Oclgrind's .sim; sizes in bytes, 'dump' not shown)",
         options.sim_path));
-  if (options.local.empty()) {
-    r.local =
-        defaultLocalSize(r.global, std::min<size_t>(kScanMaxLocalItems, dev.max_work_group_size),
-                         dev.max_work_item_sizes);
-    r.local_chosen = true;
-    r.notes.push_back(
-        fmt::format("local size {} chosen (set it with --local)", commaList(r.local)));
-  } else {
-    r.local = options.local;
-    bool divides = true;
-    for (size_t d = 0; d < r.local.size(); ++d) {
-      if (r.local[d] == 0) throw ScanUsageError("--local: a size of 0");
-      divides = divides && r.global[d] % r.local[d] == 0;
-    }
-    if (!divides && !allowsNonUniformGroups(r.build_options))
-      throw ScanUsageError(fmt::format(
-          "--local {} does not divide --global {} (non-uniform work-groups need OpenCL C 2.0 or "
-          "later: --build-options=-cl-std=CL2.0)",
-          commaList(r.local), commaList(r.global)));
-    if (!divides)
-      r.notes.push_back(
-          fmt::format("local size {} does not divide global {}: the last work-groups are smaller "
-                      "(non-uniform work-groups, OpenCL C 2.0)",
-                      commaList(r.local), commaList(r.global)));
-  }
-
-  // The other sizes of the free dimensions: one work-group, then three, of the local size.
-  std::vector<std::vector<size_t>> otherGlobals;
-  if (!freeDims.empty()) {
-    for (size_t groups : {size_t{1}, size_t{3}}) {
-      std::vector<size_t> g = r.global;
-      for (size_t d : freeDims) g[d] = groups * r.local[d];
-      otherGlobals.push_back(std::move(g));
-    }
-    std::string which;
-    for (size_t d : freeDims) which += (which.empty() ? "" : ", ") + std::to_string(d);
-    r.notes.push_back(fmt::format(
-        "global size free ('*') in dimension {}: ran {} first, then {} and {} (two, one and "
-        "three work-groups of the local size there)",
-        which, commaList(r.global), commaList(otherGlobals[0]), commaList(otherGlobals[1])));
-  }
+  PlannedGrid plan = planGrid(options, dev);
+  r.global = plan.global;
+  r.local = plan.local;
+  r.local_chosen = plan.local_chosen;
+  for (auto& note : plan.notes) r.notes.push_back(std::move(note));
+  const std::vector<std::vector<size_t>>& otherGlobals = plan.other_globals;
 
   // --stub-bodiless: the program built is the source with a body for each function it declares,
   // calls and never defines (scan/stubs.hpp), in a file of its own; findings name the source.
@@ -730,7 +765,18 @@ ScanResult runScan(DeviceSession& session, const ScanOptions& options) {
   }
 
   std::map<std::string, size_t> seen;  // merge key -> index in r.findings
+  double longestTry = 0;               // CPU seconds of the costliest launch so far
   for (const auto& t : tries) {
+    const double cpuBefore = processCpuSeconds();
+    if (options.cpu_budget_s > 0 && !r.tries.empty() &&
+        cpuBefore + longestTry > options.cpu_budget_s) {
+      r.notes.push_back(fmt::format(
+          "{} of the {} launches not run: with {:.0f} s of CPU time used and the longest launch "
+          "at {:.0f} s, the next would likely pass the time limit ({:.0f} s of CPU, --timeout)",
+          tries.size() - r.tries.size(), tries.size(), cpuBefore, longestTry,
+          options.cpu_budget_s));
+      break;
+    }
     Spec one = spec;
     for (const auto& [arg, value] : t.values) one.launches[0].args[arg].value = {number(value), 0};
     if (t.zero_integers)
@@ -751,6 +797,7 @@ ScanResult runScan(DeviceSession& session, const ScanOptions& options) {
     ScanTry done{t.label, t.local, outcome.findings.size(),
                  std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()};
     r.tries.push_back(done);
+    longestTry = std::max(longestTry, processCpuSeconds() - cpuBefore);
     for (auto& f : outcome.findings) {
       f = chargeBodilessCall(std::move(f), options.source_path);
       const std::string key = mergeKey(f);

@@ -17,6 +17,17 @@
 
 namespace clh::scan {
 
+/// Defaults for what the user did not set.
+inline constexpr size_t kScanMinBufferElements = 1024;  ///< a buffer holds at least this many
+inline constexpr size_t kScanBufferPerItem = 4;         ///< ... or 4 elements per work-item
+inline constexpr size_t kScanMaxLocalItems = 64;        ///< the chosen work-group's size limit
+/// The most work-items a scan's launch has by default (--max-items): an interpreter runs each.
+inline constexpr size_t kScanMaxItems = 65536;
+/// A free global size ('*' in --global): explored over 2, 1 and 3 work-groups of the local size
+/// (kScanFreeGroup work-items when no local size is given).
+inline constexpr size_t kScanFreeSize = 0;
+inline constexpr size_t kScanFreeGroup = 16;
+
 /// A scan that cannot run as asked: an unknown `--arg` name, an argument type scan cannot fill,
 /// a local size that does not fit the global one. The message says which and why.
 class ScanUsageError : public std::runtime_error {
@@ -56,6 +67,14 @@ struct ScanOptions {
   /// Build the source with a body returning zero for each function it declares, calls and never
   /// defines (scan/stubs.hpp); by default such a call is the kernel's build_error.
   bool stub_bodiless = false;
+  /// A grid of more work-items than this runs smaller (scan/grid.hpp), said in a note; 0: as given.
+  size_t max_items = kScanMaxItems;
+  /// At most this many work-groups in each dimension (0: no cap): the parent's second and third
+  /// try of a grid that ran past the time limit.
+  size_t max_groups = 0;
+  /// CPU seconds the launches may use in all (0: no budget): a launch other than the defaults
+  /// that would likely pass it is not run, and a note says so.
+  double cpu_budget_s = 0;
 };
 
 /// One launch of a scan: what differed from the defaults, and what it found.
@@ -79,15 +98,6 @@ struct ScanResult {
   std::vector<std::string> notes;  ///< what the reader should know about how it ran
   std::vector<ScanTry> tries;      ///< every launch, the defaults first
 };
-
-/// Defaults for what the user did not set.
-inline constexpr size_t kScanMinBufferElements = 1024;  ///< a buffer holds at least this many
-inline constexpr size_t kScanBufferPerItem = 4;         ///< ... or 4 elements per work-item
-inline constexpr size_t kScanMaxLocalItems = 64;        ///< the chosen work-group's size limit
-/// A free global size ('*' in --global): explored over 2, 1 and 3 work-groups of the local size
-/// (kScanFreeGroup work-items when no local size is given).
-inline constexpr size_t kScanFreeSize = 0;
-inline constexpr size_t kScanFreeGroup = 16;
 
 /// The values a scan tries for a scalar argument the user did not fix, after `first` (the
 /// default): 0, 1, -1 (signed types), the last index `global_x - 1`, and a random value in
@@ -129,6 +139,17 @@ bool isSampler(const std::string& type_name);
 /// Opens a .sim file as scan options (scan/sim_file.hpp): its kernel file, kernel, sizes and
 /// arguments; `build_options` are added to the file's own.
 ScanOptions simScanOptions(const std::string& sim_path, const std::string& build_options);
+
+/// The grid a scan runs on `dev`: the free sizes made concrete, the local size chosen or checked,
+/// the budget (max_items, max_groups) applied, each change said in `notes`.
+struct PlannedGrid {
+  std::vector<size_t> global, local;
+  bool local_chosen = false;
+  std::vector<std::vector<size_t>> other_globals;  ///< the free sizes' other grids, tried after
+  std::vector<std::string> notes;
+};
+/// Throws ScanUsageError for sizes that cannot run as given.
+PlannedGrid planGrid(const ScanOptions& options, const DeviceInfo& dev);
 
 /// Builds the kernel on the session's device (adding -cl-kernel-arg-info), reads its argument
 /// info, fills every argument and runs one launch. A kernel that does not build is a build_error

@@ -142,6 +142,25 @@ TEST(ScanInputs, AFreeGlobalSizeIsExplored) {
       2);
 }
 
+TEST(ScanInputs, AGridOverTheBudgetRunsSmallerAndSaysSo) {
+  REQUIRE_OCLGRIND();
+  // 512 work-groups of 8 over a budget of 64 work-items: 8 work-groups of 8 run, and the note
+  // gives the grid asked for, the budget and the grid that ran.
+  auto s =
+      scanInput(kIssue27 + " --kernel per_group --global 4096 --local 8 --max-items 64", "budget");
+  EXPECT_EQ(s.run.code, 0) << s.run.out;
+  EXPECT_EQ(s.result["global"], (nlohmann::json{64})) << s.run.out;
+  EXPECT_NE(s.run.out.find("the grid given, 4096 in work-groups of 8 (512 work-groups), is over "
+                           "scan's budget of 64 work-items"),
+            std::string::npos)
+      << s.run.out;
+  // The faulty kernel's race between groups 0 and 2 stays in the smaller grid.
+  auto race = scanInput(
+      kIssue27 + " --kernel third_group_collides --global 4096 --local 8 --max-items 64 --tries 1",
+      "budget_race");
+  EXPECT_EQ(race.first(), "race") << race.run.out;
+}
+
 TEST(ScanInputs, ABodilessCallIsTheKernelsBuildError) {
   REQUIRE_OCLGRIND();
   auto s = scanInput(kIssue27 + " --kernel calls_bodiless --global 4", "bodiless");

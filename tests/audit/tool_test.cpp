@@ -502,6 +502,33 @@ TEST(ScanTimeLimit, ABusyMachineDoesNotReachIt) {
   EXPECT_EQ(loaded.find("timeout"), nullptr) << loaded.run.out;
 }
 
+// A grid that runs past the time limit runs again with two work-groups a dimension (issue 27's
+// grids that keep the fault): the kernel's CPU time on two work-groups is measured first, the
+// limit set at four times it, so the given 64 work-groups (32 times the work) pass it while the
+// two fit; the report says which grid ran and why. CPU time, so a busy machine changes nothing.
+TEST(ScanTimeLimit, AGridPastTheLimitRunsAgainSmallerAndSaysSo) {
+  REQUIRE_DEVICE(kSimulator);
+  const std::string kernel =
+      fixture("kernels/spin.cl") + " --kernel spin --local 8 --tries 1 --arg n=20000";
+  rusage before{};
+  ::getrusage(RUSAGE_CHILDREN, &before);
+  auto two = scanJson(kernel + " --global 16 --timeout 600", "spin_two_groups");
+  ASSERT_EQ(two.run.code, 0) << two.run.out;
+  const double cpu = childCpuSince(before);
+  unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  if (const char* n = std::getenv("OCLGRIND_NUM_THREADS"); n && std::atoi(n) > 0)
+    threads = static_cast<unsigned>(std::atoi(n));
+  const int limit = std::max(1, static_cast<int>(std::ceil(4 * cpu / threads)));
+  auto s = scanJson(kernel + " --global 512 --timeout " + std::to_string(limit), "spin_shrunk");
+  EXPECT_EQ(s.run.code, 0) << s.run.out;
+  EXPECT_EQ(s.find("timeout"), nullptr) << s.run.out;
+  EXPECT_EQ(s.result["global"], (nlohmann::json{16})) << s.run.out;
+  EXPECT_NE(s.run.out.find("the grid 512 (64 work-groups of 8) ran past the time limit "
+                           "(--timeout): ran 16 instead"),
+            std::string::npos)
+      << s.run.out;
+}
+
 TEST(ScanExplores, ALocalSizeOverTheSimulatorsDefaultLimit) {
   REQUIRE_DEVICE(kSimulator);
   auto s = scanJson(fixture("kernels/clean_sum.cl") +
