@@ -92,6 +92,15 @@ UNCHECKED_RACES = [
 PER_DIMENSION = {"kind": "out_of_bounds", "summary_has": "exceeds static array size",
                  "why": "GPUVerify checked each index against the whole array "
                         "(--check-array-bounds), Oclgrind against its dimension"}
+# Correct kernels that can run forever: GPUVerify proves no race, not that a kernel ends, so a
+# run that times out is no false report. Each with what loops.
+MAY_NOT_TERMINATE = {
+    "nonterminating": "the kernel is `while (true) {}`; GPUVerify does not check that a kernel "
+                      "ends",
+    "break_test": "work-items of local id 5 and over loop forever when x < 2 (the loop's "
+                  "condition does not change for them); GPUVerify does not check that a kernel "
+                  "ends",
+}
 # GPUVerify's own functions outside the annotations defined away: a kernel calling them does not
 # build for any OpenCL compiler.
 GPUVERIFY_FUNCTIONS = re.compile(r"\b(__read_offset_bytes|__write_offset_bytes|__ptr_offset_bytes|"
@@ -422,6 +431,8 @@ def case_of(root, path, max_items, tries, scan_timeout=90):
         case["unchecked"] = unchecked
     if skipped and not expect:
         case["preconditions_not_given"] = skipped
+    if case_id in MAY_NOT_TERMINATE and not expect:
+        case["may_not_terminate"] = MAY_NOT_TERMINATE[case_id]
     return case_id, case, None
 
 

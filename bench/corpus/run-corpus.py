@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Runs clharness over a corpus of kernels described by a manifest and prints per-kind detection.
 
-Usage: run-corpus.py MANIFEST --clharness PATH [--jobs N] [--json OUT.json] [--timeout S]
+Usage: run-corpus.py MANIFEST --clharness PATH [--jobs N] [--json OUT.json] [--timeout CPU_S]
+                     [--wall-backstop S]
 
 MANIFEST is JSON lines, one case a line (blank lines and lines starting with '#' are skipped):
 
@@ -19,7 +20,13 @@ must pass. A correct kernel's finding is no false report, but counted and listed
     such findings (with between_groups: only at races whose two work-items lie in different
     work-groups; with summary_has: only at findings whose summary holds that text), or
   - the case's optional "preconditions_not_given" lists preconditions of the kernel the run
-    could not meet: a correct kernel is only correct under them. Exit status: 0 when every case met its expectation, 1 otherwise, 2 for bad usage or
+    could not meet: a correct kernel is only correct under them.
+A correct kernel's timeout (scan's limit, or this runner's) is counted apart, not as a timeout,
+when the case's optional "may_not_terminate" says why the kernel can run forever (the reference
+verdict does not look at termination). The runner's own limit is CPU time of the case's
+processes (--timeout), so a loaded machine does not reach it; the clock (--wall-backstop) only
+stops a case that waits without computing.
+Exit status: 0 when every case met its expectation, 1 otherwise, 2 for bad usage or
 a bad manifest. Standard library only (docs/races.md, "Corpora").
 """
 
@@ -72,6 +79,8 @@ def load_manifest(path):
                 raise ManifestError("%s: 'run' must be a non-empty list of strings" % where)
             if not all(isinstance(k, str) for k in case["expect"]):
                 raise ManifestError("%s: 'expect' must be a list of kinds" % where)
+            if not isinstance(case.get("may_not_terminate", ""), str):
+                raise ManifestError("%s: 'may_not_terminate' must be a string (why)" % where)
             if case["id"] in seen:
                 raise ManifestError("%s: id '%s' used twice" % (where, case["id"]))
             seen.add(case["id"])
@@ -159,7 +168,7 @@ def with_json(run, path):
 
 
 def classify(expect, findings, exit_code, timed_out, stderr, unchecked=(), sized=(),
-             not_given=()):
+             not_given=(), may_not_terminate=""):
     """A case's status and its per-kind outcome from what clharness did."""
     kinds = [f["kind"] for f in findings]
     kernel_kinds = [k for k in kinds if k not in TOOL_KINDS]
@@ -178,7 +187,11 @@ def classify(expect, findings, exit_code, timed_out, stderr, unchecked=(), sized
                 unexplained.append(f["kind"])
         kernel_kinds = unexplained
     result = {"found": sorted(set(kinds)), "right": [], "other": [], "missed": []}
-    if timed_out or (not kernel_kinds and "timeout" in kinds):
+    if not expect and may_not_terminate and not kernel_kinds and (timed_out or "timeout" in kinds):
+        # A kernel that can loop forever, by a reference that does not check termination.
+        status = "unchecked_by_reference"
+        explained.append({"kind": "timeout", "why": "unchecked: " + may_not_terminate})
+    elif timed_out or (not kernel_kinds and "timeout" in kinds):
         status = "timeout"  # the runner's limit, or clharness's own (--timeout) with nothing found
     elif exit_code == EXIT_USAGE:
         status = "refused"
@@ -220,22 +233,58 @@ def classify(expect, findings, exit_code, timed_out, stderr, unchecked=(), sized
     return result
 
 
-def run_case(case, clharness, folder, timeout):
+def session_cpu_seconds(sid):
+    """CPU seconds used so far by the processes of session `sid`: each live one's own time and
+    that of the children it has reaped (a finished try's time moves to its parent)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open("/proc/%s/stat" % entry, encoding="ascii", errors="replace") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # gone meanwhile
+        # After the command's name: state, ppid, pgrp, session, ... utime (index 11), stime,
+        # cutime, cstime.
+        if int(fields[3]) == sid:
+            total += sum(int(v) for v in fields[11:15])
+    return total / tick
+
+
+def wait_case(proc, cpu_limit, wall_limit):
+    """Waits for `proc`; kills its session when its processes have used `cpu_limit` CPU
+    seconds or `wall_limit` seconds have passed. Returns (stderr, why it was stopped or None)."""
+    start = time.monotonic()
+    while True:
+        try:
+            _, stderr = proc.communicate(timeout=1)
+            return stderr, None
+        except subprocess.TimeoutExpired:
+            pass
+        why = None
+        if session_cpu_seconds(proc.pid) > cpu_limit:
+            why = "cpu"
+        elif time.monotonic() - start > wall_limit:
+            why = "wall"
+        if why:
+            os.killpg(proc.pid, signal.SIGKILL)
+            _, stderr = proc.communicate()
+            return stderr, why
+
+
+def run_case(case, clharness, folder, cpu_limit, wall_limit):
     """Runs one case in `folder`; returns its result record."""
     with tempfile.TemporaryDirectory(prefix="clharness-corpus-") as scratch:
         report_path = os.path.join(scratch, "report.json")
         argv = [clharness] + with_json(case["run"], report_path)
         start = time.monotonic()
-        timed_out = False
         proc = subprocess.Popen(argv, cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 stdin=subprocess.DEVNULL, start_new_session=True, text=True,
                                 errors="replace")
-        try:
-            _, stderr = proc.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            timed_out = True
-            os.killpg(proc.pid, signal.SIGKILL)
-            _, stderr = proc.communicate()
+        stderr, stopped = wait_case(proc, cpu_limit, wall_limit)
+        timed_out = stopped is not None
         seconds = time.monotonic() - start
         findings, sized = [], set()
         try:
@@ -248,9 +297,12 @@ def run_case(case, clharness, folder, timeout):
               "note": case.get("note", ""), "exit_code": None if timed_out else proc.returncode,
               "seconds": round(seconds, 2),
               "findings": ["%s: %s" % (f["kind"], f.get("summary", "")) for f in findings]}
+    if stopped:
+        record["stopped_by_runner"] = stopped
     record.update(classify(case["expect"], findings, proc.returncode, timed_out, stderr,
                            case.get("unchecked", []), sized,
-                           case.get("preconditions_not_given", [])))
+                           case.get("preconditions_not_given", []),
+                           case.get("may_not_terminate", "")))
     return record
 
 
@@ -337,8 +389,12 @@ def main(argv):
     parser.add_argument("--clharness", required=True, help="the clharness executable")
     parser.add_argument("--jobs", type=int, default=1, help="cases run at once (default 1)")
     parser.add_argument("--json", help="write every case's result as JSON to this file")
-    parser.add_argument("--timeout", type=float, default=600,
-                        help="seconds one case may run before it is killed (default 600)")
+    parser.add_argument("--timeout", type=float, default=1800,
+                        help="CPU seconds one case's processes may use before they are killed "
+                             "(default 1800; CPU time, so that a busy machine does not reach it)")
+    parser.add_argument("--wall-backstop", type=float, default=None,
+                        help="wall-clock seconds after which a case is killed whatever its CPU "
+                             "time (default 10x --timeout): only for a case that sleeps or waits")
     args = parser.parse_args(argv)
     if args.jobs < 1 or args.timeout <= 0:
         parser.error("--jobs and --timeout must be positive")
@@ -352,7 +408,9 @@ def main(argv):
         return 2
     folder = os.path.dirname(os.path.abspath(args.manifest))
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        results = list(pool.map(lambda c: run_case(c, clharness, folder, args.timeout), cases))
+        wall = args.wall_backstop if args.wall_backstop else 10 * args.timeout
+        results = list(pool.map(lambda c: run_case(c, clharness, folder, args.timeout, wall),
+                                cases))
     summary = summarize(results)
     sys.stdout.write(render(summary, results))
     if args.json:

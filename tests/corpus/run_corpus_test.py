@@ -36,8 +36,12 @@ FAKE = textwrap.dedent("""\
         sys.exit(1 if kinds else 0)
     if kernel == "usage":
         print("clharness scan: argument 'x' cannot be filled", file=sys.stderr); sys.exit(2)
-    if kernel == "hang":
+    if kernel == "hang":  # waits without computing: only the clock stops it
         time.sleep(30)
+    if kernel == "spin":  # computes for a minute: the CPU-time limit stops it
+        end = time.monotonic() + 60
+        while time.monotonic() < end:
+            pass
     if kernel == "nodevice":
         sys.exit(3)
     if kernel == "clean":
@@ -116,9 +120,10 @@ class FakeTool(unittest.TestCase):
             case("ok-tool", "tool_error", []),
             case("ok-nodevice", "nodevice", []),
             case("ok-hang", "hang", []),
+            case("ok-spin", "spin", []),
             case("ok-own-limit", "timeout", []),
             case("race-own-limit", "timeout+race", ["race"]),
-        ], "--jobs", "4", "--timeout", "3")
+        ], "--jobs", "4", "--timeout", "3", "--wall-backstop", "8")
         self.assertEqual(p.returncode, 1, p.stdout + p.stderr)
         s = data["summary"]
         # scan's own time limit with nothing found is a timeout; what it found before it counts.
@@ -127,13 +132,19 @@ class FakeTool(unittest.TestCase):
                          {"expected": 3, "right": 1, "other": 0, "missed": 2})
         self.assertEqual(s["faulty"]["refused"], 1)
         self.assertEqual(s["faulty"]["tool_error"], 1)
-        self.assertEqual(s["correct"], {"cases": 7, "passed": 1, "false_report": 1, "refused": 1,
-                                        "tool_error": 2, "timeout": 2, "size_not_given": 0,
+        self.assertEqual(s["correct"], {"cases": 8, "passed": 1, "false_report": 1, "refused": 1,
+                                        "tool_error": 2, "timeout": 3, "size_not_given": 0,
                                         "unchecked_by_reference": 0, "precondition_not_given": 0,
                                         "false_reports_by_kind": {"race": 1, "uninitialized": 1}})
         status = {c["id"]: c["status"] for c in data["cases"]}
         self.assertEqual(status["race-as-other"], "other_kind")
         self.assertEqual(status["ok-hang"], "timeout")
+        self.assertEqual(status["ok-spin"], "timeout")
+        # The runner's limit is CPU time; the clock only stops a case that waits.
+        stopped = {c["id"]: c.get("stopped_by_runner") for c in data["cases"]}
+        self.assertEqual(stopped["ok-spin"], "cpu")
+        self.assertEqual(stopped["ok-hang"], "wall")
+        self.assertIsNone(stopped["ok-own-limit"])
         self.assertEqual(status["ok-own-limit"], "timeout")
         self.assertEqual(status["race-own-limit"], "detected")
         refused = [c for c in data["cases"] if c["id"] == "ok-refused"][0]
@@ -180,6 +191,22 @@ class FakeTool(unittest.TestCase):
         self.assertEqual(p.returncode, 1)  # two false reports and a miss
         self.assertIn("past-scan-sized", p.stdout.split("does not speak for:")[1])
         self.assertIn("scan sized 'a'", p.stdout)
+
+    def test_a_kernel_that_may_not_end_is_not_a_timeout(self):
+        why = "loops forever by design; the reference does not check termination"
+        p, data = self.run_runner([
+            dict(case("own-limit", "timeout", []), may_not_terminate=why),
+            dict(case("runner-limit", "spin", []), may_not_terminate=why),
+            dict(case("found-a-race", "timeout+race", []), may_not_terminate=why),
+            # A faulty kernel's expectation is never excused away.
+            dict(case("faulty", "timeout", ["race"]), may_not_terminate=why),
+        ], "--jobs", "4", "--timeout", "3")
+        status = {c["id"]: c["status"] for c in data["cases"]}
+        self.assertEqual(status, {"own-limit": "unchecked_by_reference",
+                                  "runner-limit": "unchecked_by_reference",
+                                  "found-a-race": "false_report", "faulty": "timeout"})
+        self.assertEqual(data["summary"]["correct"]["timeout"], 0)
+        self.assertIn("unchecked: " + why, p.stdout)
 
     def test_all_as_expected_exits_0(self):
         p, data = self.run_runner([case("a", "race", ["race"]), case("b", "clean", [])])
