@@ -74,6 +74,8 @@ void addScanCommand(CLI::App& app, const std::function<clh::ToolConfig()>& confi
   cmd->add_option("--child-max-groups", a->child_max_groups,
                   "(internal) at most this many work-groups a dimension")
       ->group("");
+  cmd->add_flag("--child-optimised", a->child_optimised, "(internal) the optimised build")
+      ->group("");
   auto cfg = config;
   cmd->callback([a, cfg] {
     clh::finishCommand("scan", [&] {

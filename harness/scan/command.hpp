@@ -29,6 +29,7 @@ struct ScanArgs {
   std::string child_stderr;      // hidden: where the child's stderr (the simulator's text) goes
   double child_cpu_limit_s = 0;  // hidden: the child's CPU-time limit (RLIMIT_CPU; 0: none)
   size_t child_max_groups = 0;   // hidden: at most this many work-groups a dimension (0: any)
+  bool child_optimised = false;  // hidden: the simulator checks Oclgrind's optimised build
 };
 
 /// How `--timeout` is enforced on the simulator: CPU time, not the clock, so a busy machine does

@@ -48,8 +48,9 @@ GridChoice fewerGroups(const std::vector<size_t>& global, const std::vector<size
   if (c.global == global) return c;
   c.note = fmt::format(
       "the grid {} ({} work-groups of {}) ran past the time limit (--timeout): ran {} instead "
-      "({} work-groups, at most {} in each dimension); the findings are for that grid",
-      shape(global), shape(groups), shape(local), shape(c.global), shape(kept), most);
+      "({} work-group{}, at most {} in each dimension); the findings are for that grid",
+      shape(global), shape(groups), shape(local), shape(c.global), shape(kept),
+      gridItems(kept) == 1 ? "" : "s", most);
   return c;
 }
 

@@ -529,6 +529,28 @@ TEST(ScanTimeLimit, AGridPastTheLimitRunsAgainSmallerAndSaysSo) {
       << s.run.out;
 }
 
+// A kernel that runs past the limit on one work-group too is checked once more in the
+// optimised build, where its loop without effect is gone; the report says what that leaves out.
+TEST(ScanTimeLimit, PastTheLimitOnTheSmallestGridTheOptimisedBuildIsChecked) {
+  REQUIRE_DEVICE(kSimulator);
+  auto s = scanJson(fixture("kernels/spin.cl") +
+                        " --kernel idle --global 16 --local 8 --tries 1 --arg n=2000000000"
+                        " --arg out=16 --timeout 1",
+                    "idle_optimised");
+  EXPECT_EQ(s.run.code, 0) << s.run.out;
+  EXPECT_EQ(s.find("timeout"), nullptr) << s.run.out;
+  EXPECT_EQ(s.result["global"], (nlohmann::json{8})) << s.run.out;
+  EXPECT_NE(s.run.out.find("the simulator checked the optimised build"), std::string::npos)
+      << s.run.out;
+  // Built as the user asked (-cl-opt-disable), it stays a timeout.
+  auto asked = scanJson(fixture("kernels/spin.cl") +
+                            " --kernel idle --global 8 --local 8 --tries 1 --arg n=2000000000"
+                            " --arg out=16 --timeout 1 --build-options=-cl-opt-disable",
+                        "idle_as_asked");
+  EXPECT_EQ(asked.run.code, 1) << asked.run.out;
+  EXPECT_NE(asked.find("timeout"), nullptr) << asked.run.out;
+}
+
 TEST(ScanExplores, ALocalSizeOverTheSimulatorsDefaultLimit) {
   REQUIRE_DEVICE(kSimulator);
   auto s = scanJson(fixture("kernels/clean_sum.cl") +
