@@ -92,6 +92,12 @@ UNCHECKED_RACES = [
 PER_DIMENSION = {"kind": "out_of_bounds", "summary_has": "exceeds static array size",
                  "why": "GPUVerify checked each index against the whole array "
                         "(--check-array-bounds), Oclgrind against its dimension"}
+# GPUVerify reads memory nobody wrote as any value: it checks no uninitialized read, which
+# Oclgrind reports (a __local array read before any work-item stores to it). On a kernel it proved
+# correct, such a finding is one its verdict does not speak for.
+UNINITIALIZED = {"kind": "uninitialized",
+                 "why": "GPUVerify does not check that a value read was written first (it takes "
+                        "any value); OpenCL leaves __local and private memory uninitialized"}
 # Correct kernels that can run forever: GPUVerify proves no race, not that a kernel ends, so a
 # run that times out is no false report. Each with what loops.
 MAY_NOT_TERMINATE = {
@@ -419,6 +425,7 @@ def case_of(root, path, max_items, tries, scan_timeout=90):
                  if any(pattern.match(w) for w in options)]
     if "--check-array-bounds" in options:
         unchecked.append(PER_DIMENSION)
+    unchecked.append(UNINITIALIZED)
     bodiless = bodiless_calls(source)
     if bodiless:
         # GPUVerify takes such a call as returning any value; no OpenCL driver links the program

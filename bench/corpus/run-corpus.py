@@ -357,7 +357,7 @@ def render(summary, results):
     lines.append("  passed                     %d" % c["passed"])
     lines.append("  out of bounds of a size the corpus does not give (scan's)  %d"
                  % c["size_not_given"])
-    lines.append("  found what the reference did not check (its options)       %d"
+    lines.append("  found what the reference did not check                     %d"
                  % c["unchecked_by_reference"])
     lines.append("  found where a precondition of the kernel was not given     %d"
                  % c["precondition_not_given"])
