@@ -375,8 +375,7 @@ int runScanCommand(const clh::ToolConfig& config, const ScanArgs& a) {
     };
     // On the simulator a grid that ran past the limit runs again smaller: two work-groups in
     // each dimension, then one (the child's notes say so).
-    bool shrunk = false;
-    std::string smaller;  // the smaller grids run, in words
+    std::string smaller;  // the smaller grids and builds run, in words
     if (dev.simulator && timedOutEmpty()) {
       std::vector<size_t> groups;
       try {
@@ -392,28 +391,25 @@ int runScanCommand(const clh::ToolConfig& config, const ScanArgs& a) {
                       [](const std::string& w) { return w.rfind("--child-max-groups", 0) == 0; });
         argv.push_back("--child-max-groups=" + std::to_string(cap));
         fallback = clh::runWithCheckFallback(attempt);
-        shrunk = true;
-        smaller += fmt::format("{}{} work-group{} a dimension", smaller.empty() ? "" : ", then ",
-                               cap, cap == 1 ? "" : "s");
+        smaller += fmt::format("{}the grid with {} work-group{} a dimension",
+                               smaller.empty() ? "" : ", then ", cap, cap == 1 ? "" : "s");
       }
     }
     // Still past the limit on the smallest grid: once more, the simulator checking the optimised
     // build, whose loops without effect are gone (the child's note says what that leaves out).
-    std::string optimised;
     const bool levelNotChosen =  // the user's options neither optimise nor keep it as written
         clh::isUnoptimisedBuild(clh::preferredSimulatorOptions(options.build_options)) &&
         !clh::isUnoptimisedBuild(options.build_options);
-    if (shrunk && timedOutEmpty() && levelNotChosen) {
+    if (dev.simulator && timedOutEmpty() && levelNotChosen) {
       argv.push_back("--child-optimised");
       fallback = clh::runWithCheckFallback(attempt);
-      optimised = ", then the optimised build";
+      smaller += smaller.empty() ? "the optimised build" : ", then the optimised build";
     }
     // A timeout is confirmed before it stands: once more with the limit doubled (a busy machine
-    // is not a kernel that never ends), unless smaller grids ran past it too.
+    // is not a kernel that never ends), unless a smaller grid or the optimised build ran past it.
     std::string confirmed;
-    if (shrunk && child.timed_out)
-      confirmed = fmt::format(" (and so did the grid made smaller: {}{})", smaller, optimised);
-    if (!shrunk && timedOutEmpty()) {
+    if (!smaller.empty() && child.timed_out) confirmed = fmt::format(" (and so did {})", smaller);
+    if (smaller.empty() && timedOutEmpty()) {
       limit = 2 * a.timeout_s;
       fallback = clh::runWithCheckFallback(attempt);
       confirmed =
