@@ -333,6 +333,7 @@ int runScanCommand(const clh::ToolConfig& config, const ScanArgs& a) {
     // On the simulator a crash may be one of its checks': run again without it (check_fallback).
     clh::ChildOutcome child;
     nlohmann::json j;
+    std::vector<clh::Finding> beforeLimit;  // what the simulator reported before a time limit
     std::string stderrText;
     // On the simulator the limit is CPU time (SimulatorLimits); on a device the clock's.
     double limit = a.timeout_s;
@@ -360,19 +361,21 @@ int runScanCommand(const clh::ToolConfig& config, const ScanArgs& a) {
       std::ifstream err(out.string() + ".stderr");
       std::string text((std::istreambuf_iterator<char>(err)), std::istreambuf_iterator<char>());
       const bool crashed = c.signal != 0 && !c.timed_out;
-      if (skip.empty() || !crashed) child = c, j = got, stderrText = text;
+      if (skip.empty() || !crashed) {
+        child = c, j = got, stderrText = text;
+        // Read once: a launch's log can be hundreds of megabytes.
+        beforeLimit = c.timed_out && dev.simulator
+                          ? findingsBeforeTheLimit(out.string() + ".oclgrind.jsonl", options,
+                                                   dev.displayName())
+                          : std::vector<clh::Finding>{};
+      }
       return dev.simulator && crashed;
     };
     // Every attempt crashed: not a check's crash, and the first attempt's outcome (kept) stands.
     clh::CheckFallbackOutcome fallback = clh::runWithCheckFallback(attempt);
     // Findings the simulator made before a time limit stand, so a kernel that has some is not
     // run again.
-    auto timedOutEmpty = [&] {
-      return child.timed_out &&
-             (!dev.simulator ||
-              findingsBeforeTheLimit(out.string() + ".oclgrind.jsonl", options, dev.displayName())
-                  .empty());
-    };
+    auto timedOutEmpty = [&] { return child.timed_out && beforeLimit.empty(); };
     // On the simulator a grid that ran past the limit runs again smaller: two work-groups in
     // each dimension, then one (the child's notes say so).
     std::string smaller;  // the smaller grids and builds run, in words
@@ -446,7 +449,7 @@ int runScanCommand(const clh::ToolConfig& config, const ScanArgs& a) {
             fmt::format("the kernel ran past the {:.0f} s limit (--timeout{}){}", a.timeout_s,
                         dev.simulator ? ", CPU time on each simulator thread" : "", confirmed);
         if (dev.simulator) {
-          r.findings = findingsBeforeTheLimit(out.string() + ".oclgrind.jsonl", options, r.device);
+          r.findings = beforeLimit;
           if (!r.findings.empty())
             f.summary += fmt::format(
                 "; the {} finding{} above {} what the simulator reported before it stopped the "
