@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <memory>
 #include <set>
 
@@ -149,6 +150,27 @@ TEST_F(OclgrindTest, WorkGroupsWritingOneGlobalWordIsAGlobalRaceFoundAtKernelEnd
   for (const std::string& item : findings[0].work_items)
     groups.insert(item.substr(item.find("group")));
   EXPECT_GE(groups.size(), 2u);
+}
+
+TEST_F(OclgrindTest, RacesOfManyPairsAtOneLineAreCountedNotWritten) {
+  // 8 work-groups of 64 write the same 64 words: hundreds of reports of one race, each naming
+  // other work-items. The plugin writes 256 of them and one line standing for the rest.
+  const auto before = std::filesystem::file_size(session_->logPath());
+  runOneBufferKernel(*target_, "many_pairs.cl", "same_words", 512, 64, 0);
+  std::ifstream in(session_->logPath());
+  in.seekg(static_cast<std::streamoff>(before));
+  size_t lines = 0, repeats = 0;
+  for (std::string line; std::getline(in, line);) {
+    if (line.find("data race") == std::string::npos) continue;
+    ++lines;
+    if (line.find("\"repeats\"") != std::string::npos) ++repeats;
+  }
+  EXPECT_LE(lines, 257u);
+  EXPECT_EQ(repeats, 1u);
+  const std::vector<Finding> races = ofKind(session_->drain(), FindingKind::race);
+  ASSERT_EQ(races.size(), 1u);
+  EXPECT_EQ(lineNumbers(races[0]), (std::set<int>{4}));
+  EXPECT_NE(races[0].summary.find(" reports)"), std::string::npos) << races[0].summary;
 }
 
 TEST_F(OclgrindTest, WriteOnePastTheEndIsOutOfBounds) {
