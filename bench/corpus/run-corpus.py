@@ -409,8 +409,15 @@ def main(argv):
     folder = os.path.dirname(os.path.abspath(args.manifest))
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
         wall = args.wall_backstop if args.wall_backstop else 10 * args.timeout
-        results = list(pool.map(lambda c: run_case(c, clharness, folder, args.timeout, wall),
-                                cases))
+        futures = {pool.submit(run_case, c, clharness, folder, args.timeout, wall): i
+                   for i, c in enumerate(cases)}
+        results = [None] * len(cases)
+        for done, future in enumerate(concurrent.futures.as_completed(futures), 1):
+            r = future.result()
+            results[futures[future]] = r
+            # One line a case as it ends, so a long run shows where it is.
+            print("[%d/%d] %s: %s (%.0f s)" % (done, len(cases), r["id"], r["status"],
+                                               r["seconds"]), file=sys.stderr, flush=True)
     summary = summarize(results)
     sys.stdout.write(render(summary, results))
     if args.json:
