@@ -1,0 +1,38 @@
+// The one hidden entry point of every child process, `__child KIND EVENTS JOB`, and the table of
+// the jobs it dispatches (proc/job.hpp): each family's child side, by the kind its parent names.
+#include <CLI/CLI.hpp>
+#include <memory>
+
+#include "app/app.hpp"
+#include "proc/job.hpp"
+#include "run/units.hpp"
+
+namespace {
+
+// Every family's job, registered once: the parent names its kind in the child's command line.
+void registerJobs(const ConfigSource& config) {
+  clh::registerTypedJob<clh::UnitJob>("__unit", [config](const auto& job, auto& channel) {
+    return clh::runUnitChild(config(), job, channel);
+  });
+}
+
+}  // namespace
+
+void addChildCommand(CLI::App& app, const ConfigSource& config) {
+  struct ChildArgs {
+    std::string kind, events, job;
+  };
+  auto a = std::make_shared<ChildArgs>();
+  auto* child = app.add_subcommand(clh::kChildCommand,
+                                   "(internal) run one job of a family in this process, for its "
+                                   "parent: KIND EVENTS JOB (proc/job.hpp)");
+  child->group("");
+  child->add_option("kind", a->kind)->required();
+  child->add_option("events", a->events)->required();
+  child->add_option("job", a->job)->required();
+  child->callback([a, config] {
+    registerJobs(config);
+    clh::finishCommand(clh::kChildCommand,
+                       [&] { return clh::runJobChild(a->kind, a->events, a->job); });
+  });
+}
