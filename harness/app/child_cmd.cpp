@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "app/app.hpp"
+#include "launch_command/command.hpp"
 #include "proc/job.hpp"
 #include "run/units.hpp"
 
@@ -13,6 +14,9 @@ namespace {
 void registerJobs(const ConfigSource& config) {
   clh::registerTypedJob<clh::UnitJob>("__unit", [config](const auto& job, auto& channel) {
     return clh::runUnitChild(config(), job, channel);
+  });
+  clh::registerTypedJob<clh::LaunchJob>("__launch", [config](const auto& job, auto& channel) {
+    return clh::launch::runChildFamily(config(), job, channel);
   });
 }
 

@@ -105,7 +105,7 @@ void recheck(const ToolConfig& config, const CheckOptions& o, const DeviceInfo& 
       for (const auto& [key, shape] : drivers::driverFailures(run.result)) {
         if (drivers::failureId(key) != id) continue;
         LaunchRunOptions one;
-        one.seed_text = std::to_string(o.seed);
+        one.seed = o.seed;
         one.timeout_s = o.timeout_s;
         one.shape = shape->index;
         one.kinds = launch::kernelFamilies();
