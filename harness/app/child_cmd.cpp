@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "app/app.hpp"
+#include "drivers/command.hpp"
 #include "launch_command/command.hpp"
 #include "proc/job.hpp"
 #include "run/units.hpp"
@@ -18,6 +19,10 @@ void registerJobs(const ConfigSource& config) {
   clh::registerTypedJob<clh::LaunchJob>("__launch", [config](const auto& job, auto& channel) {
     return clh::launch::runChildFamily(config(), job, channel);
   });
+  clh::registerTypedJob<clh::drivers::SemanticsJob>(
+      "__semantics", [config](const auto& job, auto& channel) {
+        return clh::drivers::runSemanticsChild(config(), job, channel);
+      });
 }
 
 }  // namespace
