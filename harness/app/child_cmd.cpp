@@ -5,6 +5,7 @@
 
 #include "app/app.hpp"
 #include "drivers/command.hpp"
+#include "grade/command.hpp"
 #include "launch_command/command.hpp"
 #include "proc/job.hpp"
 #include "run/units.hpp"
@@ -22,6 +23,10 @@ void registerJobs(const ConfigSource& config) {
   clh::registerTypedJob<clh::drivers::SemanticsJob>(
       "__semantics", [config](const auto& job, auto& channel) {
         return clh::drivers::runSemanticsChild(config(), job, channel);
+      });
+  clh::registerTypedJob<clh::grade::DeviceJob>(
+      "__grade-one", [config](const auto& job, auto& channel) {
+        return clh::grade::runGradeChild(config(), job, channel);
       });
 }
 
