@@ -9,6 +9,7 @@
 #include "launch_command/command.hpp"
 #include "proc/job.hpp"
 #include "run/units.hpp"
+#include "scan/command.hpp"
 
 namespace {
 
@@ -28,6 +29,9 @@ void registerJobs(const ConfigSource& config) {
       "__grade-one", [config](const auto& job, auto& channel) {
         return clh::grade::runGradeChild(config(), job, channel);
       });
+  clh::registerTypedJob<clh::scan::ScanJob>("__scan", [config](const auto& job, auto& channel) {
+    return clh::scan::runChildScan(config(), job, channel);
+  });
 }
 
 }  // namespace
