@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "app/app.hpp"
+#include "audit/command.hpp"
 #include "drivers/command.hpp"
 #include "grade/command.hpp"
 #include "launch_command/command.hpp"
@@ -32,6 +33,10 @@ void registerJobs(const ConfigSource& config) {
   clh::registerTypedJob<clh::scan::ScanJob>("__scan", [config](const auto& job, auto& channel) {
     return clh::scan::runChildScan(config(), job, channel);
   });
+  clh::registerTypedJob<clh::audit::AuditUnitJob>(
+      "__audit_unit", [config](const auto& job, auto& channel) {
+        return clh::audit::runAuditUnit(config(), job, channel);
+      });
 }
 
 }  // namespace
