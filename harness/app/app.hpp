@@ -36,6 +36,7 @@ using ConfigSource = std::function<clh::ToolConfig()>;
 void addDevicesCommand(CLI::App& app, const ConfigSource& config);
 void addCheckCommand(CLI::App& app, const ConfigSource& config);
 void addInternalCommands(CLI::App& app, const ConfigSource& config);
+void addChildCommand(CLI::App& app, const ConfigSource& config);
 void addSemanticsCommand(
     CLI::App& app,
     const std::function<std::vector<clh::DeviceInfo>(const std::string& regex)>& devices);

@@ -40,22 +40,4 @@ void addAuditCommand(CLI::App& app, const std::function<clh::ToolConfig()>& conf
   auto cfg = config;  // the caller's function may not outlive this call
   cmd->callback(
       [args, cfg] { clh::finishCommand("audit", [&] { return runAudit(cfg(), *args); }); });
-
-  auto unit = std::make_shared<AuditUnitArgs>();
-  CLI::App* child = app.add_subcommand("__audit_unit", "(internal) one audit unit in this process");
-  child->group("");
-  child->add_option("--spec", unit->spec_file)->required();
-  child->add_option("--source", unit->source);
-  child->add_option("--device-id", unit->device_id)->required();
-  child->add_option("--seed", unit->seed);
-  child->add_option("--cases", unit->cases);
-  child->add_option("--sizes", unit->sizes);
-  child->add_option("--out", unit->out)->required();
-  child->add_flag("--no-shrink", unit->no_shrink);
-  child->add_flag("--paired", unit->paired);
-  child->add_option("--stderr", unit->stderr_file);
-  child->callback([unit, cfg] {
-    int code = runAuditUnit(cfg(), *unit);
-    throw CLI::RuntimeError(code);  // main returns its code, 0 included
-  });
 }

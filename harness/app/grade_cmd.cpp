@@ -64,25 +64,4 @@ void addGradeCommand(CLI::App& app, const std::function<clh::ToolConfig()>& conf
   auto cfg = config;  // the caller's function may not outlive this call
   cmd->callback(
       [args, cfg] { clh::finishCommand("grade", [&] { return runGrade(cfg(), *args); }); });
-
-  auto child = std::make_shared<clh::grade::ChildArgs>();
-  CLI::App* one =
-      app.add_subcommand("__grade-one", "(internal) grade one submission on one device");
-  one->group("");
-  one->add_option("--spec", child->spec)->required();
-  one->add_option("--submission", child->submission)->required();
-  one->add_option("--device-id", child->device_id)->required();
-  one->add_option("--seed", child->seed);
-  one->add_option("--cases", child->cases);
-  one->add_option("--sizes", child->sizes);
-  one->add_option("--speed-sizes", child->speed_sizes);
-  one->add_option("--speed-repeats", child->speed_repeats);
-  one->add_option("--trace", child->trace);
-  one->add_option("--reference-first", child->reference_first);
-  one->add_option("--out", child->out)->required();
-  one->add_option("--log", child->log)->required();
-  one->add_option("--cpu-seconds", child->cpu_seconds);
-  one->add_option("--memory-mb", child->memory_mb);
-  one->add_option("--parent-pid", child->parent_pid);
-  one->callback([child, cfg] { throw CLI::RuntimeError(runGradeChild(cfg(), *child)); });
 }

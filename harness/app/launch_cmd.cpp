@@ -20,7 +20,7 @@ void addLaunchCommand(CLI::App& app, const std::function<clh::ToolConfig()>& con
   cmd->add_option("--device", args->device_regex, clh::kDeviceOptionHelp);
   cmd->add_option("--shapes", args->run.shapes, "launch shapes per spec and device (default 100)")
       ->check(CLI::Range(1, 100000));
-  cmd->add_option("--seed", args->run.seed_text,
+  cmd->add_option("--seed", args->seed_text,
                   "run seed: the same seed gives the same cases and shapes");
   cmd->add_option("--shape", args->run.shape, "replay only the shape of this index")
       ->check(CLI::NonNegativeNumber);
@@ -50,19 +50,4 @@ void addLaunchCommand(CLI::App& app, const std::function<clh::ToolConfig()>& con
     if (args->run.kinds.empty()) args->run.kinds = clh::launch::kernelFamilies();
     clh::finishCommand("launch", [&] { return runLaunch(cfg(), *args); });
   });
-
-  auto child = std::make_shared<clh::launch::ChildArgs>();
-  CLI::App* sub =
-      app.add_subcommand("__launch", "(internal) run one spec's launch family on one device");
-  sub->group("");
-  sub->add_option("--spec", child->spec)->required();
-  sub->add_option("--device-id", child->device_id)->required();
-  sub->add_option("--shapes", child->shapes);
-  sub->add_option("--first", child->first);
-  sub->add_option("--seed", child->seed_text);
-  sub->add_option("--out", child->out)->required();
-  sub->add_option("--kind", child->kinds);
-  sub->add_flag("--no-results", child->no_results);
-  sub->add_flag("--simulator-checks", child->simulator_checks);
-  sub->callback([child, cfg] { throw CLI::RuntimeError(runChildFamily(cfg(), *child)); });
 }

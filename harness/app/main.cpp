@@ -137,6 +137,7 @@ int main(int argc, char** argv) {
   addDevicesCommand(app, config);
   addCheckCommand(app, config);
   addInternalCommands(app, config);
+  addChildCommand(app, config);
   addSemanticsCommand(app, [&root](const std::string& regex) {
     return clh::findDevices(resolveConfig(root), regex);
   });

@@ -66,20 +66,9 @@ void addScanCommand(CLI::App& app, const std::function<clh::ToolConfig()>& confi
                 "such a call is the kernel's build error, as no OpenCL driver links it");
   cmd->add_flag("--no-isolate", a->no_isolate,
                 "run in this process (a crashing kernel ends the command)");
-  cmd->add_option("--child-out", a->child_out, "(internal) the child's result file")->group("");
-  cmd->add_option("--child-stderr", a->child_stderr, "(internal) the child's stderr file")
-      ->group("");
-  cmd->add_option("--child-cpu-limit", a->child_cpu_limit_s, "(internal) the child's CPU seconds")
-      ->group("");
-  cmd->add_option("--child-max-groups", a->child_max_groups,
-                  "(internal) at most this many work-groups a dimension")
-      ->group("");
-  cmd->add_flag("--child-optimised", a->child_optimised, "(internal) the optimised build")
-      ->group("");
   auto cfg = config;
   cmd->callback([a, cfg] {
     clh::finishCommand("scan", [&] {
-      if (!a->child_out.empty()) return runChildScan(cfg(), *a);
       return a->no_isolate ? runInProcess(cfg(), *a) : runScanCommand(cfg(), *a);
     });
   });

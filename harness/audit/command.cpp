@@ -29,60 +29,32 @@ namespace clh::audit {
 
 namespace {
 
-// The last `bytes` of a file (what a child printed before it died).
-std::string tail(const std::string& path, size_t bytes) {
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) return {};
-  auto size = static_cast<size_t>(in.tellg());
-  size_t from = size > bytes ? size - bytes : 0;
-  in.seekg(static_cast<std::streamoff>(from));
-  std::string s(size - from, '\0');
-  in.read(s.data(), static_cast<std::streamsize>(s.size()));
-  return s;
-}
-
 // Runs one unit in a child process; a crash or a hang becomes the unit's finding.
 clh::UnitResult runIsolated(const clh::ToolConfig& config, const clh::Spec& spec,
                             const clh::DeviceInfo& dev, const clh::UnitOptions& uo, bool paired,
                             double timeout_s, const fs::path& scratch) {
   static int serial = 0;
-  fs::path out = scratch / fmt::format("audit-unit-{}.jsonl", ++serial);
-  std::vector<std::string> argv = {config.exe,    "__audit_unit",
-                                   "--spec",      spec.file,
-                                   "--source",    spec.source_path,
-                                   "--device-id", dev.identity(),
-                                   "--seed",      std::to_string(uo.seed),
-                                   "--cases",     std::to_string(uo.cases),
-                                   "--out",       out.string(),
-                                   "--stderr",    out.string() + ".stderr"};
-  if (uo.sizes) argv.insert(argv.end(), {"--sizes", clh::formatSizes(*uo.sizes)});
-  if (!uo.shrink) argv.push_back("--no-shrink");
-  if (paired) argv.push_back("--paired");
-  clh::ChildOutcome child = clh::runChild(argv, timeout_s);
+  const fs::path out = scratch / fmt::format("audit-unit-{}.jsonl", ++serial);
+  const AuditUnitJob job{spec.file, spec.source_path, dev.identity(), uo.seed,
+                         uo.cases,  uo.sizes,         uo.shrink,      paired};
+  clh::ChildOptions co;
+  co.timeout_s = timeout_s;
+  const clh::JobRun run = clh::runJob({config.exe}, "__audit_unit", job, out.string(), co);
+  const clh::ChildOutcome& child = run.child;
 
   std::optional<clh::Sizes> last;
-  std::optional<clh::UnitResult> result;
-  std::string error;
   int started = 0;
-  std::ifstream in(out);
-  for (std::string line; std::getline(in, line);) {
-    nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
-    if (j.is_discarded()) continue;  // cut short by a crash
-    std::string ev = j.value("event", "");
-    if (ev == "case_start") {
+  for (const auto& j : run.events)
+    if (j.value("event", "") == "case_start") {
       last = j["sizes"].get<clh::Sizes>();
       ++started;
-    } else if (ev == "result") {
-      result = j["unit"].get<clh::UnitResult>();
-    } else if (ev == "error") {
-      error = j.value("message", "");
     }
-  }
-  in.close();
-  std::string errTail = tail(out.string() + ".stderr", 2000);
+  const std::optional<clh::UnitResult> result = run.result<clh::UnitResult>();
+  const std::string& error = run.error;
+  const std::string& text = run.stderr_text;
+  const std::string errTail = text.size() > 2000 ? text.substr(text.size() - 2000) : text;
   std::error_code ec;
-  for (const char* suffix : {"", ".oclgrind.jsonl", ".stderr"})
-    fs::remove(out.string() + suffix, ec);
+  fs::remove(out.string() + ".oclgrind.jsonl", ec);
   if (result && !child.timed_out && !child.signal) return *result;
 
   clh::UnitResult u;
@@ -124,50 +96,47 @@ clh::UnitResult runIsolated(const clh::ToolConfig& config, const clh::Spec& spec
 
 }  // namespace
 
-int runAuditUnit(const clh::ToolConfig& config, const AuditUnitArgs& a) {
+void to_json(nlohmann::json& j, const AuditUnitJob& job) {
+  j = {{"spec_file", job.spec_file}, {"source", job.source}, {"device_id", job.device_id},
+       {"seed", job.seed},           {"cases", job.cases},   {"shrink", job.shrink},
+       {"paired", job.paired}};
+  clh::putOptional(j, "sizes", job.sizes);
+}
+
+void from_json(const nlohmann::json& j, AuditUnitJob& job) {
+  job.spec_file = j.at("spec_file").get<std::string>();
+  job.source = j.value("source", job.source);
+  job.device_id = j.at("device_id").get<std::string>();
+  job.seed = j.value("seed", job.seed);
+  job.cases = j.value("cases", job.cases);
+  job.shrink = j.value("shrink", job.shrink);
+  job.paired = j.value("paired", job.paired);
+  clh::getOptional(j, "sizes", job.sizes);
+}
+
+int runAuditUnit(const clh::ToolConfig& config, const AuditUnitJob& a, clh::JobChannel& channel) {
   // The simulator prints every report on stderr; the parent reads them from the plugin's log.
-  if (!a.stderr_file.empty()) {
-    if (!clh::redirectStderr(a.stderr_file)) {
-      std::cerr << "clharness: cannot write " << a.stderr_file << "\n";
-      return clh::kExitUsage;
-    }
+  const clh::Spec unmodified = clh::loadSpec(a.spec_file, config.repo_root);
+  clh::Spec spec = a.source.empty() ? unmodified : clh::audit::mutantSpec(unmodified, a.source);
+  const clh::DeviceInfo found = clh::findDeviceAgain(config, a.device_id);
+  const clh::DeviceInfo* dev = &found;
+  auto sim = clh::simulatorSession(*dev, channel.path() + ".oclgrind.jsonl");
+  {
+    clh::DeviceSession session(*dev, sim.get());
+    clh::UnitOptions uo;
+    uo.seed = a.seed;
+    uo.cases = a.cases;
+    uo.shrink = a.shrink;
+    uo.tool = config.tool_name;
+    uo.sizes = a.sizes;
+    uo.on_case_start = [&channel](const clh::Sizes& s) {
+      channel.send("case_start", {{"sizes", s}});
+    };
+    channel.result(a.paired ? clh::audit::runWhereUnmodifiedPasses(session, unmodified, spec, uo)
+                            : clh::runUnit(session, spec, uo));
   }
-  std::FILE* out = std::fopen(a.out.c_str(), "w");
-  if (!out) {
-    std::cerr << "clharness: cannot write " << a.out << "\n";
-    return clh::kExitUsage;
-  }
-  int code = clh::kExitOk;
-  try {
-    const clh::Spec unmodified = clh::loadSpec(a.spec_file, config.repo_root);
-    clh::Spec spec = a.source.empty() ? unmodified : clh::audit::mutantSpec(unmodified, a.source);
-    const clh::DeviceInfo found = clh::findDeviceAgain(config, a.device_id);
-    const clh::DeviceInfo* dev = &found;
-    auto sim = clh::simulatorSession(*dev, a.out + ".oclgrind.jsonl");
-    {
-      clh::DeviceSession session(*dev, sim.get());
-      clh::UnitOptions uo;
-      if (!clh::parseSeed(a.seed, uo.seed))
-        throw std::runtime_error("--seed: not an unsigned integer");
-      uo.cases = a.cases;
-      uo.shrink = !a.no_shrink;
-      uo.tool = config.tool_name;
-      if (!a.sizes.empty()) uo.sizes = clh::parseSizes(a.sizes);
-      uo.on_case_start = [out](const clh::Sizes& s) {
-        clh::writeJsonLine(out, {{"event", "case_start"}, {"sizes", s}});
-      };
-      clh::UnitResult u = a.paired
-                              ? clh::audit::runWhereUnmodifiedPasses(session, unmodified, spec, uo)
-                              : clh::runUnit(session, spec, uo);
-      clh::writeJsonLine(out, {{"event", "result"}, {"unit", u}});
-    }
-    if (sim) fs::remove(sim->logPath());
-  } catch (const std::exception& e) {
-    clh::writeJsonLine(out, {{"event", "error"}, {"message", e.what()}});
-    code = clh::kExitUsage;
-  }
-  std::fclose(out);
-  return code;
+  if (sim) fs::remove(sim->logPath());
+  return clh::kExitOk;
 }
 
 int runAudit(const clh::ToolConfig& config, const AuditArgs& args) {

@@ -1,11 +1,15 @@
 // `clharness audit` as library calls: each spec's mutants (barriers removed, bounds moved) run
-// against its checks on each device, and the child that runs one spec or mutant (`__audit-unit`).
+// against its checks on each device, and the child that runs one spec or mutant (job
+// `__audit_unit`).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "cl/tool.hpp"
+#include "core/hostbuffer.hpp"
+#include "proc/job.hpp"
 
 namespace clh::audit {
 
@@ -23,18 +27,21 @@ struct AuditArgs {
   double timeout_s = 300;
 };
 
-// The hidden child: one spec (or a mutant of it) on one device, as JSON lines in `out`.
-/// The hidden child: one spec (or a mutant of it) on one device, as JSON lines in `out`.
-struct AuditUnitArgs {
-  std::string spec_file, source, device_id, out, sizes, stderr_file;
+/// The job of an audit unit's child (`__audit_unit`): one spec, or a mutant of it (its source),
+/// on one device; its events `case_start`, its result a UnitResult.
+struct AuditUnitJob {
+  std::string spec_file, source, device_id;
+  uint64_t seed = 1;
   int cases = 0;
-  std::string seed = "1";
-  bool no_shrink = false;
+  std::optional<clh::Sizes> sizes;
+  bool shrink = true;
   bool paired = false;  // the mutant only where the unmodified kernel passes
 };
+void to_json(nlohmann::json& j, const AuditUnitJob& job);
+void from_json(const nlohmann::json& j, AuditUnitJob& job);
 
-/// The child side (`__audit_unit`): runs one unit in this process; returns an ExitCode.
-int runAuditUnit(const clh::ToolConfig& config, const AuditUnitArgs& a);
+/// The child side of job `__audit_unit`: runs one unit in this process; returns an ExitCode.
+int runAuditUnit(const clh::ToolConfig& config, const AuditUnitJob& job, clh::JobChannel& channel);
 
 /// The audit of every spec on every selected device; prints and writes the reports and returns
 /// an ExitCode (1 when a synchronisation call the kernel needs is found unnecessary or undecided).

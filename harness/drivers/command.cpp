@@ -48,7 +48,47 @@ void writeJson(const fs::path& path, const nlohmann::json& json) {
   clh::writeFileAtomically(path.string(), json.dump(2) + "\n");  // throws with the OS's reason
 }
 
+// One device's column: the driver checks, the launch checks in this process (unless
+// `isolate_launch`), and the crash-prone launch families (all with `isolate_launch`) each in a
+// child: `command_path` in child mode.
+drivers::DeviceColumn deviceColumn(const clh::DeviceInfo& d, bool isolate_launch,
+                                   const std::vector<std::string>& command_path) {
+  std::cerr << "running the semantics checks on " << d.displayName() << "\n";
+  auto results = drivers::runDriverChecks(d);
+  if (!isolate_launch) {
+    auto launch = drivers::runLaunchChecks(d);
+    results.insert(results.end(), launch.begin(), launch.end());
+  }
+  // Shapes that have killed a driver run in a child: this same command in child mode (every
+  // family with --isolate-launch: after a driver took a whole run down).
+  std::vector<std::string> child = {"/proc/self/exe"};
+  child.insert(child.end(), command_path.begin(), command_path.end());
+  child.insert(child.end(), {"--device", d.identity(), "--launch-family", "{family}"});
+  auto isolated = drivers::runIsolatedLaunchRows(
+      child, 300, isolate_launch ? drivers::launchFamilies() : drivers::crashProneFamilies());
+  results.insert(results.end(), isolated.begin(), isolated.end());
+  return drivers::makeColumn(d, std::move(results));
+}
+
 }  // namespace
+
+void to_json(nlohmann::json& j, const SemanticsJob& job) {
+  j = {{"device", job.device}, {"isolate_launch", job.isolate_launch}};
+}
+
+void from_json(const nlohmann::json& j, SemanticsJob& job) {
+  job.device = j.at("device").get<std::string>();
+  job.isolate_launch = j.value("isolate_launch", job.isolate_launch);
+}
+
+int runSemanticsChild(const clh::ToolConfig& config, const SemanticsJob& job,
+                      clh::JobChannel& channel) {
+  const std::vector<clh::DeviceInfo> selected = clh::findDevices(config, job.device);
+  if (selected.empty()) return 3;
+  channel.result(drivers::toJson(
+      drivers::Matrix{deviceColumn(selected.front(), job.isolate_launch, {"semantics"})}));
+  return 0;
+}
 
 int runSemantics(const SemanticsArgs& args, const std::vector<std::string>& command_path,
                  const std::function<std::vector<clh::DeviceInfo>(const std::string&)>& devices) {
@@ -86,24 +126,8 @@ int runSemantics(const SemanticsArgs& args, const std::vector<std::string>& comm
     return 0;
   }
   drivers::Matrix matrix;
-  for (const auto& d : selected) {
-    std::cerr << "running the semantics checks on " << d.displayName() << "\n";
-    auto results = drivers::runDriverChecks(d);
-    if (!args.isolate_launch) {
-      auto launch = drivers::runLaunchChecks(d);
-      results.insert(results.end(), launch.begin(), launch.end());
-    }
-    // Shapes that have killed a driver run in a child: this same command in child mode (every
-    // family with --isolate-launch: after a driver took a whole run down).
-    std::vector<std::string> child = {"/proc/self/exe"};
-    child.insert(child.end(), command_path.begin(), command_path.end());
-    child.insert(child.end(), {"--device", d.identity(), "--launch-family", "{family}"});
-    auto isolated = drivers::runIsolatedLaunchRows(
-        child, 300,
-        args.isolate_launch ? drivers::launchFamilies() : drivers::crashProneFamilies());
-    results.insert(results.end(), isolated.begin(), isolated.end());
-    matrix.push_back(drivers::makeColumn(d, std::move(results)));
-  }
+  for (const auto& d : selected)
+    matrix.push_back(deviceColumn(d, args.isolate_launch, command_path));
   std::cout << drivers::renderTable(matrix);
 
   if (!args.json_path.empty()) writeJson(args.json_path, drivers::toJson(matrix));

@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "cl/devices.hpp"
+#include "cl/tool.hpp"
+#include "proc/job.hpp"
 
 namespace clh::drivers {
 
@@ -27,5 +29,19 @@ struct SemanticsArgs {
 /// Returns an ExitCode (1 a change from the baseline, 2 a file that cannot be used, 3 no device).
 int runSemantics(const SemanticsArgs& args, const std::vector<std::string>& command_path,
                  const std::function<std::vector<clh::DeviceInfo>(const std::string&)>& devices);
+
+/// The job of a check run's driver section (`__semantics`, run/driver_section.cpp): the driver
+/// checks of the one device `device` (a regular expression) selects, every launch family in a
+/// process of its own when `isolate_launch`. Its result: the matrix JSON (drivers/matrix.hpp).
+struct SemanticsJob {
+  std::string device;
+  bool isolate_launch = false;
+};
+void to_json(nlohmann::json& j, const SemanticsJob& job);
+void from_json(const nlohmann::json& j, SemanticsJob& job);
+
+/// The child side of job `__semantics`; returns an ExitCode (3: no such device).
+int runSemanticsChild(const clh::ToolConfig& config, const SemanticsJob& job,
+                      clh::JobChannel& channel);
 
 }  // namespace clh::drivers

@@ -1,10 +1,8 @@
 // `clharness grade` and its sandboxed child (grade/command.hpp).
 #include "grade/command.hpp"
 
-#include <fcntl.h>
 #include <fmt/format.h>
 #include <signal.h>
-#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -39,6 +37,7 @@
 #include "grade/trace.hpp"
 #include "proc/child.hpp"
 #include "proc/gate.hpp"
+#include "proc/job.hpp"
 
 extern char** environ;
 
@@ -49,18 +48,6 @@ using Clock = std::chrono::steady_clock;
 namespace clh::grade {
 
 namespace {
-
-std::string readFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-std::string tailOf(const std::string& path, size_t bytes) {
-  std::string all = readFile(path);
-  return all.size() > bytes ? "..." + all.substr(all.size() - bytes) : all;
-}
 
 std::string clockText(double seconds) {
   auto s = static_cast<long>(seconds + 0.5);
@@ -181,36 +168,22 @@ Attempt runOnDevice(const Batch& b, const std::string& kernelPath, const clh::De
   // with only the environment OpenCL needs.
   std::error_code mk;
   fs::create_directories(jobDir, mk);
-  fs::path base = jobDir / "run";
-  std::string events = base.string() + ".events.jsonl", log = base.string() + ".log";
-  fs::remove(events, mk);
+  const std::string events = (jobDir / "run.events.jsonl").string();
   unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   // The CPU-time limit is a backstop behind the phase limits: every phase at its longest.
   const int cases = dev.simulator ? b.simulator_cases : b.cases;
   const double cpuBudget =
       policy.scale * (3 * policy.build_floor_s + policy.case_floor_s * (2 * cases + 64)) * cores;
-  std::vector<std::string> argv = {
-      b.config.exe,    "__grade-one",
-      "--spec",        b.assignment.spec_file,
-      "--submission",  fs::absolute(kernelPath).lexically_normal().string(),
-      "--device-id",   dev.identity(),
-      "--seed",        std::to_string(b.ctx.seed),
-      "--cases",       std::to_string(cases),
-      "--out",         events,
-      "--log",         log,
-      "--cpu-seconds", fmt::format("{:.0f}", std::ceil(cpuBudget)),
-      "--memory-mb",   std::to_string(b.args.memory_mb),
-      "--parent-pid",  std::to_string(getpid())};
-  // The child runs elsewhere: it is told where the repository is (its spec path is absolute).
-  argv.insert(argv.begin() + 1, {"--root", b.config.repo_root});
-  if (b.args.sizes) argv.insert(argv.end(), {"--sizes", *b.args.sizes});
-  if (trace && dev.simulator && !b.args.sizes)
-    argv.insert(argv.end(), {"--trace", nlohmann::json(*trace).dump()});
-  if (b.speed && !dev.simulator && !b.args.sizes)
-    argv.insert(argv.end(), {"--speed-sizes", b.speed->speed->sizes, "--speed-repeats",
-                             std::to_string(b.speed->speed->repeats)});
-  if (referenceFirst)
-    argv.insert(argv.end(), {"--reference-first", clh::formatSizes(*referenceFirst)});
+  gr::DeviceJob job;
+  job.spec_file = b.assignment.spec_file;
+  job.submission = fs::absolute(kernelPath).lexically_normal().string();
+  job.device_id = dev.identity();
+  job.seed = b.ctx.seed;
+  job.cases = cases;
+  if (b.args.sizes) job.sizes = clh::parseSizes(*b.args.sizes);
+  if (trace && dev.simulator && !b.args.sizes) job.trace = *trace;
+  if (b.speed && !dev.simulator && !b.args.sizes) job.speed = *b.speed->speed;
+  job.reference_first = referenceFirst;
 
   gr::ReferenceTimes known;
   if (auto it = b.reference.find(dev.identity()); it != b.reference.end()) known = it->second;
@@ -221,32 +194,38 @@ Attempt runOnDevice(const Batch& b, const std::string& kernelPath, const clh::De
   std::optional<gr::PhaseStop> stop;
   double lastT = 0;
   auto feed = [&](double t) {
-    tail.poll([&](const std::string& line) {
-      nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
-      if (j.is_object()) watch.onEvent(j, t);
-    });
+    tail.pollJson([&](const nlohmann::json& j) { watch.onEvent(j, t); });
   };
-  const auto env =
+  // The sandbox: a scratch folder of its own (its home, temporary and cache folder too), only the
+  // environment OpenCL needs, CPU and memory limits, and a wall-clock limit for each phase.
+  clh::ChildOptions co;
+  co.env =
       gr::childEnvironment(environ, jobDir.string(), gr::gradingDriverDefaults(b.speed != nullptr));
-  gr::SandboxEnd child = gr::runSandboxed(argv, env, jobDir.string(), 0, [&](double t) {
+  co.cwd = jobDir.string();
+  co.cpu_limit_s = std::ceil(cpuBudget);
+  co.memory_limit_bytes = static_cast<uint64_t>(b.args.memory_mb) * 1024 * 1024;
+  co.stop = [&](double t) {
     lastT = t;
     feed(t);
     stop = watch.check(t);
     return stop.has_value();
-  });
-  feed(lastT);
-  if (!stop && child.signal == SIGXCPU) stop = watch.where(lastT);
+  };
+  // The child runs elsewhere: it is told where the repository is (its spec path is absolute).
+  const clh::JobRun run =
+      clh::runJob({b.config.exe, "--root", b.config.repo_root}, "__grade-one", job, events, co);
+  const clh::ChildOutcome& child = run.child;
+  if (!stop && child.cpu_limited) stop = watch.where(lastT);
   gr::ChildEnd end;
   end.started = child.started;
-  end.timed_out = child.timed_out;
+  end.timed_out = child.timed_out && !child.cpu_limited;
   end.exit_code = child.exit_code;
-  end.signal = child.signal;
+  end.signal = child.cpu_limited ? SIGXCPU : child.signal;
   end.error = child.error;
   end.limit_s = stop ? stop->limit_s : 0;
   end.reference_built = !known.cases.empty();  // calibrate() ran it on this device
-  end.log_tail = tailOf(log, 2000);
-  std::ifstream in(events);
-  Attempt a{gr::collectDeviceRun(in, end, meta), stop, watch.observed()};
+  const std::string& log = run.stderr_text;
+  end.log_tail = log.size() > 2000 ? "..." + log.substr(log.size() - 2000) : log;
+  Attempt a{gr::collectDeviceRun(run.events, end, meta), stop, watch.observed()};
   return a;
 }
 
@@ -644,55 +623,13 @@ int runGrade(const clh::ToolConfig& config, const GradeArgs& args) {
   return failures ? clh::kExitUsage : clh::kExitOk;
 }
 
-// The child: one submission on one device. Its output goes to a log (the simulator prints every
-// diagnostic); it dies with its parent, and limits itself before the first OpenCL call.
-int runGradeChild(const clh::ToolConfig& config, const ChildArgs& a) {
-  int fd = ::open(a.log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  if (fd >= 0) {
-    dup2(fd, STDOUT_FILENO);
-    dup2(fd, STDERR_FILENO);
-    ::close(fd);
-  }
-  prctl(PR_SET_PDEATHSIG, SIGKILL);
-  if (a.parent_pid && getppid() != a.parent_pid)
-    return clh::kExitUsage;  // the parent is already gone
-  std::FILE* out = std::fopen(a.out.c_str(), "w");
-  if (!out) {
-    std::cerr << "clharness: cannot write " << a.out << "\n";
-    return clh::kExitUsage;
-  }
-  auto emit = [out](const nlohmann::json& j) {
-    std::string line = j.dump() + "\n";
-    std::fwrite(line.data(), 1, line.size(), out);
-    std::fflush(out);
-  };
-  int code = clh::kExitOk;
-  try {
-    gr::applyLimits({a.cpu_seconds, static_cast<uint64_t>(a.memory_mb) * 1024 * 1024});
-    gr::DeviceJob job;
-    job.spec_file = a.spec;
-    job.submission = a.submission;
-    if (!clh::parseSeed(a.seed, job.seed))
-      throw std::invalid_argument("--seed: not an unsigned integer");
-    job.cases = a.cases;
-    job.sizes = a.sizes;
-    if (a.speed_sizes) {
-      gr::SpeedRule rule;
-      rule.sizes = *a.speed_sizes;
-      rule.repeats = std::max(1, a.speed_repeats);
-      job.speed = rule;
-    }
-    if (a.trace) job.trace = nlohmann::json::parse(*a.trace).get<gr::SimulatorTrace>();
-    if (a.reference_first) job.reference_first = clh::parseSizes(*a.reference_first);
-    const clh::DeviceInfo found = clh::findDeviceAgain(config, a.device_id);
-    const clh::DeviceInfo* dev = &found;
-    gr::runDeviceJob(*dev, job, config.repo_root, a.out + ".oclgrind.jsonl", emit);
-  } catch (const std::exception& e) {
-    emit({{"event", "error"}, {"message", e.what()}});
-    code = clh::kExitUsage;
-  }
-  std::fclose(out);
-  return code;
+// The child: one submission on one device, in the sandbox runChild made (its limits, its
+// environment and folder; its output in the job's log, for the simulator prints every diagnostic).
+int runGradeChild(const clh::ToolConfig& config, const DeviceJob& job, clh::JobChannel& channel) {
+  const clh::DeviceInfo found = clh::findDeviceAgain(config, job.device_id);
+  gr::runDeviceJob(found, job, config.repo_root, channel.path() + ".oclgrind.jsonl",
+                   [&channel](const nlohmann::json& line) { channel.write(line); });
+  return clh::kExitOk;
 }
 
 }  // namespace clh::grade

@@ -1,5 +1,5 @@
 // `clharness grade` as library calls: every submission of an assignment on every device, each in
-// a sandboxed child process (`__grade-child`), then the grade reports.
+// a sandboxed child process (job `__grade-one`), then the grade reports.
 #pragma once
 
 #include <optional>
@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "cl/tool.hpp"
+#include "grade/device_job.hpp"
+#include "proc/job.hpp"
 
 namespace clh::grade {
 
@@ -30,24 +32,12 @@ struct GradeArgs {
   std::string html;   ///< the class overview and every submission as one HTML page (grade/html.hpp)
 };
 
-/// The sandboxed child that runs one submission on one device (`__grade-one`).
-struct ChildArgs {
-  std::string spec, submission, device_id, seed = "1", out, log;
-  int cases = 0, speed_repeats = 0, memory_mb = 0;
-  double cpu_seconds = 0;
-  std::optional<std::string> sizes, speed_sizes;
-  std::optional<std::string> reference_first;  ///< time the reference solution at these sizes
-  std::optional<std::string> trace;  ///< a SimulatorTrace request as JSON (simulator only)
-  long parent_pid = 0;
-};
-
 /// Grades every submission under `paths` on every selected device, each in a sandboxed child
 /// process; writes the grades and reports under `out` and returns an ExitCode.
 int runGrade(const clh::ToolConfig& config, const GradeArgs& args);
 
-// The child: one submission on one device. Its output goes to a log (the simulator prints every
-// diagnostic); it dies with its parent, and limits itself before the first OpenCL call.
-/// The child side: runs the submission's cases in this (sandboxed) process.
-int runGradeChild(const clh::ToolConfig& config, const ChildArgs& a);
+/// The child side of job `__grade-one`: one submission on one device, in the sandbox runChild
+/// made (limits, environment, folder); its events through `channel`.
+int runGradeChild(const clh::ToolConfig& config, const DeviceJob& job, clh::JobChannel& channel);
 
 }  // namespace clh::grade

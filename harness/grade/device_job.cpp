@@ -20,6 +20,7 @@
 #include "cl/unit.hpp"
 #include "core/sizes.hpp"
 #include "grade/trace.hpp"
+#include "proc/job.hpp"
 #include "sim/oclgrind_session.hpp"
 
 namespace clh::grade {
@@ -113,7 +114,7 @@ void runDeviceJob(const DeviceInfo& device, const DeviceJob& job, const std::str
     uo.seed = job.seed;
     uo.cases = job.cases;
     uo.distinct = true;  // `cases` distinct sizes, where the domain holds that many
-    if (job.sizes) uo.sizes = parseSizes(*job.sizes);
+    uo.sizes = job.sizes;
     uo.on_case_start = [&emit](const Sizes& s) { emit({{"event", "case_start"}, {"sizes", s}}); };
     UnitResult unit = runUnit(session, student, uo);
     const int asked = job.sizes          ? 0
@@ -138,22 +139,37 @@ void runDeviceJob(const DeviceInfo& device, const DeviceJob& job, const std::str
 }
 
 void applyLimits(const Limits& limits) {
-  auto set = [](int resource, rlim_t soft, rlim_t hard, const char* what) {
-    rlimit current{};
-    getrlimit(resource, &current);
-    rlimit l{soft, hard};
-    if (current.rlim_max != RLIM_INFINITY) {  // an unprivileged process cannot raise its hard limit
-      l.rlim_max = std::min(l.rlim_max, current.rlim_max);
-      l.rlim_cur = std::min(l.rlim_cur, l.rlim_max);
-    }
-    if (setrlimit(resource, &l) != 0) throw std::system_error(errno, std::generic_category(), what);
-  };
-  if (limits.cpu_seconds > 0) {
-    auto s = static_cast<rlim_t>(std::ceil(limits.cpu_seconds));
-    set(RLIMIT_CPU, s, s + 5, "setrlimit(RLIMIT_CPU)");
+  if (const int e = setProcessLimits(limits.cpu_seconds, limits.memory_bytes))
+    throw std::system_error(e, std::generic_category(), "setrlimit");
+}
+
+void to_json(nlohmann::json& j, const DeviceJob& job) {
+  j = {{"spec_file", job.spec_file},
+       {"submission", job.submission},
+       {"device_id", job.device_id},
+       {"seed", job.seed},
+       {"cases", job.cases}};
+  putOptional(j, "sizes", job.sizes);
+  if (job.speed) j["speed"] = {{"sizes", job.speed->sizes}, {"repeats", job.speed->repeats}};
+  putOptional(j, "trace", job.trace);
+  putOptional(j, "reference_first", job.reference_first);
+}
+
+void from_json(const nlohmann::json& j, DeviceJob& job) {
+  job.spec_file = j.at("spec_file").get<std::string>();
+  job.submission = j.at("submission").get<std::string>();
+  job.device_id = j.at("device_id").get<std::string>();
+  job.seed = j.value("seed", job.seed);
+  job.cases = j.value("cases", job.cases);
+  getOptional(j, "sizes", job.sizes);
+  if (j.contains("speed")) {
+    SpeedRule rule;
+    rule.sizes = j["speed"].at("sizes").get<std::string>();
+    rule.repeats = std::max(1, j["speed"].value("repeats", rule.repeats));
+    job.speed = rule;
   }
-  if (limits.memory_bytes > 0)
-    set(RLIMIT_DATA, limits.memory_bytes, limits.memory_bytes, "setrlimit(RLIMIT_DATA)");
+  getOptional(j, "trace", job.trace);
+  getOptional(j, "reference_first", job.reference_first);
 }
 
 std::string signalWord(int sig) {
@@ -162,6 +178,11 @@ std::string signalWord(int sig) {
 }
 
 DeviceRun collectDeviceRun(std::istream& events, const ChildEnd& end, const RunDevice& device) {
+  return collectDeviceRun(readJsonLines(events), end, device);
+}
+
+DeviceRun collectDeviceRun(const std::vector<nlohmann::json>& events, const ChildEnd& end,
+                           const RunDevice& device) {
   DeviceRun run;
   run.device = device.name;
   run.device_kind = device.kind;
@@ -169,11 +190,8 @@ DeviceRun collectDeviceRun(std::istream& events, const ChildEnd& end, const RunD
   std::optional<Sizes> lastSizes;
   std::set<Sizes> distinct;
   std::string error;
-  bool building = false;  // between build_start and build_end: inside the driver's compiler
-  std::string line;
-  while (std::getline(events, line)) {
-    nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
-    if (j.is_discarded() || !j.is_object()) continue;  // a line cut short by a crash
+  bool building = false;          // between build_start and build_end: inside the driver's compiler
+  for (const auto& j : events) {  // whole objects: a line cut short by a crash is none
     std::string ev = j.value("event", "");
     try {
       if (ev == "case_start" && j.value("who", "") == "reference") {

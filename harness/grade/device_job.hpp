@@ -8,25 +8,30 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "cl/devices.hpp"
 #include "grade/grade.hpp"
 
 namespace clh::grade {
 
-/// What a child is asked to do.
+/// What a child is asked to do: the job `__grade-one` of proc/job.hpp.
 struct DeviceJob {
   std::string spec_file;   ///< the assignment's spec (its source is the reference solution)
   std::string submission;  ///< the student's kernel file
+  std::string device_id;   ///< DeviceInfo::identity() of the parent's device
   uint64_t seed = 1;
-  int cases = 0;                     ///< random cases; 0: the spec's own for the device kind
-  std::optional<std::string> sizes;  ///< replay exactly this case instead of searching
-  std::optional<SpeedRule> speed;    ///< also time the speed case (real devices only)
+  int cases = 0;                   ///< random cases; 0: the spec's own for the device kind
+  std::optional<Sizes> sizes;      ///< replay exactly this case instead of searching
+  std::optional<SpeedRule> speed;  ///< also time the speed case (real devices only)
   /// On the simulator: replay a real device's failing case with its wrong elements watched.
   std::optional<SimulatorTrace> trace;
   /// Time the reference solution at this case first (a confirming rerun names its time).
   std::optional<Sizes> reference_first;
 };
+
+void to_json(nlohmann::json& j, const DeviceJob& job);
+void from_json(const nlohmann::json& j, DeviceJob& job);
 
 /// One event: {"event": "case_start" | "case_end" | "build_start" | "build_end" | "unit" | "speed"
 /// | "error", ...} (grade/time_limits.hpp reads them as they come).
@@ -39,12 +44,13 @@ using EventSink = std::function<void(const nlohmann::json&)>;
 void runDeviceJob(const DeviceInfo& device, const DeviceJob& job, const std::string& repo_root,
                   const std::string& simulator_log, const EventSink& emit);
 
-/// Resource limits a child applies to itself before its first OpenCL call.
+/// Resource limits of a child (the grader gives them to runChild, which sets them before exec).
 struct Limits {
   double cpu_seconds = 0;     ///< RLIMIT_CPU (SIGXCPU, then SIGKILL 5 s later); 0: none
   uint64_t memory_bytes = 0;  ///< RLIMIT_DATA: heap and private writable mappings; 0: none
 };
-/// Applies `limits` to this process; throws std::system_error when setrlimit refuses.
+/// Applies `limits` to this process (proc's setProcessLimits); throws std::system_error when
+/// setrlimit refuses.
 void applyLimits(const Limits& limits);
 
 /// How the parent saw a child end.
@@ -73,6 +79,9 @@ struct RunDevice {
 /// A simulator that crashes is the simulator's failure (tool_error), never the student's. A child
 /// that dies between build_start and build_end crashed the compiler: a build_error where the
 /// reference solution builds on the device, else the driver's tool_error (docs/grading.md).
+DeviceRun collectDeviceRun(const std::vector<nlohmann::json>& events, const ChildEnd& end,
+                           const RunDevice& device);
+/// The same, the events as JSON lines in a stream.
 DeviceRun collectDeviceRun(std::istream& events, const ChildEnd& end, const RunDevice& device);
 
 /// "SIGSEGV" for 11.

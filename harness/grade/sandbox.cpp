@@ -1,17 +1,9 @@
-// posix_spawn with a chosen environment and working directory, polled with a deadline.
+// The environment a grading process gets, and the sandbox as runChild's options (proc/child.hpp).
 #include "grade/sandbox.hpp"
 
-#include <signal.h>
-#include <spawn.h>
-#include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
-#include <chrono>
-#include <thread>
 
+#include "proc/child.hpp"
 #include "sim/tool_failure.hpp"
 
 namespace clh::grade {
@@ -55,54 +47,13 @@ std::vector<std::string> gradingDriverDefaults(bool times_speed) {
 SandboxEnd runSandboxed(const std::vector<std::string>& argv, const std::vector<std::string>& env,
                         const std::string& cwd, double timeout_s,
                         const std::function<bool(double)>& stop) {
-  SandboxEnd out;
-  std::vector<char*> args, envp;
-  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  for (const auto& e : env) envp.push_back(const_cast<char*>(e.c_str()));
-  envp.push_back(nullptr);
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
-  posix_spawnattr_setpgroup(&attr, 0);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  if (!cwd.empty()) posix_spawn_file_actions_addchdir_np(&actions, cwd.c_str());
-  pid_t pid = 0;
-  const int rc = posix_spawn(&pid, args[0], &actions, &attr, args.data(), envp.data());
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attr);
-  if (rc != 0) {
-    out.error = std::string("cannot start ") + argv[0] + ": " + strerror(rc);
-    return out;
-  }
-  out.started = true;
-  const auto start = std::chrono::steady_clock::now();
-  const auto deadline = start + std::chrono::duration<double>(timeout_s);
-  auto pause = std::chrono::milliseconds(1);
-  int status = 0;
-  for (;;) {
-    const pid_t r = waitpid(pid, &status, WNOHANG);
-    if (r == pid) break;
-    if (r < 0 && errno != EINTR) {
-      out.error = std::string("waitpid: ") + strerror(errno);
-      return out;
-    }
-    const auto now = std::chrono::steady_clock::now();
-    if ((timeout_s > 0 && now > deadline) ||
-        (stop && stop(std::chrono::duration<double>(now - start).count()))) {
-      kill(-pid, SIGKILL);
-      waitpid(pid, &status, 0);
-      out.timed_out = true;
-      return out;
-    }
-    std::this_thread::sleep_for(pause);
-    if (pause < std::chrono::milliseconds(20)) pause *= 2;
-  }
-  if (WIFEXITED(status)) out.exit_code = WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) out.signal = WTERMSIG(status);
-  kill(-pid, SIGKILL);  // anything the child left behind in its group
-  return out;
+  ChildOptions o;
+  o.timeout_s = timeout_s;
+  o.env = env;
+  o.cwd = cwd;
+  o.stop = stop;
+  const ChildOutcome c = runChild(argv, o);
+  return {c.started, c.timed_out, c.exit_code, c.signal, c.error};
 }
 
 }  // namespace clh::grade

@@ -36,9 +36,10 @@ struct SandboxEnd {
   std::string error;  ///< why it did not start
 };
 
-/// Runs `argv` in a new process group with environment `env` and working directory `cwd`;
-/// kills the group after `timeout_s` seconds (0: no limit), or as soon as `stop` (called with the
-/// seconds since the start, every few milliseconds) says so: both end as timed_out.
+/// Runs `argv` through runChild (proc/child.hpp) with environment `env` and working directory
+/// `cwd`; kills the group after `timeout_s` seconds (0: no limit), or as soon as `stop` (called
+/// with the seconds since the start, every few milliseconds) says so: both end as timed_out. The
+/// grader's own children go through runJob with the same options (grade/command.cpp).
 SandboxEnd runSandboxed(const std::vector<std::string>& argv, const std::vector<std::string>& env,
                         const std::string& cwd, double timeout_s,
                         const std::function<bool(double)>& stop = {});

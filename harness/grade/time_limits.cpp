@@ -112,19 +112,4 @@ std::optional<PhaseStop> PhaseWatch::check(double t) const {
   return std::nullopt;
 }
 
-std::vector<std::string> LineTail::readNew() {
-  std::vector<std::string> out;
-  std::ifstream in(path_, std::ios::binary);
-  if (!in) return out;
-  in.seekg(offset_);
-  std::string chunk((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  offset_ += static_cast<long long>(chunk.size());
-  partial_ += chunk;
-  size_t start = 0;
-  for (size_t nl; (nl = partial_.find('\n', start)) != std::string::npos; start = nl + 1)
-    out.push_back(partial_.substr(start, nl - start));
-  partial_.erase(0, start);
-  return out;
-}
-
 }  // namespace clh::grade

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "core/hostbuffer.hpp"  // Sizes
+#include "proc/job.hpp"
 
 namespace clh::grade {
 
@@ -71,20 +72,7 @@ class PhaseWatch {
   double built_in_phase_ = 0;  ///< seconds of compiles inside the current phase
 };
 
-/// Reads the complete lines added to a file since the last call.
-class LineTail {
- public:
-  explicit LineTail(std::string path) : path_(std::move(path)) {}
-  template <class F>
-  void poll(F&& onLine) {
-    for (const auto& l : readNew()) onLine(l);
-  }
-
- private:
-  std::vector<std::string> readNew();
-  std::string path_;
-  long long offset_ = 0;
-  std::string partial_;
-};
+/// proc's reader of the lines a child adds to a file (proc/job.hpp).
+using LineTail = clh::LineTail;
 
 }  // namespace clh::grade

@@ -4,7 +4,6 @@
 #include <fmt/format.h>
 
 #include <chrono>
-#include <fstream>
 #include <optional>
 
 #include "cl/build_hook.hpp"
@@ -45,44 +44,32 @@ FamilyRun runLaunchIsolated(const ToolConfig& config, const LaunchRunOptions& ar
   double first_stall_s = 0;
   while (first < end) {
     const int stop_at = confirming >= 0 ? confirming + 1 : end;
-    std::vector<std::string> argv = {config.exe,    "__launch",
-                                     "--spec",      spec.file,
-                                     "--device-id", dev.identity(),
-                                     "--shapes",    std::to_string(stop_at),
-                                     "--first",     std::to_string(first),
-                                     "--seed",      args.seed_text,
-                                     "--out",       out.string()};
-    if (args.no_results) argv.push_back("--no-results");
-    if (args.simulator_checks) argv.push_back("--simulator-checks");
-    for (const auto& k : args.kinds) argv.insert(argv.end(), {"--kind", k});
-    fs::remove(out);
+    const LaunchJob job{spec.file,       dev.identity(),        stop_at,   first, args.seed,
+                        args.no_results, args.simulator_checks, args.kinds};
     // One shape that does not end (a driver stuck on a launch it should refuse: PoCL on a 0 in
     // the local size, at times) ends its child well before the whole family's limit.
     ChildOptions co;
-    co.timeout_s = args.timeout_s;
-    co.progress = out.string();
+    co.timeout_s = args.timeout_s;  // the watchdog watches the events file
     co.idle_s = std::min(args.timeout_s, args.shape_timeout_s) * (confirming >= 0 ? 2 : 1);
     // Making a context and the driver's compiles are timed on their own, generous limit.
     co.slow_idle_s = std::min(args.timeout_s, args.build_timeout_s) * (confirming >= 0 ? 2 : 1);
     co.slow_marker = "\"build_start\"";
-    ChildOutcome child;
+    JobRun job_run;
     {
       RunGate::Turn turn(processRunGate(), confirming >= 0);
-      child = runChild(argv, co);
+      job_run = runJob({config.exe}, "__launch", job, out.string(), co);
     }
+    const ChildOutcome& child = job_run.child;
     const bool was_confirming = confirming >= 0;
     confirming = -1;
 
     std::optional<ShapeCheck> running;  // started, not finished
     std::optional<int> restart_at;      // the child stopped after a failed command
-    std::string phase, error;
+    std::string phase, error = job_run.error;
     bool done = false;
     bool building = false;  // between build_start and build_end: inside the driver's compiler
     int received = 0;       // shapes this child finished
-    std::ifstream in(out);
-    for (std::string line; std::getline(in, line);) {
-      const auto j = nlohmann::json::parse(line, nullptr, false);
-      if (j.is_discarded()) continue;  // a line cut short by the crash
+    for (const auto& j : job_run.events) {
       const std::string ev = j.value("event", "");
       if (ev == "ready" || ev == "done") {
         LaunchFamilyResult header = launch::familyFromJson(j.at("family"));
@@ -107,17 +94,13 @@ FamilyRun runLaunchIsolated(const ToolConfig& config, const LaunchRunOptions& ar
         ++received;
       } else if (ev == "restart") {
         restart_at = j.value("next", first);
-      } else if (ev == "error") {
-        error = j.value("message", "");
       } else if (const auto inside = clh::buildEventState(ev)) {
         building = *inside;
       }
     }
-    const std::string last_words = lastLines(out.string() + ".stderr", 1, 160);
+    const std::string last_words = job_run.lastWords(1, 160);
     std::error_code ec;
-    fs::remove(out, ec);
     fs::remove(out.string() + ".oclgrind.jsonl", ec);
-    fs::remove(out.string() + ".stderr", ec);
     const bool died = child.signal || child.timed_out;
     if (was_confirming && !died && received > 0) {
       run.result.notes.push_back(fmt::format(
@@ -250,6 +233,28 @@ FamilyRun runLaunchIsolated(const ToolConfig& config, const LaunchRunOptions& ar
   }
   run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return run;
+}
+
+void to_json(nlohmann::json& j, const LaunchJob& job) {
+  j = {{"spec", job.spec},
+       {"device_id", job.device_id},
+       {"shapes", job.shapes},
+       {"first", job.first},
+       {"seed", job.seed},
+       {"no_results", job.no_results},
+       {"simulator_checks", job.simulator_checks},
+       {"kinds", job.kinds}};
+}
+
+void from_json(const nlohmann::json& j, LaunchJob& job) {
+  job.spec = j.at("spec").get<std::string>();
+  job.device_id = j.at("device_id").get<std::string>();
+  job.shapes = j.value("shapes", job.shapes);
+  job.first = j.value("first", job.first);
+  job.seed = j.value("seed", job.seed);
+  job.no_results = j.value("no_results", job.no_results);
+  job.simulator_checks = j.value("simulator_checks", job.simulator_checks);
+  job.kinds = j.value("kinds", job.kinds);
 }
 
 int newFailures(const LaunchFamilyResult& r, const launch::KnownDeviations& known) {

@@ -1,4 +1,4 @@
-// The launch family of one spec on one device, run in child processes (`clharness __launch`) so a
+// The launch family of one spec on one device, run in child processes (job `__launch`) so a
 // shape that kills the driver's process is recorded and the next child goes on after it. Shared
 // by `clharness launch` (its table and baselines) and `clharness check` (a unit per spec x device).
 #pragma once
@@ -12,13 +12,14 @@
 #include "core/spec.hpp"
 #include "launch/family.hpp"
 #include "launch/known.hpp"
+#include "proc/job.hpp"
 
 namespace clh {
 
 struct LaunchRunOptions {
   int shapes = 100;
   int shape = -1;  ///< replay only this shape; -1: shapes [0, shapes)
-  std::string seed_text = "1";
+  uint64_t seed = 1;
   bool no_results = false;
   bool simulator_checks = false;
   std::vector<std::string> kinds;
@@ -26,6 +27,20 @@ struct LaunchRunOptions {
   double shape_timeout_s = 30;   ///< one shape, its result check included
   double build_timeout_s = 300;  ///< making a context, or one compile of the driver's
 };
+
+/// The job of a launch child (`__launch`): one spec's shapes [first, shapes) on one device, its
+/// events `ready`, `start`, `shape`, then `restart` or `done` (launch_command/command.cpp runs it).
+struct LaunchJob {
+  std::string spec;
+  std::string device_id;  ///< DeviceInfo::identity() of the parent's device
+  int shapes = 100, first = 0;
+  uint64_t seed = 1;
+  bool no_results = false;
+  bool simulator_checks = false;
+  std::vector<std::string> kinds;
+};
+void to_json(nlohmann::json& j, const LaunchJob& job);
+void from_json(const nlohmann::json& j, LaunchJob& job);
 
 /// One spec's family on one device, as gathered from its child processes.
 struct FamilyRun {

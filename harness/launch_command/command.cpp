@@ -116,79 +116,62 @@ void printReport(std::ostream& os, const std::vector<FamilyRun>& runs,
 
 }  // namespace
 
-int runChildFamily(const clh::ToolConfig& config, const ChildArgs& a) {
-  std::FILE* out = std::fopen(a.out.c_str(), "w");
-  if (!out) {
-    std::cerr << "clharness __launch: cannot write " << a.out << "\n";
-    return clh::kExitUsage;
-  }
-  // The driver's and the simulator's own messages (Oclgrind's API errors, PoCL's failed
-  // assertion) go to a file the parent reads when this process dies.
-  clh::redirectStderr(a.out + ".stderr");
-  int code = clh::kExitOk;
-  try {
-    uint64_t seed = 1;
-    if (!clh::parseSeed(a.seed_text, seed)) throw std::runtime_error("bad --seed " + a.seed_text);
-    const clh::Spec spec = clh::loadSpec(a.spec, config.repo_root);
-    const clh::DeviceInfo found = clh::findDeviceAgain(config, a.device_id);
-    const clh::DeviceInfo* dev = &found;
-    // On request, Oclgrind's race and memory checks join the result checks, as in `clharness
-    // check` (they make it several times slower, and the check family runs them anyway).
-    std::unique_ptr<clh::OclgrindSession> sim;
-    if (a.simulator_checks) sim = clh::simulatorSession(*dev, a.out + ".oclgrind.jsonl");
-    clh::DeviceSession session(*dev, sim.get());
-    // A compile is the machine's step, timed apart from the shapes (launch/run.cpp).
-    clh::setBuildHook([out](bool building) {
-      clh::writeJsonLine(out, {{"event", clh::buildEventName(building)}});
-    });
-    const clh::Sizes sizes = clh::launch::launchCaseSizes(spec, dev->simulator, seed);
+int runChildFamily(const clh::ToolConfig& config, const clh::LaunchJob& a,
+                   clh::JobChannel& channel) {
+  const clh::Spec spec = clh::loadSpec(a.spec, config.repo_root);
+  const clh::DeviceInfo found = clh::findDeviceAgain(config, a.device_id);
+  const clh::DeviceInfo* dev = &found;
+  // On request, Oclgrind's race and memory checks join the result checks, as in `clharness
+  // check` (they make it several times slower, and the check family runs them anyway).
+  std::unique_ptr<clh::OclgrindSession> sim;
+  if (a.simulator_checks) sim = clh::simulatorSession(*dev, channel.path() + ".oclgrind.jsonl");
+  clh::DeviceSession session(*dev, sim.get());
+  // A compile is the machine's step, timed apart from the shapes (launch/run.cpp).
+  clh::setBuildHook([&channel](bool building) { channel.send(clh::buildEventName(building)); });
+  const clh::Sizes sizes = clh::launch::launchCaseSizes(spec, dev->simulator, a.seed);
 
-    clh::launch::LaunchFamilyOptions options;
-    options.first_shape = a.first;
-    options.stop_after_failed_command = true;  // the parent goes on in a new process
-    // A kernel whose spec expects its published bug here shows that bug in every launch that
-    // runs: checking their results again teaches nothing (and on the simulator costs minutes at
-    // the bug's sizes). The enqueue outcomes are still checked.
-    const bool known_broken = !clh::expectedFindings(spec, *dev).empty();
-    options.check_results = !a.no_results && !known_broken;
-    options.kinds = a.kinds;
-    options.on_ready = [out](const LaunchFamilyResult& r) {
-      clh::writeJsonLine(out, {{"event", "ready"}, {"family", clh::launch::toJson(r, false)}});
-    };
-    options.on_shape_start = [out](const ShapeCheck& c, const char* phase) {
-      clh::writeJsonLine(out,
-                         {{"event", "start"}, {"phase", phase}, {"check", clh::launch::toJson(c)}});
-    };
-    options.on_shape_done = [out](const ShapeCheck& c) {
-      clh::writeJsonLine(out, {{"event", "shape"}, {"check", clh::launch::toJson(c)}});
-    };
-    LaunchFamilyResult r =
-        clh::launch::runLaunchFamily(session, spec, sizes, a.shapes, seed, options);
-    r.shapes.clear();  // already sent one by one
-    if (known_broken && !a.no_results)
-      r.notes.push_back(
-          "results of the launches that ran were not checked: the spec expects its kernel's "
-          "published bug on this device, which every launch would show");
-    if (r.restart_at)
-      clh::writeJsonLine(out, {{"event", "restart"}, {"next", *r.restart_at}});
-    else
-      clh::writeJsonLine(out, {{"event", "done"}, {"family", clh::launch::toJson(r, false)}});
-    if (sim) fs::remove(sim->logPath());
-  } catch (const std::exception& e) {
-    clh::writeJsonLine(out, {{"event", "error"}, {"message", e.what()}});
-    code = clh::kExitUsage;
-  }
-  std::fclose(out);
-  return code;
+  clh::launch::LaunchFamilyOptions options;
+  options.first_shape = a.first;
+  options.stop_after_failed_command = true;  // the parent goes on in a new process
+  // A kernel whose spec expects its published bug here shows that bug in every launch that
+  // runs: checking their results again teaches nothing (and on the simulator costs minutes at
+  // the bug's sizes). The enqueue outcomes are still checked.
+  const bool known_broken = !clh::expectedFindings(spec, *dev).empty();
+  options.check_results = !a.no_results && !known_broken;
+  options.kinds = a.kinds;
+  options.on_ready = [&channel](const LaunchFamilyResult& r) {
+    channel.send("ready", {{"family", clh::launch::toJson(r, false)}});
+  };
+  options.on_shape_start = [&channel](const ShapeCheck& c, const char* phase) {
+    channel.send("start", {{"phase", phase}, {"check", clh::launch::toJson(c)}});
+  };
+  options.on_shape_done = [&channel](const ShapeCheck& c) {
+    channel.send("shape", {{"check", clh::launch::toJson(c)}});
+  };
+  LaunchFamilyResult r =
+      clh::launch::runLaunchFamily(session, spec, sizes, a.shapes, a.seed, options);
+  r.shapes.clear();  // already sent one by one
+  if (known_broken && !a.no_results)
+    r.notes.push_back(
+        "results of the launches that ran were not checked: the spec expects its kernel's "
+        "published bug on this device, which every launch would show");
+  if (r.restart_at)
+    channel.send("restart", {{"next", *r.restart_at}});
+  else
+    channel.send("done", {{"family", clh::launch::toJson(r, false)}});
+  if (sim) fs::remove(sim->logPath());
+  return clh::kExitOk;
 }
 
 int runLaunch(const clh::ToolConfig& config, const LaunchArgs& args) {
   uint64_t seed = 1;
-  if (!clh::parseSeed(args.run.seed_text, seed)) {
-    std::cerr << "clharness launch: --seed: '" << args.run.seed_text
+  if (!clh::parseSeed(args.seed_text, seed)) {
+    std::cerr << "clharness launch: --seed: '" << args.seed_text
               << "' is not an unsigned integer\n";
     return clh::kExitUsage;
   }
+  clh::LaunchRunOptions run_options = args.run;
+  run_options.seed = seed;
   std::vector<std::string> paths = args.paths;
   if (paths.empty()) paths.push_back((fs::path(config.repo_root) / "specs").string());
   std::vector<clh::Spec> specs;
@@ -236,7 +219,7 @@ int runLaunch(const clh::ToolConfig& config, const LaunchArgs& args) {
   const size_t total = specs.size() * devices.size();
   for (const auto& spec : specs)
     for (const auto& dev : devices) {
-      runs.push_back(clh::runLaunchIsolated(config, args.run, spec, dev, scratch));
+      runs.push_back(clh::runLaunchIsolated(config, run_options, spec, dev, scratch));
       const auto& r = runs.back().result;
       std::cerr << fmt::format("[{}/{}] {} on {}: {} shapes, {} conforming, {} died ({:.1f} s){}\n",
                                runs.size(), total, spec.name, dev.displayName(), r.shapes.size(),

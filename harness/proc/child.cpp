@@ -1,5 +1,5 @@
-// fork + exec into a new process group with PR_SET_PDEATHSIG, polled with a deadline, a progress
-// watchdog and the interrupt flag; the interrupt handlers themselves.
+// fork + exec into a new process group with PR_SET_PDEATHSIG, limits and a sandbox, polled with a
+// deadline, a progress watchdog and the interrupt flag; the interrupt handlers themselves.
 #include "proc/child.hpp"
 
 #include <errno.h>
@@ -8,10 +8,12 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <deque>
 #include <filesystem>
@@ -34,8 +36,15 @@ void closeBoth(int fds[2]) {
   fds[0] = fds[1] = -1;
 }
 
-// The child's side between fork and exec: only async-signal-safe calls.
-[[noreturn]] void execChild(char* const* args, pid_t parent, int errWrite, int outWrite) {
+// What the child's side gets ready before the fork: argv and the environment as C arrays.
+struct ExecPlan {
+  std::vector<char*> args, envp;  // envp empty: this process's environment
+  const ChildOptions* options = nullptr;
+};
+
+// The child's side between fork and exec: only async-signal-safe calls. An errno that stops it
+// goes to the parent through `errWrite`.
+[[noreturn]] void execChild(const ExecPlan& plan, pid_t parent, int errWrite, int outWrite) {
   ::setpgid(0, 0);
   // Dies with the thread that forked it; a parent that died before this line is seen below.
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -44,8 +53,16 @@ void closeBoth(int fds[2]) {
   sigemptyset(&none);
   ::sigprocmask(SIG_SETMASK, &none, nullptr);
   if (outWrite >= 0) ::dup2(outWrite, STDOUT_FILENO);
-  ::execv(args[0], args);
-  const int e = errno;
+  const ChildOptions& o = *plan.options;
+  int e = setProcessLimits(o.cpu_limit_s, o.memory_limit_bytes);
+  if (e == 0 && !o.cwd.empty() && ::chdir(o.cwd.c_str()) != 0) e = errno;
+  if (e == 0) {
+    if (plan.envp.empty())
+      ::execv(plan.args[0], plan.args.data());
+    else
+      ::execve(plan.args[0], plan.args.data(), plan.envp.data());
+    e = errno;
+  }
   [[maybe_unused]] ssize_t n = ::write(errWrite, &e, sizeof e);
   ::_exit(127);
 }
@@ -85,6 +102,27 @@ void clearInterruptForTesting() {
   g_interrupt = 0;
 }
 
+int setProcessLimits(double cpu_s, uint64_t memory_bytes) {
+  auto set = [](int resource, rlim_t soft, rlim_t hard) {
+    rlimit current{};
+    ::getrlimit(resource, &current);
+    rlimit l{soft, hard};
+    if (current.rlim_max != RLIM_INFINITY) {  // an unprivileged process cannot raise its hard limit
+      l.rlim_max = l.rlim_max < current.rlim_max ? l.rlim_max : current.rlim_max;
+      l.rlim_cur = l.rlim_cur < l.rlim_max ? l.rlim_cur : l.rlim_max;
+    }
+    return ::setrlimit(resource, &l) == 0 ? 0 : errno;
+  };
+  if (cpu_s > 0) {
+    const auto s = static_cast<rlim_t>(std::ceil(cpu_s));
+    if (const int e = set(RLIMIT_CPU, s, s + 5)) return e;
+    const rlimit core{0, 0};
+    ::setrlimit(RLIMIT_CORE, &core);
+  }
+  if (memory_bytes > 0) return set(RLIMIT_DATA, memory_bytes, memory_bytes);
+  return 0;
+}
+
 std::string signalName(int sig) {
   const char* abbrev = sigabbrev_np(sig);
   return abbrev ? std::string("SIG") + abbrev : "signal " + std::to_string(sig);
@@ -116,9 +154,14 @@ struct StartedChild {
 // Starts `argv` in a process group of its own; none, with `out.error` set, when it cannot start.
 std::optional<StartedChild> startChild(const std::vector<std::string>& argv, const ChildOptions& o,
                                        ChildOutcome& out) {
-  std::vector<char*> args;
-  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
+  ExecPlan plan;
+  plan.options = &o;
+  for (const auto& a : argv) plan.args.push_back(const_cast<char*>(a.c_str()));
+  plan.args.push_back(nullptr);
+  if (o.env) {
+    for (const auto& e : *o.env) plan.envp.push_back(const_cast<char*>(e.c_str()));
+    plan.envp.push_back(nullptr);
+  }
   int errPipe[2] = {-1, -1}, outPipe[2] = {-1, -1};
   if (::pipe2(errPipe, O_CLOEXEC) != 0 || (o.capture_stdout && ::pipe2(outPipe, O_CLOEXEC) != 0)) {
     out.error = std::string("cannot start ") + argv[0] + ": pipe: " + strerror(errno);
@@ -134,7 +177,7 @@ std::optional<StartedChild> startChild(const std::vector<std::string>& argv, con
     closeBoth(outPipe);
     return std::nullopt;
   }
-  if (pid == 0) execChild(args.data(), parent, errPipe[1], outPipe[1]);
+  if (pid == 0) execChild(plan, parent, errPipe[1], outPipe[1]);
   // Both sides set the group, so that a kill(-pid) below never misses a child not yet in it.
   ::setpgid(pid, pid);
   ::close(errPipe[1]);
@@ -164,7 +207,8 @@ class ChildWatch {
       : o_(o),
         child_(child),
         out_(out),
-        deadline_(Clock::now() + std::chrono::duration<double>(o.timeout_s)),
+        start_(Clock::now()),
+        deadline_(start_ + std::chrono::duration<double>(o.timeout_s)),
         last_growth_(Clock::now()),
         slow_step_(o.slow_idle_s > 0),
         out_open_(child.out_fd >= 0) {}
@@ -188,10 +232,13 @@ class ChildWatch {
         out_.interrupted = true;
         break;
       }
-      if ((o_.timeout_s > 0 && now > deadline_) || out_.stalled) {
+      const bool stopped = o_.stop && o_.stop(std::chrono::duration<double>(now - start_).count());
+      if ((o_.timeout_s > 0 && now > deadline_) || out_.stalled || stopped) {
         endGroup();
         out_.timed_out = true;
-        out_.limit_s = out_.stalled ? (slow_step_ ? o_.slow_idle_s : o_.idle_s) : o_.timeout_s;
+        out_.limit_s = out_.stalled ? (slow_step_ ? o_.slow_idle_s : o_.idle_s)
+                       : stopped    ? 0
+                                    : o_.timeout_s;
         break;
       }
       drain(pauseMs);
@@ -261,6 +308,7 @@ class ChildWatch {
   const ChildOptions& o_;
   const StartedChild child_;
   ChildOutcome& out_;
+  const Clock::time_point start_;
   const decltype(Clock::now() + std::chrono::duration<double>()) deadline_;
   Clock::time_point last_growth_;
   std::uintmax_t last_size_ = 0;
@@ -284,6 +332,11 @@ ChildOutcome runChild(const std::vector<std::string>& argv, const ChildOptions& 
     if (WIFEXITED(status)) out.exit_code = WEXITSTATUS(status);
     if (WIFSIGNALED(status)) out.signal = WTERMSIG(status);
   }
+  if (o.cpu_limit_s > 0 && out.signal == SIGXCPU) {  // the CPU-time limit: a timeout, not a crash
+    out.signal = 0;
+    out.timed_out = out.cpu_limited = true;
+    out.limit_s = o.cpu_limit_s;
+  }
   return out;
 }
 
@@ -303,8 +356,17 @@ bool redirectStderr(const std::string& path) {
 
 std::string lastLines(const std::string& path, size_t n, size_t width) {
   std::ifstream in(path);
+  return lastLinesOf(std::string(std::istreambuf_iterator<char>(in), {}), n, width);
+}
+
+std::string lastLinesOf(const std::string& text, size_t n, size_t width) {
   std::deque<std::string> lines;
-  for (std::string line; std::getline(in, line);) {
+  size_t at = 0;
+  while (at < text.size()) {
+    size_t nl = text.find('\n', at);
+    if (nl == std::string::npos) nl = text.size();
+    std::string line = text.substr(at, nl - at);
+    at = nl + 1;
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     if (line.size() > width) line = line.substr(0, width - 3) + "...";
     lines.push_back(std::move(line));

@@ -1,9 +1,13 @@
 // The one child-process runner: spawn in a new process group, death with the parent, a wall-clock
-// limit, a progress-file watchdog, and an end on the parent's interrupt (SIGINT/SIGTERM).
+// limit, CPU and memory limits, a progress-file watchdog, a sandbox (environment and folder), and
+// an end on the parent's interrupt (SIGINT/SIGTERM). The protocol over it: proc/job.hpp.
 #pragma once
 
+#include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,6 +19,7 @@ struct ChildOutcome {
   int exit_code = -1;        ///< when it exited
   int signal = 0;            ///< when a signal ended it
   bool stalled = false;      ///< timed out because its progress file stopped growing
+  bool cpu_limited = false;  ///< timed out by ChildOptions::cpu_limit_s (SIGXCPU)
   double limit_s = 0;        ///< when timed out: the limit that stopped it (wall or idle), seconds
   bool interrupted = false;  ///< ended because this process was interrupted (see interrupt.hpp)
   std::string error;         ///< why it did not start
@@ -31,7 +36,23 @@ struct ChildOptions {
   /// `slow_marker` (a driver's compile). 0: `idle_s` throughout.
   double slow_idle_s = 0;
   std::string slow_marker;
+  /// RLIMIT_CPU of the child (SIGXCPU, SIGKILL 5 s later; no core file): its end by SIGXCPU is a
+  /// timeout (timed_out, cpu_limited, limit_s = this). 0: none.
+  double cpu_limit_s = 0;
+  uint64_t memory_limit_bytes = 0;  ///< RLIMIT_DATA of the child (0: none)
+  /// The sandbox: the child's whole environment ("NAME=VALUE"; none: this process's) and its
+  /// working folder ("": this process's).
+  std::optional<std::vector<std::string>> env;
+  std::string cwd;
+  /// Called with the seconds since the start every few milliseconds: true ends the group
+  /// (timed_out, with limit_s 0: the caller knows which of its limits it was).
+  std::function<bool(double)> stop;
 };
+
+/// Sets this process's RLIMIT_CPU (SIGXCPU at `cpu_s`, SIGKILL 5 s later, no core file) and
+/// RLIMIT_DATA (`memory_bytes`), each only when not 0, never above the hard limit it has: 0, or the
+/// errno of the setrlimit that failed. Async-signal-safe (a forked child calls it before exec).
+int setProcessLimits(double cpu_s, uint64_t memory_bytes);
 
 /// Runs `argv` (argv[0] is the program path) in a new process group. The child gets
 /// PR_SET_PDEATHSIG(SIGKILL): it dies when this process dies, even by SIGKILL. Its group is
@@ -65,7 +86,7 @@ int interruptExitCode();
 /// Only for tests: forget a recorded signal.
 void clearInterruptForTesting();
 
-// ---- the child's side of the protocol: JSON lines to a file, its stderr to another ----------
+// ---- files a child leaves: JSON lines, its stderr ---------------------------------------------
 
 /// Writes `j` as one line and flushes it, so that a parent reading after a crash sees it whole.
 void writeJsonLine(std::FILE* f, const nlohmann::json& j);
@@ -77,5 +98,7 @@ bool redirectStderr(const std::string& path);
 /// The last `n` non-blank lines of a file, each cut to `width` characters, joined by newlines
 /// ("" when there is none).
 std::string lastLines(const std::string& path, size_t n, size_t width = 200);
+/// The same of a text.
+std::string lastLinesOf(const std::string& text, size_t n, size_t width = 200);
 
 }  // namespace clh

@@ -152,7 +152,7 @@ class CheckRun {
         sessions_(devices.size()),
         simulator_(o.replay_budget_s > 0 ? anySimulator(devices) : std::nullopt) {
     lo_.shapes = o.launch_shapes;
-    lo_.seed_text = std::to_string(o.seed);
+    lo_.seed = o.seed;
     lo_.timeout_s = o.timeout_s;
     lo_.kinds = launch::kernelFamilies();
     scratch_ = fs::temp_directory_path() / fmt::format("clharness-{}", getpid());

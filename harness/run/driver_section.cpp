@@ -11,6 +11,7 @@
 
 #include "core/files.hpp"
 #include "core/shell.hpp"
+#include "drivers/command.hpp"
 #include "drivers/launch_probes.hpp"
 #include "drivers/matrix.hpp"
 #include "proc/child.hpp"
@@ -31,33 +32,23 @@ struct DriverRows {
 
 DriverRows runDriverRowsOnce(const ToolConfig& config, const DeviceInfo& dev,
                              const fs::path& scratch, double timeout_s, bool isolate_launch) {
-  const fs::path out = scratch / fmt::format("driver-{}.json", dev.slug());
-  fs::remove(out);
-  const fs::path err = scratch / fmt::format("driver-{}.stderr", dev.slug());
-  std::vector<std::string> argv = {"/bin/sh",
-                                   "-c",
-                                   "exec \"$0\" \"$@\" 2>\"" + err.string() + "\" >/dev/null",
-                                   config.exe,
-                                   "semantics",
-                                   "--device",
-                                   exactDeviceRegex(dev.displayName()),
-                                   "--json",
-                                   out.string()};
-  if (isolate_launch) argv.push_back("--isolate-launch");
-  ChildOutcome child;
+  const fs::path out = scratch / fmt::format("driver-{}.jsonl", dev.slug());
+  const drivers::SemanticsJob job{exactDeviceRegex(dev.displayName()), isolate_launch};
+  ChildOptions co;
+  co.timeout_s = timeout_s;
+  JobRun run;
   {
     RunGate::Turn beside(processRunGate(), false);  // a unit confirming a timeout runs alone
-    child = runChild(argv, timeout_s);
+    run = runJob({config.exe}, "__semantics", job, out.string(), co);
   }
+  const ChildOutcome& child = run.child;
   DriverRows r;
-  std::ifstream in(out);
-  if (in) {
-    try {
-      for (const auto& col : drivers::matrixFromJson(nlohmann::json::parse(in)))
+  try {
+    if (const auto matrix = run.result<nlohmann::json>())
+      for (const auto& col : drivers::matrixFromJson(*matrix))
         r.rows = col.results;  // the one device its identity names
-    } catch (const std::exception& e) {
-      r.notes.push_back(std::string("the driver checks' output could not be read: ") + e.what());
-    }
+  } catch (const std::exception& e) {
+    r.notes.push_back(std::string("the driver checks' output could not be read: ") + e.what());
   }
   if (r.rows.empty()) {
     drivers::CheckResult crashed;
@@ -70,12 +61,9 @@ DriverRows runDriverRowsOnce(const ToolConfig& config, const DeviceInfo& dev,
                       ? "the process killed by " + signalName(child.signal)
                       : fmt::format("the process exited with code {} and no rows", child.exit_code);
     crashed.required = "every check ends with a result";
-    crashed.detail = lastLines(err.string(), 3);
+    crashed.detail = run.lastWords(3);
     r.rows.push_back(std::move(crashed));
   }
-  std::error_code ec;
-  fs::remove(out, ec);
-  fs::remove(err, ec);
   return r;
 }
 
@@ -105,7 +93,7 @@ void recheck(const ToolConfig& config, const CheckOptions& o, const DeviceInfo& 
       for (const auto& [key, shape] : drivers::driverFailures(run.result)) {
         if (drivers::failureId(key) != id) continue;
         LaunchRunOptions one;
-        one.seed_text = std::to_string(o.seed);
+        one.seed = o.seed;
         one.timeout_s = o.timeout_s;
         one.shape = shape->index;
         one.kinds = launch::kernelFamilies();

@@ -13,7 +13,7 @@
 #include <sstream>
 
 #include "core/files.hpp"
-#include "proc/child.hpp"
+#include "proc/job.hpp"
 #include "report/reporters.hpp"
 
 namespace fs = std::filesystem;
@@ -44,12 +44,9 @@ std::string RunJournal::open(const std::string& path, const nlohmann::json& opti
   // Read what an earlier run left (only used with resume).
   std::vector<std::pair<UnitResult, nlohmann::json>> earlier;
   if (resume) {
-    std::ifstream in(path);
-    std::string line;
     bool first = true;
-    while (std::getline(in, line)) {
-      nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
-      if (j.is_discarded() || !j.is_object()) continue;  // a line cut short by a kill
+    for (const auto& j :
+         readJsonLines(path)) {  // whole objects: a line cut short by a kill is none
       if (first) {
         first = false;
         if (j.value("event", "") != "start") break;

@@ -1,11 +1,10 @@
 // A unit in a process of its own, both sides: the parent reads the child's JSON lines and names
-// what ended it; the child (`__unit`) runs the spec's cases in its own OpenCL session.
+// what ended it; the child (job `__unit`) runs the spec's cases in its own OpenCL session.
 #include "run/units.hpp"
 
 #include <fmt/format.h>
 
-#include <cstdio>
-#include <fstream>
+#include <algorithm>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -108,21 +107,32 @@ UnitResult lostUnit(const ToolConfig& config, const Spec& spec, const DeviceInfo
 bool plainKernelBuildsOn(const ToolConfig& config, const Spec& spec, const DeviceInfo& dev,
                          const fs::path& scratch) {
   const fs::path out = scratch / fmt::format("control-{}-{}.jsonl", dev.slug(), spec.name);
-  std::error_code ec;
-  fs::remove(out, ec);
-  const ChildOutcome child = runChild({config.exe, "__unit", "--spec", spec.file, "--device-id",
-                                       dev.identity(), "--out", out.string(), "--control-build"},
-                                      120);
-  bool built = false;
-  std::ifstream in(out);
-  for (std::string line; std::getline(in, line);) {
-    const auto j = nlohmann::json::parse(line, nullptr, false);
-    if (j.is_object() && j.value("event", "") == "control_built") built = true;
-  }
-  in.close();
-  fs::remove(out, ec);
-  fs::remove(out.string() + ".stderr", ec);
+  UnitJob job;
+  job.spec_file = spec.file;
+  job.device_id = dev.identity();
+  job.control_build = true;
+  ChildOptions co;
+  co.timeout_s = 120;
+  const JobRun run = runJob({config.exe}, "__unit", job, out.string(), co);
+  const bool built = std::any_of(run.events.begin(), run.events.end(), [](const auto& j) {
+    return j.value("event", "") == "control_built";
+  });
+  const ChildOutcome& child = run.child;
   return built && !child.signal && !child.timed_out && child.exit_code == 0;
+}
+
+// The job of one process for the unit.
+UnitJob unitJob(const Spec& spec, const DeviceInfo& dev, const CheckOptions& o) {
+  UnitJob job;
+  job.spec_file = spec.file;
+  job.device_id = dev.identity();
+  job.seed = o.seed;
+  job.cases = o.cases;
+  if (o.sizes) job.sizes = parseSizes(*o.sizes);
+  job.shrink = o.shrink;
+  job.buffer_mode = o.buffer_mode;
+  job.read_mode = o.read_mode;
+  return job;
 }
 
 // One process for the unit; `skip` leaves some of the simulator's checks off. `transient`: it ended
@@ -131,53 +141,36 @@ UnitResult runIsolatedOnce(const ToolConfig& config, const Spec& spec, const Dev
                            const CheckOptions& o, const fs::path& scratch,
                            const std::vector<OclgrindCheck>& skip, bool* transient, bool* signalled,
                            bool alone = false, bool* timedOut = nullptr) {
-  fs::path out = scratch / fmt::format("unit-{}-{}.jsonl", dev.slug(), spec.name);
-  fs::remove(out);
-  std::vector<std::string> argv = {config.exe,    "__unit",
-                                   "--spec",      spec.file,
-                                   "--device-id", dev.identity(),
-                                   "--seed",      std::to_string(o.seed),
-                                   "--cases",     std::to_string(o.cases),
-                                   "--out",       out.string()};
-  if (o.sizes) argv.insert(argv.end(), {"--sizes", *o.sizes});
-  argv.insert(argv.end(), {"--buffer-mode", o.buffer_mode, "--read-mode", o.read_mode});
-  if (!o.shrink) argv.push_back("--no-shrink");
-  ChildOutcome child;
+  const fs::path out = scratch / fmt::format("unit-{}-{}.jsonl", dev.slug(), spec.name);
+  ChildOptions co;
+  co.timeout_s = o.timeout_s;
+  JobRun run;
   {
     // Beside the run's other children, or alone when confirming a timeout.
     RunGate::Turn turn(processRunGate(), alone);
-    child = runChild(withSkippedChecks(argv, skip), o.timeout_s);
+    run = runJob(withSkippedChecks({config.exe}, skip), "__unit", unitJob(spec, dev, o),
+                 out.string(), co);
   }
+  ChildOutcome& child = run.child;
   if (timedOut) *timedOut = child.timed_out;
 
   std::optional<Sizes> lastSizes;
-  std::optional<UnitResult> result;
   int started = 0;
-  std::string error;
   bool building = false;  // between build_start and build_end: inside the driver's compiler
-  std::ifstream in(out);
-  std::string line;
-  while (std::getline(in, line)) {
-    nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
-    if (j.is_discarded()) continue;  // a line cut short by a crash
-    std::string ev = j.value("event", "");
+  for (const auto& j : run.events) {
+    const std::string ev = j.value("event", "");
     if (ev == "case_start") {
       lastSizes = j["sizes"].get<Sizes>();
       ++started;
-    } else if (ev == "result") {
-      result = j["unit"].get<UnitResult>();
-    } else if (ev == "error") {
-      error = j.value("message", "");
     } else if (const auto inside = clh::buildEventState(ev)) {
       building = *inside;
     }
   }
+  const std::optional<UnitResult> result = run.result<UnitResult>();
+  const std::string& error = run.error;
   // A compiler that crashed crashes again with any check left off: no second try for that.
   *signalled = child.signal != 0 && !building;
-  const std::string lastWords = lastLines(out.string() + ".stderr", 20);
-  std::error_code ec;
-  fs::remove(out, ec);
-  fs::remove(out.string() + ".stderr", ec);
+  const std::string lastWords = run.lastWords(20);
   if (result && !child.timed_out && !child.signal) return *result;
   // A process that ended with no result, no signal and no message of its own (a symbol lookup
   // error while the dynamic loader set it up, a busy file system) may do better a second time.
@@ -290,49 +283,48 @@ std::vector<RunOptions> runModes(const std::string& bufferMode, const std::strin
   return out;
 }
 
-int runUnitChild(const ToolConfig& config, const UnitChildOptions& o) {
-  std::FILE* out = std::fopen(o.out.c_str(), "w");
-  if (!out) {
-    std::cerr << "clharness: cannot write " << o.out << "\n";
-    return kExitUsage;
+void to_json(nlohmann::json& j, const UnitJob& job) {
+  j = {{"spec_file", job.spec_file}, {"device_id", job.device_id},
+       {"seed", job.seed},           {"cases", job.cases},
+       {"shrink", job.shrink},       {"buffer_mode", job.buffer_mode},
+       {"read_mode", job.read_mode}, {"control_build", job.control_build}};
+  putOptional(j, "sizes", job.sizes);
+}
+
+void from_json(const nlohmann::json& j, UnitJob& job) {
+  job.spec_file = j.at("spec_file").get<std::string>();
+  job.device_id = j.at("device_id").get<std::string>();
+  job.seed = j.value("seed", job.seed);
+  job.cases = j.value("cases", job.cases);
+  job.shrink = j.value("shrink", job.shrink);
+  job.buffer_mode = j.value("buffer_mode", job.buffer_mode);
+  job.read_mode = j.value("read_mode", job.read_mode);
+  job.control_build = j.value("control_build", job.control_build);
+  getOptional(j, "sizes", job.sizes);
+}
+
+int runUnitChild(const ToolConfig& config, const UnitJob& job, JobChannel& channel) {
+  Spec spec = loadSpec(job.spec_file, config.repo_root);
+  const DeviceInfo found = findDeviceAgain(config, job.device_id);
+  const DeviceInfo* dev = &found;
+  std::unique_ptr<OclgrindSession> sim = simulatorSession(*dev, channel.path() + ".oclgrind.jsonl");
+  DeviceSession session(*dev, sim.get());
+  if (job.control_build) {
+    session.reset();  // a new context, and the plain probe kernel built and run in it
+    channel.send("control_built");
+    return kExitOk;
   }
-  // The driver's and the simulator's own messages (Oclgrind prints each error it reports, up to
-  // a thousand) go to a file: the plugin already hands them over as findings, and the parent
-  // quotes the file's end when this process dies.
-  redirectStderr(o.out + ".stderr");
-  try {
-    Spec spec = loadSpec(o.spec_file, config.repo_root);
-    const DeviceInfo found = findDeviceAgain(config, o.device_id);
-    const DeviceInfo* dev = &found;
-    std::unique_ptr<OclgrindSession> sim = simulatorSession(*dev, o.out + ".oclgrind.jsonl");
-    DeviceSession session(*dev, sim.get());
-    if (o.control_build) {
-      session.reset();  // a new context, and the plain probe kernel built and run in it
-      writeJsonLine(out, {{"event", "control_built"}});
-      std::fclose(out);
-      return kExitOk;
-    }
-    // The driver's compiles are marked, so that a process dying in one is known as a compiler
-    // crash (lostUnit).
-    setBuildHook([out](bool building) {
-      writeJsonLine(out, {{"event", clh::buildEventName(building)}});
-    });
-    struct Unhook {
-      ~Unhook() { setBuildHook({}); }
-    } unhook;
-    UnitOptions uo = unitOptions(config, o);
-    uo.on_case_start = [out](const Sizes& s) {
-      writeJsonLine(out, {{"event", "case_start"}, {"sizes", s}});
-    };
-    UnitResult u = runUnit(session, spec, uo);
-    writeJsonLine(out, {{"event", "result"}, {"unit", u}});
-    if (sim) std::filesystem::remove(sim->logPath());
-  } catch (const std::exception& e) {
-    writeJsonLine(out, {{"event", "error"}, {"message", e.what()}});
-    std::fclose(out);
-    return kExitUsage;
-  }
-  std::fclose(out);
+  // The driver's compiles are marked, so that a process dying in one is known as a compiler
+  // crash (lostUnit).
+  setBuildHook([&channel](bool building) { channel.send(clh::buildEventName(building)); });
+  struct Unhook {
+    ~Unhook() { setBuildHook({}); }
+  } unhook;
+  UnitOptions uo = unitOptions(config, job);
+  uo.on_case_start = [&channel](const Sizes& s) { channel.send("case_start", {{"sizes", s}}); };
+  channel.result(runUnit(session, spec, uo));
+  if (sim) std::filesystem::remove(sim->logPath());
   return kExitOk;
 }
+
 }  // namespace clh

@@ -1,16 +1,19 @@
 // One unit (a spec's random cases on one device) in a child process of its own: the parent's side
-// (a crash, a timeout or a lost process becomes the unit's finding) and the child's (`__unit`).
+// (a crash, a timeout or a lost process becomes the unit's finding) and the child's (the job
+// `__unit` of proc/job.hpp).
 #pragma once
 
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "cl/session.hpp"
 #include "cl/tool.hpp"
 #include "cl/unit.hpp"
 #include "core/sizes.hpp"
+#include "proc/job.hpp"
 #include "run/check.hpp"
 
 namespace clh {
@@ -23,26 +26,29 @@ bool loadSpecs(const ToolConfig& config, const std::vector<std::string>& paths,
 /// std::invalid_argument naming the bad word.
 std::vector<RunOptions> runModes(const std::string& buffer_mode, const std::string& read_mode);
 
-/// The unit in child processes of `config.exe` (`__unit`), its JSON lines under `scratch`. On the
-/// simulator a crash with one of Oclgrind's checks on is retried without that check; a process
+/// The unit in child processes of `config.exe` (job `__unit`), its JSON lines under `scratch`. On
+/// the simulator a crash with one of Oclgrind's checks on is retried without that check; a process
 /// that ended with no result for no reason of the kernel's is run once more (flaky).
 UnitResult runUnitIsolated(const ToolConfig& config, const Spec& spec, const DeviceInfo& dev,
                            const CheckOptions& options, const std::filesystem::path& scratch);
 
-/// The child side of an isolated unit: runs one spec on one device, writing JSON lines to `out`.
-struct UnitChildOptions {
+/// The job of an isolated unit's child (`__unit`): one spec on one device.
+struct UnitJob {
   std::string spec_file;
   std::string device_id;  ///< DeviceInfo::identity() of the parent's device
   uint64_t seed = 1;
   int cases = 0;
-  std::optional<std::string> sizes;
+  std::optional<Sizes> sizes;
   bool shrink = true;
-  std::string out;
   std::string buffer_mode = "default", read_mode = "default";
   /// Only build a plain kernel on the device and say so (the control after a compiler crash).
   bool control_build = false;
 };
-int runUnitChild(const ToolConfig& config, const UnitChildOptions& options);
+void to_json(nlohmann::json& j, const UnitJob& job);
+void from_json(const nlohmann::json& j, UnitJob& job);
+
+/// The child side of an isolated unit: its events (`case_start`, the builds) and its UnitResult.
+int runUnitChild(const ToolConfig& config, const UnitJob& job, JobChannel& channel);
 
 /// What a unit runs with, from the options of `check` or of its child (the same fields).
 template <class Options>
@@ -53,7 +59,12 @@ UnitOptions unitOptions(const ToolConfig& config, const Options& o) {
   uo.shrink = o.shrink;
   uo.tool = config.tool_name;
   uo.modes = runModes(o.buffer_mode, o.read_mode);
-  if (o.sizes) uo.sizes = parseSizes(*o.sizes);
+  if (o.sizes) {
+    if constexpr (std::is_same_v<std::decay_t<decltype(*o.sizes)>, Sizes>)
+      uo.sizes = *o.sizes;
+    else
+      uo.sizes = parseSizes(*o.sizes);
+  }
   return uo;
 }
 

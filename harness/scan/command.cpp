@@ -2,7 +2,6 @@
 #include "scan/command.hpp"
 
 #include <fmt/format.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -105,7 +104,19 @@ bool isSimFile(const std::string& file) {
   return fs::path(file).extension() == ".sim";
 }
 
-clh::scan::ScanOptions toOptions(const ScanArgs& a) {
+// --seed, read once (the child gets the number).
+uint64_t scanSeed(const std::string& text) {
+  try {
+    size_t used = 0;
+    const uint64_t seed = std::stoull(text, &used, 0);
+    if (used != text.size()) throw std::invalid_argument("seed");
+    return seed;
+  } catch (const std::exception&) {
+    throw clh::scan::ScanUsageError("--seed '" + text + "': not an unsigned integer");
+  }
+}
+
+clh::scan::ScanOptions toOptions(const ScanArgs& a, uint64_t seed) {
   clh::scan::ScanOptions o;
   if (isSimFile(a.file)) {  // an Oclgrind .sim: it gives the kernel, the sizes and the arguments
     if (!a.kernel.empty() || !a.global.empty() || !a.local.empty() || !a.args.empty())
@@ -131,7 +142,6 @@ clh::scan::ScanOptions toOptions(const ScanArgs& a) {
   }
   o.stub_bodiless = a.stub_bodiless;
   o.max_items = a.max_items;
-  o.max_groups = a.child_max_groups;
   if (a.tries < 1) throw clh::scan::ScanUsageError("--tries: at least 1");
   if (o.sim_path.empty()) o.tries = a.tries;
   for (const auto& word : a.suppress) {
@@ -139,13 +149,7 @@ clh::scan::ScanOptions toOptions(const ScanArgs& a) {
     if (!kind) throw clh::scan::ScanUsageError("--suppress '" + word + "': not a finding kind");
     o.suppress.push_back(*kind);
   }
-  try {
-    size_t used = 0;
-    o.seed = std::stoull(a.seed, &used, 0);
-    if (used != a.seed.size()) throw std::invalid_argument("seed");
-  } catch (const std::exception&) {
-    throw clh::scan::ScanUsageError("--seed '" + a.seed + "': not an unsigned integer");
-  }
+  o.seed = seed;
   return o;
 }
 
@@ -163,30 +167,23 @@ class ProgressShower {
  private:
   void run() {
     const auto start = std::chrono::steady_clock::now();
-    std::streamoff offset = 0;
+    clh::LineTail tail(log_);
     bool shown = false;
     long launches = 0;
     auto launchStart = start;
     while (!done_) {
       std::this_thread::sleep_for(std::chrono::milliseconds(200));
-      std::ifstream in(log_);
-      if (!in) continue;
-      in.seekg(offset);
-      std::string line;
-      while (std::getline(in, line) && !in.eof()) {
-        offset += static_cast<std::streamoff>(line.size() + 1);
-        nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
-        if (!j.is_object()) continue;
+      tail.pollJson([&](const nlohmann::json& j) {
         const std::string event = j.value("event", "");
         if (event == "kernel_begin") {
           ++launches;
           launchStart = std::chrono::steady_clock::now();
         }
-        if (event != "progress") continue;
+        if (event != "progress") return;
         const double elapsed =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - launchStart).count();
         const long doneGroups = j.value("groups_done", 0L), total = j.value("groups_total", 0L);
-        if (elapsed < 3 || total <= 0 || doneGroups <= 0) continue;
+        if (elapsed < 3 || total <= 0 || doneGroups <= 0) return;
         const double left =
             elapsed * static_cast<double>(total - doneGroups) / static_cast<double>(doneGroups);
         std::cerr << fmt::format(
@@ -194,7 +191,7 @@ class ProgressShower {
             doneGroups, total, 100.0 * static_cast<double>(doneGroups) / static_cast<double>(total),
             left);
         shown = true;
-      }
+      });
     }
     if (shown) std::cerr << "\n";
   }
@@ -215,74 +212,103 @@ SimulatorLimits simulatorLimits(double timeout_s) {
 
 namespace {
 
-// The child's CPU-time limit: SIGXCPU at `seconds` (the parent reads it as the time limit), no
-// core file, SIGKILL a little later should the signal be caught.
-void limitCpu(double seconds) {
-  const rlim_t soft = static_cast<rlim_t>(std::ceil(seconds));
-  const rlimit cpu{soft, soft + 5};
-  ::setrlimit(RLIMIT_CPU, &cpu);
-  const rlimit core{0, 0};
-  ::setrlimit(RLIMIT_CORE, &core);
+// The scan in this process (the child's, or --no-isolate's), the simulator's log at `log_base`
+// + ".oclgrind.jsonl"; throws ScanUsageError for options that cannot be used.
+clh::scan::ScanResult scanHere(const clh::ToolConfig& config, const ScanJob& job,
+                               const std::string& log_base) {
+  const ScanArgs& a = job.args;
+  clh::scan::ScanOptions o = toOptions(a, job.seed);
+  o.max_groups = job.max_groups;
+  o.cpu_budget_s = job.cpu_budget_s;
+  if (job.optimised) ::setenv(clh::kSimulatorBuildVariable, "optimised", 1);
+  // A local size over Oclgrind's largest work-group (1024): raise it, before Oclgrind is loaded
+  // (it reads OCLGRIND_MAX_WGSIZE when asked for the device's limits).
+  size_t groupItems = 1;
+  const std::vector<size_t> local =
+      o.local.empty() ? o.local : shrinkGrid(o.global, o.local, o.max_items).local;
+  for (size_t l : local) groupItems *= l;
+  if (groupItems > 1024) ::setenv("OCLGRIND_MAX_WGSIZE", std::to_string(groupItems).c_str(), 1);
+  auto devices = clh::findDevices(config, a.device_regex);
+  if (devices.empty()) throw std::runtime_error("the device is gone");
+  const clh::DeviceInfo& dev = devices.front();
+  std::unique_ptr<clh::OclgrindSession> sim;
+  if (dev.simulator) {
+    std::string plugin = clh::findOclgrindPlugin();
+    if (plugin.empty())
+      throw std::runtime_error("the simulator's diagnostics plugin was not found");
+    sim = std::make_unique<clh::OclgrindSession>(plugin, log_base + ".oclgrind.jsonl");
+    if (groupItems > 1024) sim->setMaxWorkGroupSize(groupItems);
+    sim->setUniformWrites(a.uniform_writes);
+    sim->applyToProcess();
+  }
+  clh::scan::ScanResult r;
+  {
+    clh::DeviceSession session(dev, sim.get());
+    r = clh::scan::runScan(session, o);
+    if (sim && a.uniform_writes)
+      r.notes.push_back(
+          "write-write races in which the work-items store the same value are reported too "
+          "(--uniform-writes)");
+    if (job.optimised)
+      r.notes.push_back(
+          "the unoptimised build ran past the time limit (--timeout) on the smallest grid: the "
+          "simulator checked the optimised build, in which an access the compiler removed (a "
+          "store nobody reads, a loop with no effect) is not checked");
+  }
+  if (sim) fs::remove(sim->logPath());
+  return r;
 }
 
 }  // namespace
 
-// The child side: the scan on the one device the regex selects, its result as JSON in a file.
-int runChildScan(const clh::ToolConfig& config, const ScanArgs& a) {
-  nlohmann::json out;
-  int code = clh::kExitOk;
-  if (a.child_cpu_limit_s > 0) limitCpu(a.child_cpu_limit_s);
-  if (!a.child_stderr.empty()) {  // the findings come from the plugin's log, not from this text
-    clh::redirectStderr(a.child_stderr);
-  }
+void to_json(nlohmann::json& j, const ScanJob& job) {
+  const ScanArgs& a = job.args;
+  j = {{"file", a.file},
+       {"kernel", a.kernel},
+       {"global", a.global},
+       {"local", a.local},
+       {"build_options", a.build_options},
+       {"args", a.args},
+       {"suppress", a.suppress},
+       {"device", a.device_regex},
+       {"seed", job.seed},
+       {"tries", a.tries},
+       {"max_items", a.max_items},
+       {"uniform_writes", a.uniform_writes},
+       {"stub_bodiless", a.stub_bodiless},
+       {"max_groups", job.max_groups},
+       {"optimised", job.optimised},
+       {"cpu_budget_s", job.cpu_budget_s}};
+}
+
+void from_json(const nlohmann::json& j, ScanJob& job) {
+  ScanArgs& a = job.args;
+  a.file = j.at("file").get<std::string>();
+  a.kernel = j.value("kernel", a.kernel);
+  a.global = j.value("global", a.global);
+  a.local = j.value("local", a.local);
+  a.build_options = j.value("build_options", a.build_options);
+  a.args = j.value("args", a.args);
+  a.suppress = j.value("suppress", a.suppress);
+  a.device_regex = j.value("device", a.device_regex);
+  job.seed = j.value("seed", job.seed);
+  a.tries = j.value("tries", a.tries);
+  a.max_items = j.value("max_items", a.max_items);
+  a.uniform_writes = j.value("uniform_writes", a.uniform_writes);
+  a.stub_bodiless = j.value("stub_bodiless", a.stub_bodiless);
+  job.max_groups = j.value("max_groups", job.max_groups);
+  job.optimised = j.value("optimised", job.optimised);
+  job.cpu_budget_s = j.value("cpu_budget_s", job.cpu_budget_s);
+}
+
+// The child side: the scan on the one device the regex selects; a usage error is its answer too.
+int runChildScan(const clh::ToolConfig& config, const ScanJob& job, clh::JobChannel& channel) {
   try {
-    clh::scan::ScanOptions o = toOptions(a);
-    o.cpu_budget_s = a.child_cpu_limit_s;
-    if (a.child_optimised) ::setenv(clh::kSimulatorBuildVariable, "optimised", 1);
-    // A local size over Oclgrind's largest work-group (1024): raise it, before Oclgrind is loaded
-    // (it reads OCLGRIND_MAX_WGSIZE when asked for the device's limits).
-    size_t groupItems = 1;
-    const std::vector<size_t> local =
-        o.local.empty() ? o.local : shrinkGrid(o.global, o.local, o.max_items).local;
-    for (size_t l : local) groupItems *= l;
-    if (groupItems > 1024) ::setenv("OCLGRIND_MAX_WGSIZE", std::to_string(groupItems).c_str(), 1);
-    auto devices = clh::findDevices(config, a.device_regex);
-    if (devices.empty()) throw std::runtime_error("the device is gone");
-    const clh::DeviceInfo& dev = devices.front();
-    std::unique_ptr<clh::OclgrindSession> sim;
-    if (dev.simulator) {
-      std::string plugin = clh::findOclgrindPlugin();
-      if (plugin.empty())
-        throw std::runtime_error("the simulator's diagnostics plugin was not found");
-      sim = std::make_unique<clh::OclgrindSession>(plugin, a.child_out + ".oclgrind.jsonl");
-      if (groupItems > 1024) sim->setMaxWorkGroupSize(groupItems);
-      sim->setUniformWrites(a.uniform_writes);
-      sim->applyToProcess();
-    }
-    {
-      clh::DeviceSession session(dev, sim.get());
-      clh::scan::ScanResult r = clh::scan::runScan(session, o);
-      if (sim && a.uniform_writes)
-        r.notes.push_back(
-            "write-write races in which the work-items store the same value are reported too "
-            "(--uniform-writes)");
-      if (a.child_optimised)
-        r.notes.push_back(
-            "the unoptimised build ran past the time limit (--timeout) on the smallest grid: the "
-            "simulator checked the optimised build, in which an access the compiler removed (a "
-            "store nobody reads, a loop with no effect) is not checked");
-      out["result"] = r;
-    }
-    if (sim) fs::remove(sim->logPath());
+    channel.result(scanHere(config, job, channel.path()));
   } catch (const clh::scan::ScanUsageError& e) {
-    out["usage_error"] = e.what();
-  } catch (const std::exception& e) {
-    out["error"] = e.what();
+    channel.send("usage_error", {{"message", e.what()}});
   }
-  std::ofstream f(a.child_out);
-  f << out.dump() << "\n";
-  if (!f) code = clh::kExitUsage;
-  return code;
+  return clh::kExitOk;
 }
 
 int runScanCommand(const clh::ToolConfig& config, const ScanArgs& a) {
@@ -291,8 +317,10 @@ int runScanCommand(const clh::ToolConfig& config, const ScanArgs& a) {
     return clh::kExitUsage;
   }
   clh::scan::ScanOptions options;
+  uint64_t seed = 1;
   try {
-    options = toOptions(a);  // usage errors before any device is touched
+    seed = scanSeed(a.seed);
+    options = toOptions(a, seed);  // usage errors before any device is touched
   } catch (const clh::scan::ScanUsageError& e) {
     std::cerr << "clharness scan: " << e.what() << "\n";
     return clh::kExitUsage;
@@ -308,63 +336,43 @@ int runScanCommand(const clh::ToolConfig& config, const ScanArgs& a) {
   std::vector<clh::scan::ScanResult> results;
   int code = clh::kExitOk;
   for (const auto& dev : devices) {
-    fs::path out = scratch / (dev.slug() + ".json");
-    std::vector<std::string> argv = {config.exe,
-                                     "scan",
-                                     a.file,
-                                     "--device",
-                                     dev.identity(),
-                                     "--seed",
-                                     a.seed,
-                                     "--child-out",
-                                     out.string(),
-                                     "--child-stderr",
-                                     out.string() + ".stderr"};
-    if (!a.kernel.empty()) argv.insert(argv.end(), {"--kernel", a.kernel});
-    if (!a.global.empty()) argv.insert(argv.end(), {"--global", a.global});
-    if (!a.local.empty()) argv.insert(argv.end(), {"--local", a.local});
-    if (!a.build_options.empty()) argv.push_back("--build-options=" + a.build_options);
-    for (const auto& kv : a.args) argv.push_back("--arg=" + kv);
-    for (const auto& kind : a.suppress) argv.push_back("--suppress=" + kind);
-    argv.push_back("--tries=" + std::to_string(a.tries));
-    argv.push_back("--max-items=" + std::to_string(a.max_items));
-    if (a.uniform_writes) argv.push_back("--uniform-writes");
-    if (a.stub_bodiless) argv.push_back("--stub-bodiless");
+    const fs::path out = scratch / (dev.slug() + ".json");  // the events; the log beside them
+    ScanJob job{a, seed};
+    job.args.device_regex = dev.identity();
     // On the simulator a crash may be one of its checks': run again without it (check_fallback).
     clh::ChildOutcome child;
-    nlohmann::json j;
+    std::optional<clh::scan::ScanResult> result;
+    std::string usageError, error, stderrText;
     std::vector<clh::Finding> beforeLimit;  // what the simulator reported before a time limit
-    std::string stderrText;
     // On the simulator the limit is CPU time (SimulatorLimits); on a device the clock's.
     double limit = a.timeout_s;
     auto attempt = [&](const std::vector<clh::OclgrindCheck>& skip) {
       std::error_code gone;
-      fs::remove(out, gone);
       fs::remove(out.string() + ".oclgrind.jsonl", gone);
       ProgressShower progress(out.string() + ".oclgrind.jsonl");
-      std::vector<std::string> childArgv = clh::withSkippedChecks(argv, skip);
-      double wall = limit;
+      clh::ChildOptions co;
+      co.timeout_s = limit;
       if (dev.simulator) {
         const SimulatorLimits l = simulatorLimits(limit);
-        childArgv.push_back(fmt::format("--child-cpu-limit={:.0f}", l.cpu_s));
-        wall = l.wall_s;
+        co.cpu_limit_s = std::round(l.cpu_s);
+        job.cpu_budget_s = co.cpu_limit_s;
+        co.timeout_s = l.wall_s;
       }
-      clh::ChildOutcome c = clh::runChild(childArgv, wall);
-      if (c.signal == SIGXCPU) {  // the CPU-time limit: a timeout, not a crash
-        c.signal = 0;
-        c.timed_out = true;
-        c.limit_s = limit;
-      }
+      clh::JobRun run =
+          clh::runJob(clh::withSkippedChecks({config.exe}, skip), "__scan", job, out.string(), co);
+      if (run.child.cpu_limited) run.child.limit_s = limit;  // the user's --timeout
       progress.stop();
-      nlohmann::json got;
-      if (std::ifstream in(out); in) got = nlohmann::json::parse(in, nullptr, false);
-      std::ifstream err(out.string() + ".stderr");
-      std::string text((std::istreambuf_iterator<char>(err)), std::istreambuf_iterator<char>());
-      const bool crashed = c.signal != 0 && !c.timed_out;
+      const bool crashed = run.child.signal != 0 && !run.child.timed_out;
       if (skip.empty() || !crashed) {
-        child = c, j = got, stderrText = text;
+        child = run.child;
+        result = run.result<clh::scan::ScanResult>();
+        usageError.clear();
+        for (const auto& e : run.events)
+          if (e.value("event", "") == "usage_error") usageError = e.value("message", "");
+        error = run.error;
+        stderrText = run.stderr_text;
         // Read once: a launch's log can be hundreds of megabytes.
-        beforeLimit = c.timed_out && dev.simulator
+        beforeLimit = run.child.timed_out && dev.simulator
                           ? findingsBeforeTheLimit(out.string() + ".oclgrind.jsonl", options,
                                                    dev.displayName())
                           : std::vector<clh::Finding>{};
@@ -390,9 +398,7 @@ int runScanCommand(const clh::ToolConfig& config, const ScanArgs& a) {
       const size_t most = groups.empty() ? 0 : *std::max_element(groups.begin(), groups.end());
       for (size_t cap : {size_t{2}, size_t{1}}) {
         if (most <= cap || !timedOutEmpty()) continue;
-        std::erase_if(argv,
-                      [](const std::string& w) { return w.rfind("--child-max-groups", 0) == 0; });
-        argv.push_back("--child-max-groups=" + std::to_string(cap));
+        job.max_groups = cap;
         fallback = clh::runWithCheckFallback(attempt);
         smaller += fmt::format("{}the grid with {} work-group{} a dimension",
                                smaller.empty() ? "" : ", then ", cap, cap == 1 ? "" : "s");
@@ -404,7 +410,7 @@ int runScanCommand(const clh::ToolConfig& config, const ScanArgs& a) {
         clh::isUnoptimisedBuild(clh::preferredSimulatorOptions(options.build_options)) &&
         !clh::isUnoptimisedBuild(options.build_options);
     if (dev.simulator && timedOutEmpty() && levelNotChosen) {
-      argv.push_back("--child-optimised");
+      job.optimised = true;
       fallback = clh::runWithCheckFallback(attempt);
       smaller += smaller.empty() ? "the optimised build" : ", then the optimised build";
     }
@@ -430,13 +436,13 @@ int runScanCommand(const clh::ToolConfig& config, const ScanArgs& a) {
     r.global = options.global;  // as given; a finished child's result says what ran
     r.local = options.local;
     r.build_options = options.build_options;
-    if (j.is_object() && j.contains("usage_error")) {
-      std::cerr << "clharness scan: " << j["usage_error"].get<std::string>() << "\n";
+    if (!usageError.empty()) {
+      std::cerr << "clharness scan: " << usageError << "\n";
       code = clh::kExitUsage;
       continue;
     }
-    if (j.is_object() && j.contains("result") && !child.timed_out && !child.signal) {
-      r = j["result"].get<clh::scan::ScanResult>();
+    if (result && !child.timed_out && !child.signal) {
+      r = *result;
       if (!fallback.note.empty()) r.notes.push_back(fallback.note);
       if (!confirmed.empty()) r.notes.push_back(confirmed);
     } else {
@@ -464,9 +470,7 @@ int runScanCommand(const clh::ToolConfig& config, const ScanArgs& a) {
             dev.simulator ? " (the simulator's failure, not the kernel's)" : "");
       } else {
         f.kind = clh::FindingKind::tool_error;
-        f.summary = j.is_object() && j.contains("error")
-                        ? j["error"].get<std::string>()
-                        : "the scan's process ended without a result";
+        f.summary = !error.empty() ? error : "the scan's process ended without a result";
       }
       const std::string& text = stderrText;
       f.raw = text.size() > 4000 ? text.substr(text.size() - 4000) : text;
@@ -493,20 +497,15 @@ int runScanCommand(const clh::ToolConfig& config, const ScanArgs& a) {
 
 // In one process, for --no-isolate: a kernel that crashes ends the command.
 int runInProcess(const clh::ToolConfig& config, ScanArgs a) {
-  a.child_out =
-      (fs::temp_directory_path() / fmt::format("clharness-scan-{}.json", getpid())).string();
-  int code = runChildScan(config, a);
-  std::ifstream in(a.child_out);
-  nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
-  in.close();
-  fs::remove(a.child_out);
-  if (code != 0 || !j.is_object()) return clh::kExitUsage;
-  if (j.contains("usage_error") || j.contains("error")) {
-    std::cerr << "clharness scan: "
-              << (j.contains("error") ? j["error"] : j["usage_error"]).get<std::string>() << "\n";
+  clh::scan::ScanResult r;
+  try {
+    const std::string base =
+        (fs::temp_directory_path() / fmt::format("clharness-scan-{}.json", getpid())).string();
+    r = scanHere(config, ScanJob{a, scanSeed(a.seed)}, base);
+  } catch (const std::exception& e) {
+    std::cerr << "clharness scan: " << e.what() << "\n";
     return clh::kExitUsage;
   }
-  auto r = j["result"].get<clh::scan::ScanResult>();
   std::cout << clh::scan::renderScan(r);
   return r.findings.empty() ? clh::kExitOk : clh::kExitCheckFailed;
 }

@@ -6,11 +6,12 @@
 #include <vector>
 
 #include "cl/tool.hpp"
+#include "proc/job.hpp"
 #include "scan/scan.hpp"
 
 namespace clh::scan {
 
-/// The options of `clharness scan` (docs/cli.md), and the hidden ones of its child.
+/// The options of `clharness scan` (docs/cli.md).
 struct ScanArgs {
   std::string file, kernel, global, local, build_options;
   std::vector<std::string> args;
@@ -23,14 +24,24 @@ struct ScanArgs {
   /// A grid of more work-items runs smaller on the simulator (scan/grid.hpp); 0: as given.
   size_t max_items = kScanMaxItems;
   bool no_isolate = false;
-  bool uniform_writes = false;   // report write-write races of equal values too
-  bool stub_bodiless = false;    // functions declared without a body return zero
-  std::string child_out;         // hidden: the child's JSON result
-  std::string child_stderr;      // hidden: where the child's stderr (the simulator's text) goes
-  double child_cpu_limit_s = 0;  // hidden: the child's CPU-time limit (RLIMIT_CPU; 0: none)
-  size_t child_max_groups = 0;   // hidden: at most this many work-groups a dimension (0: any)
-  bool child_optimised = false;  // hidden: the simulator checks Oclgrind's optimised build
+  bool uniform_writes = false;  // report write-write races of equal values too
+  bool stub_bodiless = false;   // functions declared without a body return zero
 };
+
+/// The job of a scan's child (`__scan`): the options as given, the seed read once by the parent,
+/// and the device (its identity). Its answer: a ScanResult, or a `usage_error` event.
+struct ScanJob {
+  ScanArgs args;
+  uint64_t seed = 1;
+  /// After a timeout: at most this many work-groups a dimension (0: any), then the simulator
+  /// checking the optimised build (runScanCommand's smaller tries).
+  size_t max_groups = 0;
+  bool optimised = false;
+  /// The child's CPU-time limit: launches after the defaults stop before they would pass it.
+  double cpu_budget_s = 0;
+};
+void to_json(nlohmann::json& j, const ScanJob& job);
+void from_json(const nlohmann::json& j, ScanJob& job);
 
 /// How `--timeout` is enforced on the simulator: CPU time, not the clock, so a busy machine does
 /// not reach it. The kernel may use `timeout_s` seconds on each of the simulator's worker threads
@@ -45,9 +56,8 @@ inline constexpr double kWallBackstop = 10;
 inline constexpr double kWallBackstopFloor = 600;
 SimulatorLimits simulatorLimits(double timeout_s);
 
-// The child side: the scan on the one device the regex selects, its result as JSON in a file.
-/// The child side: the scan in this process, its result as JSON in `child_out`.
-int runChildScan(const clh::ToolConfig& config, const ScanArgs& a);
+/// The child side of job `__scan`: the scan on the one device the regex selects, in this process.
+int runChildScan(const clh::ToolConfig& config, const ScanJob& job, clh::JobChannel& channel);
 
 /// The scan in a child process (the simulator may crash); prints the result and returns an
 /// ExitCode (1 when something was found).
