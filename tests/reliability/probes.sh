@@ -247,7 +247,7 @@ else
     expect "interrupt.$1.partial_report" "no valid JSON report marked incomplete" -- \
       python3 -c "import json,sys; sys.exit(0 if json.load(open('$json'))['incomplete'] else 1)"
     expect "interrupt.$1.no_process_left" "a __unit child outlived its parent" -- \
-      none_running "__unit --spec $ispecs"
+      none_running "__child __unit .*$ispecs"
   }
   interrupt TERM 143
   interrupt INT 130
