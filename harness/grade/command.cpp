@@ -12,6 +12,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -154,7 +155,35 @@ struct Batch {
   gr::TimePolicy policy;
   std::map<std::string, gr::ReferenceTimes> reference;  ///< per device identity (calibration)
   std::map<std::string, std::string> refused;           ///< id -> why its file was not read
+  std::map<std::string, std::string> icd;  ///< device identity -> a vendors folder of its driver
 };
+
+// A vendors folder per device that names its driver alone, for its grading processes: each would
+// otherwise load and start every driver of the machine (PoCL's and Oclgrind's LLVM, PoCL's
+// threads and hardware discovery), 0.1 s or so of a process that is otherwise about a second.
+// Not when the user names drivers in OCL_ICD_FILENAMES (the loader adds those to any folder, and
+// a driver listed twice would show its devices twice), nor for a device whose driver cannot be
+// told (its processes get the batch's folder, as before).
+void writeDriverFolders(Batch& b) {
+  if (const char* named = std::getenv("OCL_ICD_FILENAMES"); named && *named) return;
+  for (size_t i = 0; i < b.devices.size(); ++i) {
+    const std::string lib = b.devices[i].icdLibrary();
+    if (lib.empty()) continue;
+    const fs::path dir = b.scratch / ("drivers." + std::to_string(i));
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    std::ofstream out(dir / "driver.icd");
+    out << lib << "\n";
+    out.close();
+    // Written before any grading process starts, read-only from then on: the processes only read
+    // it (the tool's inherited-folder variable), and none can change what the next one loads by
+    // accident. (A process of the same user could still change its mode: the folder is as
+    // exposed as the rest of the batch's scratch folder, no more.)
+    fs::permissions(dir / "driver.icd",
+                    fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read, ec);
+    if (!ec && out) b.icd[b.devices[i].identity()] = dir.string();
+  }
+}
 
 // One try of a kernel on one device: what the child left behind, and where it was stopped.
 struct Attempt {
@@ -226,8 +255,10 @@ Attempt runOnDevice(const Batch& b, const std::string& kernelPath, const clh::De
       if (j.is_object()) watch.onEvent(j, t);
     });
   };
+  const auto icd = b.icd.find(dev.identity());
   const auto env =
-      gr::childEnvironment(environ, jobDir.string(), gr::gradingDriverDefaults(b.speed != nullptr));
+      gr::childEnvironment(environ, jobDir.string(), gr::gradingDriverDefaults(b.speed != nullptr),
+                           icd == b.icd.end() ? std::string() : icd->second);
   gr::SandboxEnd child = gr::runSandboxed(argv, env, jobDir.string(), 0, [&](double t) {
     lastT = t;
     feed(t);
@@ -519,6 +550,7 @@ int runGrade(const clh::ToolConfig& config, const GradeArgs& args) {
     b.scratch = fs::temp_directory_path() / ("clharness-grade-" + std::to_string(getpid()));
   }
   fs::create_directories(b.scratch, ec);
+  writeDriverFolders(b);
   // Each case's time limit is scaled by the reference solution's time for it (docs/grading.md).
   calibrate(b);
 
