@@ -447,7 +447,7 @@ int runGrade(const clh::ToolConfig& config, const GradeArgs& args) {
     std::cerr << "clharness grade: --seed: '" << args.seed << "' is not an unsigned integer\n";
     return clh::kExitUsage;
   }
-  Batch b{config, args, {}, {}, {}, 0, 0, {}, nullptr, {}, {}, {}};
+  Batch b{config, args, {}, {}, {}, 0, 0, {}, nullptr, {}, {}, {}, {}};
   b.policy.case_floor_s = args.timeout_s;
   b.policy.build_floor_s = args.build_timeout_s;
   std::vector<gr::Submission> subs;
