@@ -1,6 +1,7 @@
 // Device discovery: the private ICD folder and the device table.
 #include "cl/devices.hpp"
 
+#include <dlfcn.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -160,6 +161,19 @@ const char* toString(DeviceKind kind) {
 
 std::string DeviceInfo::displayName() const {
   return platform + ": " + name;
+}
+
+std::string DeviceInfo::icdLibrary() const {
+  // An ICD driver's platform object starts with a pointer to its dispatch table (the ICD
+  // loader's contract), which lies in the driver's library.
+  const cl_platform_id id = platform_handle();
+  if (!id) return {};
+  const void* table = *reinterpret_cast<void* const*>(id);
+  Dl_info info{};
+  if (!table || !dladdr(table, &info) || !info.dli_fname || !*info.dli_fname) return {};
+  std::error_code ec;
+  const fs::path lib = fs::canonical(info.dli_fname, ec);
+  return ec ? std::string() : lib.string();
 }
 
 std::string DeviceInfo::slug() const {

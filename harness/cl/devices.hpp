@@ -80,6 +80,9 @@ struct DeviceInfo {
   /// What names this device in another process of the same machine, whatever the order the ICD
   /// loader lists platforms in: "Platform: Device [driver D, k of n]". `--device` accepts it.
   std::string identity() const;
+  /// The ICD library (a path) that provides this device's platform, found from where the
+  /// loader's dispatch table of the platform lives; empty when it cannot be told.
+  std::string icdLibrary() const;
 };
 
 /// Every device of every platform, in ICD order. A platform that fails to answer is skipped.

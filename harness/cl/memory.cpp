@@ -86,7 +86,9 @@ CaseBuffers::CaseBuffers(cl::Context& context, cl::CommandQueue& queue, size_t g
       guard_(guard),
       align_(align),
       pattern_(freshPattern(2 * guard)),
-      pool_(pool) {}
+      pool_(pool) {
+  if (pool_) block_host_ = pool_->takeImage();
+}
 
 CaseBuffers::~CaseBuffers() {
   // A case that ended before its reads (a failed launch) may leave the shared buffer's write from
@@ -103,28 +105,36 @@ CaseBuffers::~CaseBuffers() {
     if (entries_[i].pooled) pool_->give(std::move(whole_[i]), entries_[i].pooled);
   whole_.clear();
   if (block_pooled_) pool_->give(std::move(block_), block_pooled_);
+  pool_->giveImage(std::move(block_host_));
 }
 
 const cl::Buffer& CaseBuffers::arg(size_t i) const {
-  if (entries_[i].in_block && !committed_)
-    throw std::logic_error("CaseBuffers::arg before commit()");
+  if (entries_[i].in_block && !prepared_)
+    throw std::logic_error("CaseBuffers::arg before prepare() or commit()");
   return views_[i];
 }
 
-void CaseBuffers::commit() {
-  if (committed_) return;
-  committed_ = true;
-  // One pooled buffer, one write of the whole image (guards and contents), and a sub-buffer per
-  // buffer inside its guards.
+void CaseBuffers::prepare() {
+  if (prepared_) return;
+  prepared_ = true;
+  // One pooled buffer and a sub-buffer per buffer inside its guards, made before any command is
+  // on the queue (see memory.hpp).
   block_ = pool_->take(context_, block_host_.size(), &block_pooled_);
-  queue_.enqueueWriteBuffer(block_, CL_FALSE, 0, block_host_.size(), block_host_.data());
-  block_unsynced_ = true;
   for (size_t i = 0; i < entries_.size(); ++i) {
     if (!entries_[i].in_block) continue;
     whole_[i] = block_;
     cl_buffer_region region{entries_[i].offset + guard_, entries_[i].body};
     views_[i] = block_.createSubBuffer(CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region);
   }
+}
+
+void CaseBuffers::commit() {
+  if (committed_) return;
+  prepare();
+  committed_ = true;
+  // One write of the whole image (guards and contents).
+  queue_.enqueueWriteBuffer(block_, CL_FALSE, 0, block_host_.size(), block_host_.data());
+  block_unsynced_ = true;
 }
 
 size_t CaseBuffers::add(const std::string& name, const HostBuffer& hb, BufferMode mode_,
@@ -175,6 +185,7 @@ size_t CaseBuffers::addToShared(Entry e, const HostBuffer& hb, size_t unit) {
   e.offset = block_host_.size();
   const size_t next = (e.offset + 2 * guard_ + body + unit - 1) / unit * unit;
   e.tail = next - (e.offset + guard_ + body);
+  if (block_host_.capacity() < next) block_host_.reserve(std::max(next, 4 * next / 3 + 4 * unit));
   block_host_.resize(next);
   uint8_t* image = block_host_.data() + e.offset;
   if (guard_ > 0) std::memcpy(image, pattern_.data(), guard_);
@@ -182,6 +193,7 @@ size_t CaseBuffers::addToShared(Entry e, const HostBuffer& hb, size_t unit) {
   std::memset(image + guard_ + e.bytes, 0, body - e.bytes);
   if (guard_ > 0) std::memcpy(image + guard_ + body, pattern_.data(), e.tail);
   committed_ = false;
+  prepared_ = false;
   whole_.emplace_back();
   views_.emplace_back();
   entries_.push_back(std::move(e));
@@ -254,6 +266,7 @@ void CaseBuffers::writeInitial(Entry& e, cl::Buffer& whole, std::vector<uint8_t>
 }
 
 void CaseBuffers::read(size_t i, HostBuffer& out, ReadMode mode) {
+  commit();  // a case of no launch reads what it wrote
   const size_t bytes = entries_[i].bytes;
   if (!bytes) return;
   const cl::Buffer& b = whole_[i];
@@ -323,6 +336,7 @@ void CaseBuffers::enqueueGuardRead(size_t i) {
 
 std::vector<Finding> CaseBuffers::readResults(
     const std::vector<std::pair<size_t, HostBuffer*>>& results, ReadMode mode) {
+  commit();
   if (guard_ == 0 || mode != ReadMode::blocking) {
     for (const auto& [i, out] : results) read(i, *out, mode);
     return checkGuards();
@@ -371,6 +385,7 @@ std::vector<Finding> CaseBuffers::readResults(
 std::vector<Finding> CaseBuffers::checkGuards() {
   std::vector<Finding> out;
   if (guard_ == 0) return out;
+  commit();
   // Every guard not read yet is read without blocking, then one finish: a wait per read costs
   // more than the reads themselves at small sizes.
   for (size_t i = 0; i < entries_.size(); ++i)

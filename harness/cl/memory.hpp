@@ -30,10 +30,22 @@ class BufferPool {
   void give(cl::Buffer buffer, size_t capacity);
   /// Releases every kept buffer (before their context goes).
   void clear();
+  /// The host storage of a case's shared-buffer image, empty, with the capacity the last case
+  /// left it (a case then grows it without allocating); giveImage() hands it back.
+  std::vector<uint8_t> takeImage() {
+    std::vector<uint8_t> out = std::move(image_);
+    out.clear();
+    return out;
+  }
+  void giveImage(std::vector<uint8_t> image) {
+    if (image.capacity() <= kMaxImageBytes) image_ = std::move(image);
+  }
 
  private:
+  static constexpr size_t kMaxImageBytes = size_t{1} << 20;  // a few small buffers and guards
   std::vector<std::pair<size_t, cl::Buffer>> kept_;
   size_t bytes_ = 0;
+  std::vector<uint8_t> image_;
 };
 
 /// One case's device buffers.
@@ -55,6 +67,12 @@ class CaseBuffers {
     default_mode_ = mode;
   }
 
+  /// Room for `n` buffers (add() calls), allocated once.
+  void reserve(size_t n) {
+    entries_.reserve(n);
+    whole_.reserve(n);
+    views_.reserve(n);
+  }
   /// Creates the buffer for `host` (its initial contents) in `mode` and returns its index.
   /// `write_contents = false`: a new buffer whose contents are never written (only its guard
   /// zones), so the simulator sees them as uninitialized; `mode` is then `write`.
@@ -68,8 +86,15 @@ class CaseBuffers {
   /// of a case share one pooled buffer, each inside guards of its own (or at an aligned offset
   /// without guards), written in one command and read back in one with guards (their guards with
   /// the results). Call it after the last add() and before arg(); without such buffers it does
-  /// nothing.
+  /// nothing. It is prepare() and then the shared buffer's write.
   void commit();
+  /// commit()'s first half: the shared buffer and its sub-buffers, without the write, so that a
+  /// caller can bind them (arg()) before the first command of the case reaches the queue. On a
+  /// driver whose queue runs on threads of the host (PoCL), every command enqueued on an idle queue
+  /// wakes them, and the host's own driver calls afterwards contend with them for its locks: the
+  /// case's commands go best back to back (DeviceSession enqueues the write just before the
+  /// first launch).
+  void prepare();
   /// The buffer-flag mode buffer `i` was created in.
   BufferMode mode(size_t i) const { return entries_[i].mode; }
   /// What the kernel argument of buffer `i` is (a sub-buffer inside its guards when guarded).
@@ -124,6 +149,7 @@ class CaseBuffers {
   bool pending_ = false;           ///< a non-blocking read not waited for yet
   BufferPool* pool_ = nullptr;
   bool committed_ = true;            ///< no add() waits for commit()
+  bool prepared_ = true;             ///< no add() waits for prepare()
   cl::Buffer block_;                 ///< the small buffers' shared one (commit())
   size_t block_pooled_ = 0;          ///< its capacity
   std::vector<uint8_t> block_host_;  ///< its image as written, then as read back

@@ -209,11 +209,21 @@ const BuildOutcome& DeviceSession::build(const std::string& path, const std::str
   return buildText(src->second, options, kernels);
 }
 
+const BuildOutcome* DeviceSession::cachedBuild(const std::string& text,
+                                               const std::string& options) const {
+  auto it = programs_.find(std::pair<std::string_view, std::string_view>(text, options));
+  return it == programs_.end() ? nullptr : &it->second;
+}
+
+const std::string* DeviceSession::cachedSource(const std::string& path) const {
+  auto it = sources_.find(path);
+  return it == sources_.end() ? nullptr : &it->second;
+}
+
 const BuildOutcome& DeviceSession::buildText(const std::string& text, const std::string& options,
                                              const std::vector<std::string>& kernels) {
+  if (const BuildOutcome* cached = cachedBuild(text, options)) return *cached;
   auto key = std::make_pair(text, options);
-  auto it = programs_.find(key);
-  if (it != programs_.end()) return it->second;
   const std::string* source = &text;
 
   BuildOutcome result;
@@ -329,15 +339,24 @@ struct DeviceSession::CaseRun {
 
   // The sizes into buffer counts and launches, the program from the cache, the memory check.
   bool resolve() {
-    auto& env = s.envs_[spec.file + "|" + spec.name];
+    s.env_key_.assign(spec.file);  // no allocation once the key has been this long
+    s.env_key_ += '|';
+    s.env_key_ += spec.name;
+    auto& env = s.envs_[s.env_key_];
     if (!env) env = std::make_unique<ExprEnv>(paramNames(spec));
     rc = resolveCase(spec, *env, sizes);
     out.flops = rc.flops;
     out.bytes = rc.bytes;
-    std::vector<std::string> names;
-    for (const auto& l : spec.launches) names.push_back(l.kernel);
-    built = run.source_text ? &s.buildText(*run.source_text, rc.build_options, names)
-                            : &s.build(spec.source_path, rc.build_options, names);
+    // The session's program of an earlier case, else a build.
+    const std::string* text =
+        run.source_text ? &*run.source_text : s.cachedSource(spec.source_path);
+    built = text ? s.cachedBuild(*text, rc.build_options) : nullptr;
+    if (!built) {
+      std::vector<std::string> names;
+      for (const auto& l : spec.launches) names.push_back(l.kernel);
+      built = run.source_text ? &s.buildText(*run.source_text, rc.build_options, names)
+                              : &s.build(spec.source_path, rc.build_options, names);
+    }
     if (built->failure) {
       out.findings.push_back(*built->failure);
       return false;
@@ -363,6 +382,8 @@ struct DeviceSession::CaseRun {
     bufs.emplace(s.context_, s.queue_, run.guard_zones ? s.guard_bytes_ : 0,
                  s.device_.simulator ? nullptr : &s.pool_, s.guard_bytes_);
     read_mode = run.read.value_or(spec.read.value_or(ReadMode::blocking));
+    bufs->reserve(spec.buffers.size());
+    events.reserve(rc.launches.size());
     try {
       for (const auto& b : spec.buffers)
         bufs->add(b.name, host.at(b.name), b.memory.value_or(run.buffers),
@@ -370,15 +391,32 @@ struct DeviceSession::CaseRun {
                   b.access == BufferSpec::Access::read_only    ? CL_MEM_READ_ONLY
                   : b.access == BufferSpec::Access::write_only ? CL_MEM_WRITE_ONLY
                                                                : CL_MEM_READ_WRITE);
-      bufs->commit();
+      bufs->prepare();  // the shared buffer's write waits for the first launch (writeShared)
     } catch (const cl::Error& e) {
-      s.needs_reset_ = !s.device_.simulator;
-      out.findings.push_back(finding(FindingKind::launch_error,
-                                     fmt::format("creating the buffers ({} mode) failed: {}",
-                                                 toString(run.buffers), clErrorName(e.err()))));
-      return false;
+      return buffersFailed(e);
     }
     phase(&CasePhases::buffers);
+    return true;
+  }
+
+  bool buffersFailed(const cl::Error& e) {
+    s.needs_reset_ = !s.device_.simulator;
+    out.findings.push_back(finding(FindingKind::launch_error,
+                                   fmt::format("creating the buffers ({} mode) failed: {}",
+                                               toString(run.buffers), clErrorName(e.err()))));
+    return false;
+  }
+
+  // The case's shared buffer written (CaseBuffers::commit), right before the first launch is
+  // enqueued: the write, the launch and the read then reach the driver back to back, after every
+  // other driver call of the case (on PoCL each command enqueued on an idle queue wakes its
+  // threads, which then contend with the host's calls).
+  bool writeShared() {
+    try {
+      bufs->commit();
+    } catch (const cl::Error& e) {
+      return buffersFailed(e);
+    }
     return true;
   }
 
@@ -386,7 +424,7 @@ struct DeviceSession::CaseRun {
   bool launchAll() {
     for (const auto& launch : rc.launches) {
       cl::Kernel k = built->kernels.at(launch.kernel);
-      if (!bindArgs(k, launch) || !enqueue(k, launch)) return false;
+      if (!bindArgs(k, launch) || !writeShared() || !enqueue(k, launch)) return false;
     }
     phase(&CasePhases::launch);
     return true;
@@ -515,6 +553,7 @@ struct DeviceSession::CaseRun {
         results.emplace_back(i,
                              &got.emplace(b.name, HostBuffer(b.type, rc.counts[i])).first->second);
       }
+      if (!writeShared()) return false;        // a case of no launch
       if (results.empty()) s.queue_.finish();  // every read mode waits for the launches before it
       for (auto& f : bufs->readResults(results, read_mode)) {
         f.device = s.device_.displayName();

@@ -137,10 +137,26 @@ class DeviceSession {
   DeviceInfo device_;
   cl::Context context_;
   cl::CommandQueue queue_;
+  /// The program cache's order, which also takes (source, options) as string views: every case
+  /// looks its program up, without copying the source.
+  struct ProgramKeyLess {
+    using is_transparent = void;
+    template <class A, class B>
+    bool operator()(const A& a, const B& b) const {
+      return std::pair<std::string_view, std::string_view>(a.first, a.second) <
+             std::pair<std::string_view, std::string_view>(b.first, b.second);
+    }
+  };
+  /// The build of `text` with `options` when it is in the cache, else nullptr.
+  const BuildOutcome* cachedBuild(const std::string& text, const std::string& options) const;
+  /// The source read from `path` before, else nullptr.
+  const std::string* cachedSource(const std::string& path) const;
+
   std::map<std::string, std::string> sources_;
-  std::map<std::pair<std::string, std::string>, BuildOutcome> programs_;
+  std::map<std::pair<std::string, std::string>, BuildOutcome, ProgramKeyLess> programs_;
   OclgrindSession* sim_ = nullptr;
-  std::map<std::string, std::unique_ptr<ExprEnv>> envs_;  // per spec name
+  std::map<std::string, std::unique_ptr<ExprEnv>> envs_;  // per spec file and name
+  std::string env_key_;  ///< the last case's envs_ key, its storage reused
   size_t guard_bytes_ = 0;
   BufferPool pool_;  ///< device buffers kept between cases (write mode, real devices)
   bool needs_reset_ = false;

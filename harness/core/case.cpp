@@ -77,9 +77,12 @@ void fillTyped(std::span<T> out, const InitSpec& init, uint64_t seed, unsigned s
   }
 }
 
-size_t checkedSize(ExprEnv& env, const Expr& e, const std::string& field) {
+// `field` names the field for the error only (a buffer's is built then: every case resolves).
+size_t checkedSize(ExprEnv& env, const Expr& e, const char* field, const std::string& buffer = {}) {
   int64_t v = env.evalInt(e.text);
-  if (v < 0) throw ExprError(field + ": '" + e.text + "' = " + std::to_string(v) + " is negative");
+  if (v < 0)
+    throw ExprError((buffer.empty() ? std::string(field) : "buffers." + buffer + "." + field) +
+                    ": '" + e.text + "' = " + std::to_string(v) + " is negative");
   return static_cast<size_t>(v);
 }
 
@@ -90,8 +93,12 @@ ResolvedCase resolveCase(const Spec& spec, ExprEnv& env, const Sizes& sizes) {
   rc.sizes = sizes;
   env.bind(sizes);
   rc.build_options = substituteBraces(spec.build_options, env);
+  rc.counts.reserve(spec.buffers.size());
+  rc.shapes.reserve(spec.buffers.size());
+  rc.tolerances.reserve(spec.buffers.size());
+  rc.launches.reserve(spec.launches.size());
   for (const auto& b : spec.buffers) {
-    rc.counts.push_back(checkedSize(env, b.count, "buffers." + b.name + ".count"));
+    rc.counts.push_back(checkedSize(env, b.count, "count", b.name));
     std::vector<int64_t> shape;
     for (const auto& d : b.shape) shape.push_back(env.evalInt(d.text));
     rc.shapes.push_back(std::move(shape));
@@ -105,6 +112,7 @@ ResolvedCase resolveCase(const Spec& spec, ExprEnv& env, const Sizes& sizes) {
   for (const auto& l : spec.launches) {
     ResolvedLaunch rl;
     rl.kernel = l.kernel;
+    rl.args.reserve(l.args.size());
     for (const auto& a : l.args) {
       ResolvedArg ra;
       ra.kind = a.kind;
@@ -123,7 +131,7 @@ ResolvedCase resolveCase(const Spec& spec, ExprEnv& env, const Sizes& sizes) {
         ra.bytes = a.bytes;
         ra.image_size = a.image_size;
       }
-      rl.args.push_back(ra);
+      rl.args.push_back(std::move(ra));
     }
     for (const auto& g : l.global) rl.global.push_back(checkedSize(env, g, "global"));
     for (const auto& g : l.local) rl.local.push_back(checkedSize(env, g, "local"));
@@ -166,15 +174,20 @@ uint64_t dataSeed(uint64_t runSeed, const std::string& spec, const Sizes& sizes,
 std::map<std::string, HostBuffer> makeInitialBuffers(const Spec& spec, const ResolvedCase& rc,
                                                      uint64_t runSeed) {
   std::map<std::string, HostBuffer> out;
-  const std::string prefix = spec.name + "|" + formatSizes(rc.sizes) + "|";  // dataSeed's, once
+  // dataSeed's hash of "spec|sizes|buffer", its common prefix hashed once.
+  std::string prefix = spec.name;
+  prefix += '|';
+  appendSizes(prefix, rc.sizes);
+  prefix += '|';
+  const uint64_t prefixHash = hash64(prefix, runSeed);
   for (size_t i = 0; i < spec.buffers.size(); ++i) {
     const auto& b = spec.buffers[i];
     HostBuffer hb(b.type, rc.counts[i]);
     if (b.role == Role::out)
       poison(hb);
     else
-      fillBuffer(hb, b.init, hash64(prefix + b.name, runSeed));
-    out.emplace(b.name, std::move(hb));
+      fillBuffer(hb, b.init, hash64Append(prefixHash, b.name));
+    out.emplace_hint(out.end(), b.name, std::move(hb));
   }
   return out;
 }

@@ -21,13 +21,32 @@ double ceilFn(double a) {
 }  // namespace
 
 struct ExprEnv::Impl {
+  // A parsed expression; one that uses no parameter (a tolerance's "0", a constant) keeps its
+  // value, so that a case's evaluations skip muParser where they can.
+  struct Parsed {
+    std::unique_ptr<mu::Parser> parser;
+    bool constant = false;
+    double value = 0;
+  };
   std::vector<std::string> names;
   std::vector<double> values;  // stable storage: muParser keeps pointers into it
-  std::unordered_map<std::string, std::unique_ptr<mu::Parser>> parsers;
+  std::unordered_map<std::string, Parsed> parsers;
 
-  mu::Parser& parser(const std::string& text) {
+  Parsed& parsed(const std::string& text) {
     auto it = parsers.find(text);
-    if (it != parsers.end()) return *it->second;
+    if (it != parsers.end()) return it->second;
+    Parsed made;
+    made.parser = parser(text);
+    try {
+      made.constant = made.parser->GetUsedVar().empty();
+      if (made.constant) made.value = made.parser->Eval();
+    } catch (const mu::Parser::exception_type&) {
+      made.constant = false;  // evaluated (and reported) by eval() each time, as before
+    }
+    return parsers.emplace(text, std::move(made)).first->second;
+  }
+
+  std::unique_ptr<mu::Parser> parser(const std::string& text) {
     auto p = std::make_unique<mu::Parser>();
     try {
       p->DefineOprt("%", fmodOp, mu::prMUL_DIV, mu::oaLEFT, true);
@@ -39,7 +58,7 @@ struct ExprEnv::Impl {
     } catch (const mu::Parser::exception_type& e) {
       throw ExprError("bad expression '" + text + "': " + e.GetMsg());
     }
-    return *parsers.emplace(text, std::move(p)).first->second;
+    return p;
   }
 };
 
@@ -62,9 +81,10 @@ void ExprEnv::set(const std::string& name, double value) {
 }
 
 double ExprEnv::eval(const std::string& text) {
-  mu::Parser& p = impl_->parser(text);
+  Impl::Parsed& parsed = impl_->parsed(text);
+  if (parsed.constant) return parsed.value;
   try {
-    return p.Eval();
+    return parsed.parser->Eval();
   } catch (const mu::Parser::exception_type& e) {
     throw ExprError("cannot evaluate '" + text + "': " + e.GetMsg());
   }

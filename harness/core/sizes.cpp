@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <sstream>
 #include <stdexcept>
 
@@ -169,12 +170,28 @@ Sizes parseSizes(const std::string& text) {
 
 std::string formatSizes(const Sizes& sizes) {
   std::string out;
-  for (const auto& [k, v] : sizes) out += (out.empty() ? "" : ",") + k + "=" + std::to_string(v);
+  appendSizes(out, sizes);
   return out;
 }
 
+void appendSizes(std::string& out, const Sizes& sizes) {
+  bool first = true;
+  for (const auto& [k, v] : sizes) {  // appended in place: every case formats its sizes
+    if (!first) out += ',';
+    first = false;
+    out += k;
+    out += '=';
+    char digits[24];
+    const int n = std::snprintf(digits, sizeof digits, "%lld", static_cast<long long>(v));
+    out.append(digits, static_cast<size_t>(n));
+  }
+}
+
 uint64_t hash64(const std::string& text, uint64_t seed) {
-  uint64_t h = 1469598103934665603ull ^ (seed * 0x9E3779B97F4A7C15ull);
+  return hash64Append(1469598103934665603ull ^ (seed * 0x9E3779B97F4A7C15ull), text);
+}
+
+uint64_t hash64Append(uint64_t h, std::string_view text) {
   for (unsigned char c : text) {
     h ^= c;
     h *= 1099511628211ull;

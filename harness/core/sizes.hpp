@@ -6,6 +6,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "core/expr.hpp"
 #include "core/hostbuffer.hpp"
@@ -32,8 +33,12 @@ bool inDomain(const Spec& spec, ExprEnv& env, const Sizes& sizes, bool simulator
 Sizes parseSizes(const std::string& text);
 /// {N:17, TS:4} -> "N=17,TS=4" (map order).
 std::string formatSizes(const Sizes& sizes);
+/// formatSizes(sizes) appended to `out`.
+void appendSizes(std::string& out, const Sizes& sizes);
 
 /// A 64-bit FNV-1a hash, for deriving seeds from names and sizes.
 uint64_t hash64(const std::string& text, uint64_t seed = 0);
+/// The hash continued over `text`: hash64(a + b, seed) == hash64Append(hash64(a, seed), b).
+uint64_t hash64Append(uint64_t hash, std::string_view text);
 
 }  // namespace clh

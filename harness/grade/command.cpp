@@ -10,6 +10,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -141,7 +142,35 @@ struct Batch {
   gr::TimePolicy policy;
   std::map<std::string, gr::ReferenceTimes> reference;  ///< per device identity (calibration)
   std::map<std::string, std::string> refused;           ///< id -> why its file was not read
+  std::map<std::string, std::string> icd;  ///< device identity -> a vendors folder of its driver
 };
+
+// A vendors folder per device that names its driver alone, for its grading processes: each would
+// otherwise load and start every driver of the machine (PoCL's and Oclgrind's LLVM, PoCL's
+// threads and hardware discovery), 0.1 s or so of a process that is otherwise about a second.
+// Not when the user names drivers in OCL_ICD_FILENAMES (the loader adds those to any folder, and
+// a driver listed twice would show its devices twice), nor for a device whose driver cannot be
+// told (its processes get the batch's folder, as before).
+void writeDriverFolders(Batch& b) {
+  if (const char* named = std::getenv("OCL_ICD_FILENAMES"); named && *named) return;
+  for (size_t i = 0; i < b.devices.size(); ++i) {
+    const std::string lib = b.devices[i].icdLibrary();
+    if (lib.empty()) continue;
+    const fs::path dir = b.scratch / ("drivers." + std::to_string(i));
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    std::ofstream out(dir / "driver.icd");
+    out << lib << "\n";
+    out.close();
+    // Written before any grading process starts, read-only from then on: the processes only read
+    // it (the tool's inherited-folder variable), and none can change what the next one loads by
+    // accident. (A process of the same user could still change its mode: the folder is as
+    // exposed as the rest of the batch's scratch folder, no more.)
+    fs::permissions(dir / "driver.icd",
+                    fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read, ec);
+    if (!ec && out) b.icd[b.devices[i].identity()] = dir.string();
+  }
+}
 
 // One try of a kernel on one device: what the child left behind, and where it was stopped.
 struct Attempt {
@@ -199,8 +228,10 @@ Attempt runOnDevice(const Batch& b, const std::string& kernelPath, const clh::De
   // The sandbox: a scratch folder of its own (its home, temporary and cache folder too), only the
   // environment OpenCL needs, CPU and memory limits, and a wall-clock limit for each phase.
   clh::ChildOptions co;
+  const auto icd = b.icd.find(dev.identity());
   co.env =
-      gr::childEnvironment(environ, jobDir.string(), gr::gradingDriverDefaults(b.speed != nullptr));
+      gr::childEnvironment(environ, jobDir.string(), gr::gradingDriverDefaults(b.speed != nullptr),
+                           icd == b.icd.end() ? std::string() : icd->second);
   co.cwd = jobDir.string();
   co.cpu_limit_s = std::ceil(cpuBudget);
   co.memory_limit_bytes = static_cast<uint64_t>(b.args.memory_mb) * 1024 * 1024;
@@ -395,7 +426,7 @@ int runGrade(const clh::ToolConfig& config, const GradeArgs& args) {
     std::cerr << "clharness grade: --seed: '" << args.seed << "' is not an unsigned integer\n";
     return clh::kExitUsage;
   }
-  Batch b{config, args, {}, {}, {}, 0, 0, {}, nullptr, {}, {}, {}};
+  Batch b{config, args, {}, {}, {}, 0, 0, {}, nullptr, {}, {}, {}, {}};
   b.policy.case_floor_s = args.timeout_s;
   b.policy.build_floor_s = args.build_timeout_s;
   std::vector<gr::Submission> subs;
@@ -498,6 +529,7 @@ int runGrade(const clh::ToolConfig& config, const GradeArgs& args) {
     b.scratch = fs::temp_directory_path() / ("clharness-grade-" + std::to_string(getpid()));
   }
   fs::create_directories(b.scratch, ec);
+  writeDriverFolders(b);
   // Each case's time limit is scaled by the reference solution's time for it (docs/grading.md).
   calibrate(b);
 

@@ -3,13 +3,15 @@
 
 #include <algorithm>
 
+#include "cl/devices.hpp"
 #include "proc/child.hpp"
 #include "sim/tool_failure.hpp"
 
 namespace clh::grade {
 
 std::vector<std::string> childEnvironment(const char* const* parent_env, const std::string& scratch,
-                                          const std::vector<std::string>& defaults) {
+                                          const std::vector<std::string>& defaults,
+                                          const std::string& icd_folder) {
   static const char* const kPrefixes[] = {"OCL_ICD_", "OPENCL_", "POCL_", "OCLGRIND_", "CUDA_",
                                           "NVIDIA_",  "__GL_",   "HSA_",  "ROC",       "GPU_",
                                           "AMD_",     "ZE_",     "NEO"};
@@ -21,7 +23,10 @@ std::vector<std::string> childEnvironment(const char* const* parent_env, const s
     // The simulator's build switch is the tool's own setting (for measuring), not the grader's.
     bool keep = name == "LD_LIBRARY_PATH" || name == kSimulatorBuildVariable;
     for (const char* p : kPrefixes) keep = keep || name.rfind(p, 0) == 0;
-    if (name == "OCL_ICD_VENDORS") icd = var.substr(var.find('=') + 1);
+    if (name == "OCL_ICD_VENDORS") {
+      icd = var.substr(var.find('=') + 1);
+      if (!icd_folder.empty()) continue;  // replaced below
+    }
     if (keep) out.push_back(var);
   }
   for (const auto& d : defaults) {
@@ -35,7 +40,12 @@ std::vector<std::string> childEnvironment(const char* const* parent_env, const s
   out.push_back("TMPDIR=" + scratch);
   out.push_back("XDG_CACHE_HOME=" + scratch + "/.cache");
   out.push_back("LC_ALL=C");
-  if (!icd.empty()) out.push_back("CLHARNESS_ICD_DIR=" + icd);
+  if (!icd_folder.empty()) {
+    out.push_back("OCL_ICD_VENDORS=" + icd_folder);
+    out.push_back(std::string(kIcdFolderVariable) + "=" + icd_folder);  // used as it is
+  } else if (!icd.empty()) {
+    out.push_back("CLHARNESS_ICD_DIR=" + icd);
+  }
   return out;
 }
 

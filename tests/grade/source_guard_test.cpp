@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "cl/devices.hpp"
 #include "grade/sandbox.hpp"
 
 namespace clh::grade {
@@ -212,6 +213,22 @@ TEST(Sandbox, TheGradersDriverSettingsGoWhereTheUserSetNone) {
   // A speed item times the code PoCL makes by default.
   env = childEnvironment(bare, "/g/.work-1/a.pocl", gradingDriverDefaults(true));
   for (const auto& var : env) EXPECT_EQ(var.rfind("POCL_WORK_GROUP", 0), std::string::npos) << var;
+}
+
+// A device's own driver folder replaces the batch's: the child loads that driver alone and uses
+// the folder as it is (the tool's inherited-folder variable), never rewriting it.
+TEST(Sandbox, ADevicesDriverFolderReplacesTheBatchs) {
+  const char* parent[] = {"OCL_ICD_VENDORS=/tmp/clharness-icd-1000", "POCL_DEVICES=pthread",
+                          nullptr};
+  const auto env = childEnvironment(parent, "/g/.work-1/a.pocl", {}, "/g/.work-1/drivers.0");
+  auto count = [&](const std::string& var) { return std::count(env.begin(), env.end(), var); };
+  EXPECT_EQ(count("OCL_ICD_VENDORS=/g/.work-1/drivers.0"), 1);
+  EXPECT_EQ(count(std::string(clh::kIcdFolderVariable) + "=/g/.work-1/drivers.0"), 1);
+  EXPECT_EQ(count("POCL_DEVICES=pthread"), 1);
+  for (const auto& var : env) {
+    EXPECT_EQ(var.find("/tmp/clharness-icd-1000"), std::string::npos) << var;
+    EXPECT_NE(var.rfind("CLHARNESS_ICD_DIR=", 0), 0u) << var;
+  }
 }
 
 TEST(Sandbox, RunsInTheFolderGivenWithTheEnvironmentGiven) {
