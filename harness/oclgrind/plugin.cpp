@@ -57,7 +57,8 @@ namespace {
 // Fields keep the order they are written in, so a line reads naturally.
 using json = nlohmann::ordered_json;
 
-/// Version of the JSON-lines format; the parser in harness/sim accepts this version.
+/// Version of the log's format (a JSON object a line); the parser in harness/sim accepts this
+/// version.
 constexpr int kFormatVersion = 1;
 /// Reports of one problem (one message wording at one instruction) written per launch; the rest
 /// are counted and written as one line with "repeats" at the launch's end. A kernel whose every

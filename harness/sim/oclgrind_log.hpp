@@ -1,5 +1,5 @@
-// Reading the JSON-lines log the clharness Oclgrind plugin writes (harness/oclgrind) into Findings:
-// one finding per distinct problem, with its kind, address space, work-items and source lines.
+// Reading the log the clharness Oclgrind plugin writes (harness/oclgrind, a JSON object a line)
+// into one finding per distinct problem, with its kind, address space, work-items and source lines.
 // The format is described in docs/races.md.
 #pragma once
 

@@ -34,9 +34,10 @@ std::string findOclgrindPlugin();
 ///     std::vector<clh::Finding> found = session.drain(options);
 class OclgrindSession {
  public:
-  /// `plugin_path`: the plugin library; `log_path`: the JSON-lines file the plugin appends to
-  /// (created when missing; what it already holds is never reported). Throws std::runtime_error
-  /// when the plugin does not exist or the log cannot be created: a broken environment.
+  /// `plugin_path`: the plugin library; `log_path`: the log (a JSON object a line) the plugin
+  /// appends to (created when missing; what it already holds is never reported). Throws
+  /// std::runtime_error when the plugin does not exist or the log cannot be created: a broken
+  /// environment.
   OclgrindSession(std::string plugin_path, std::string log_path, OclgrindParseOptions options = {});
 
   /// The variables Oclgrind and the plugin read: OCLGRIND_PLUGINS, CLHARNESS_OCLGRIND_LOG,
