@@ -465,6 +465,15 @@ struct BusyMachine {
   }
 };
 
+// scan's --timeout on the simulator (CPU seconds on each of its threads) that gives `times` the CPU
+// seconds `cpu` a run measured.
+int cpuLimitFor(double cpu, double times) {
+  unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  if (const char* n = std::getenv("OCLGRIND_NUM_THREADS"); n && std::atoi(n) > 0)
+    threads = static_cast<unsigned>(std::atoi(n));
+  return std::max(1, static_cast<int>(std::ceil(times * cpu / threads)));
+}
+
 // CPU seconds of the children this process waited for since `since` (the tool and its child).
 double childCpuSince(const rusage& since) {
   rusage now{};
@@ -487,17 +496,14 @@ TEST(ScanTimeLimit, ABusyMachineDoesNotReachIt) {
   auto quiet = scanJson(args + " --timeout 600", "spin_quiet");
   ASSERT_EQ(quiet.run.code, 0) << quiet.run.out;
   const double cpu = childCpuSince(before);
-  unsigned threads = std::max(1u, std::thread::hardware_concurrency());
-  if (const char* n = std::getenv("OCLGRIND_NUM_THREADS"); n && std::atoi(n) > 0)
-    threads = static_cast<unsigned>(std::atoi(n));
-  const int limit = std::max(1, static_cast<int>(std::ceil(2 * cpu / threads)));
+  const int limit = cpuLimitFor(cpu, 2);
   BusyMachine busy(3);
   const auto start = std::chrono::steady_clock::now();
   auto loaded = scanJson(args + " --timeout " + std::to_string(limit), "spin_loaded");
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::cout << "spin: " << cpu << " CPU s alone, limit " << limit << " s x " << threads
-            << " threads, " << wall << " s wall beside " << busy.hogs.size() << " busy processes\n";
+  std::cout << "spin: " << cpu << " CPU s alone, limit " << limit << " s a simulator thread, "
+            << wall << " s wall beside " << busy.hogs.size() << " busy processes\n";
   EXPECT_EQ(loaded.run.code, 0) << loaded.run.out;
   EXPECT_EQ(loaded.find("timeout"), nullptr) << loaded.run.out;
 }
@@ -514,11 +520,7 @@ TEST(ScanTimeLimit, AGridPastTheLimitRunsAgainSmallerAndSaysSo) {
   ::getrusage(RUSAGE_CHILDREN, &before);
   auto two = scanJson(kernel + " --global 16 --timeout 600", "spin_two_groups");
   ASSERT_EQ(two.run.code, 0) << two.run.out;
-  const double cpu = childCpuSince(before);
-  unsigned threads = std::max(1u, std::thread::hardware_concurrency());
-  if (const char* n = std::getenv("OCLGRIND_NUM_THREADS"); n && std::atoi(n) > 0)
-    threads = static_cast<unsigned>(std::atoi(n));
-  const int limit = std::max(1, static_cast<int>(std::ceil(4 * cpu / threads)));
+  const int limit = cpuLimitFor(childCpuSince(before), 4);
   auto s = scanJson(kernel + " --global 512 --timeout " + std::to_string(limit), "spin_shrunk");
   EXPECT_EQ(s.run.code, 0) << s.run.out;
   EXPECT_EQ(s.find("timeout"), nullptr) << s.run.out;
