@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <functional>
 #include <numeric>
 
@@ -17,6 +18,12 @@ std::string shape(const std::vector<size_t>& v) {
   for (char& c : s)
     if (c == ',') c = 'x';
   return s;
+}
+
+// The global size of `groups` work-groups of `local` work-items in one dimension, the last of them
+// `rest` work-items when the given grid's last was smaller (rest 0: all full).
+size_t globalOf(size_t groups, size_t local, size_t rest) {
+  return rest ? (groups - 1) * local + std::min(rest, local) : groups * local;
 }
 
 }  // namespace
@@ -42,8 +49,7 @@ GridChoice fewerGroups(const std::vector<size_t>& global, const std::vector<size
   for (size_t d = 0; d < global.size(); ++d) {
     if (groups[d] <= most) continue;
     kept[d] = most;
-    const size_t rest = global[d] % local[d];
-    c.global[d] = rest ? (most - 1) * local[d] + rest : most * local[d];
+    c.global[d] = globalOf(most, local[d], global[d] % local[d]);
   }
   if (c.global == global) return c;
   c.note = fmt::format(
@@ -59,19 +65,15 @@ GridChoice shrinkGrid(const std::vector<size_t>& global, const std::vector<size_
   GridChoice c{global, local, ""};
   if (max_items == 0 || gridItems(global) <= max_items) return c;
   const size_t n = global.size();
-  // Per dimension: the full work-groups, and the work-items of a smaller last one (0: none).
-  std::vector<size_t> full(n), rest(n), groups(n), floor(n);
+  // Per dimension: the work-groups, the fewest kept, and the work-items of a smaller last one.
+  const std::vector<size_t> original = groupCounts(global, local);
+  std::vector<size_t> groups = original, floor(n), rest(n);
   for (size_t d = 0; d < n; ++d) {
-    full[d] = global[d] / local[d];
-    rest[d] = global[d] % local[d];
-    groups[d] = full[d] + (rest[d] ? 1 : 0);
     floor[d] = groups[d] >= 2 ? 2 : 1;
+    rest[d] = global[d] % local[d];
   }
-  const std::vector<size_t> original = groups;
   auto rebuild = [&] {
-    for (size_t d = 0; d < n; ++d)
-      c.global[d] = rest[d] ? (groups[d] - 1) * c.local[d] + std::min(rest[d], c.local[d])
-                            : groups[d] * c.local[d];
+    for (size_t d = 0; d < n; ++d) c.global[d] = globalOf(groups[d], c.local[d], rest[d]);
   };
   // The work-group itself, with the fewest groups kept, over the budget: halve its largest size.
   auto floorItems = [&] {
