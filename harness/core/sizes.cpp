@@ -2,8 +2,8 @@
 #include "core/sizes.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
-#include <cstdio>
 #include <sstream>
 #include <stdexcept>
 
@@ -182,8 +182,8 @@ void appendSizes(std::string& out, const Sizes& sizes) {
     out += k;
     out += '=';
     char digits[24];
-    const int n = std::snprintf(digits, sizeof digits, "%lld", static_cast<long long>(v));
-    out.append(digits, static_cast<size_t>(n));
+    const auto end = std::to_chars(digits, digits + sizeof digits, v).ptr;  // no locale, no printf
+    out.append(digits, end);
   }
 }
 
