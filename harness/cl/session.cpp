@@ -323,10 +323,14 @@ std::vector<std::string> DeviceSession::takeSimulatorNotes() {
 struct DeviceSession::CaseRun {
   CaseRun(DeviceSession& session, const Spec& spec, const Sizes& sizes, uint64_t seed,
           const RunOptions& run)
-      : s(session), spec(spec), sizes(sizes), seed(seed), run(run) {
+      : s(session), spec(spec), sizes(sizes), seed(seed), run(run), rc(std::move(s.spare_rc_)) {
     out.sizes = sizes;
     if (run.phases) since = Clock::now();
   }
+
+  ~CaseRun() { s.spare_rc_ = std::move(rc); }  // its storage, for the next case
+  CaseRun(const CaseRun&) = delete;
+  CaseRun& operator=(const CaseRun&) = delete;
 
   // Phase times for bench/ (RunOptions::phases): two clock reads a phase, only when asked.
   using Clock = std::chrono::steady_clock;
@@ -344,7 +348,7 @@ struct DeviceSession::CaseRun {
     s.env_key_ += spec.name;
     auto& env = s.envs_[s.env_key_];
     if (!env) env = std::make_unique<ExprEnv>(paramNames(spec));
-    rc = resolveCase(spec, *env, sizes);
+    resolveCaseInto(spec, *env, sizes, rc);
     out.flops = rc.flops;
     out.bytes = rc.bytes;
     // The session's program of an earlier case, else a build.

@@ -90,35 +90,49 @@ size_t checkedSize(ExprEnv& env, const Expr& e, const char* field, const std::st
 
 ResolvedCase resolveCase(const Spec& spec, ExprEnv& env, const Sizes& sizes) {
   ResolvedCase rc;
+  resolveCaseInto(spec, env, sizes, rc);
+  return rc;
+}
+
+// Every field is assigned, the containers refilled rather than rebuilt: the vectors, strings and
+// map nodes of the case before keep their storage.
+void resolveCaseInto(const Spec& spec, ExprEnv& env, const Sizes& sizes, ResolvedCase& rc) {
   rc.sizes = sizes;
   env.bind(sizes);
-  rc.build_options = substituteBraces(spec.build_options, env);
-  rc.counts.reserve(spec.buffers.size());
-  rc.shapes.reserve(spec.buffers.size());
-  rc.tolerances.reserve(spec.buffers.size());
-  rc.launches.reserve(spec.launches.size());
-  for (const auto& b : spec.buffers) {
-    rc.counts.push_back(checkedSize(env, b.count, "count", b.name));
-    std::vector<int64_t> shape;
-    for (const auto& d : b.shape) shape.push_back(env.evalInt(d.text));
-    rc.shapes.push_back(std::move(shape));
-    Tolerance t;
+  if (spec.build_options.find('{') == std::string::npos)
+    rc.build_options.assign(spec.build_options);
+  else
+    rc.build_options = substituteBraces(spec.build_options, env);
+  const size_t nb = spec.buffers.size();
+  rc.counts.resize(nb);
+  rc.shapes.resize(nb);
+  rc.tolerances.resize(nb);
+  for (size_t i = 0; i < nb; ++i) {
+    const auto& b = spec.buffers[i];
+    rc.counts[i] = checkedSize(env, b.count, "count", b.name);
+    rc.shapes[i].clear();
+    for (const auto& d : b.shape) rc.shapes[i].push_back(env.evalInt(d.text));
+    Tolerance& t = rc.tolerances[i] = Tolerance{};
     t.kind = b.compare.kind;
     t.ulp = b.compare.ulp;
     t.abs = env.eval(b.compare.abs.text);
     t.rel = env.eval(b.compare.rel.text);
-    rc.tolerances.push_back(t);
   }
-  for (const auto& l : spec.launches) {
-    ResolvedLaunch rl;
-    rl.kernel = l.kernel;
-    rl.args.reserve(l.args.size());
-    for (const auto& a : l.args) {
-      ResolvedArg ra;
+  rc.scalars.clear();
+  rc.launches.resize(spec.launches.size());
+  for (size_t li = 0; li < spec.launches.size(); ++li) {
+    const auto& l = spec.launches[li];
+    ResolvedLaunch& rl = rc.launches[li];
+    rl.kernel.assign(l.kernel);
+    rl.args.resize(l.args.size());
+    for (size_t ai = 0; ai < l.args.size(); ++ai) {
+      const auto& a = l.args[ai];
+      ResolvedArg& ra = rl.args[ai];
+      ra = ResolvedArg{};  // a buffer's or a scalar's holds no storage to keep
       ra.kind = a.kind;
       ra.type = a.type;
       if (a.kind == ArgSpec::Kind::buffer) {
-        for (size_t i = 0; i < spec.buffers.size(); ++i)
+        for (size_t i = 0; i < nb; ++i)
           if (spec.buffers[i].name == a.buffer) ra.buffer = i;
       } else if (a.kind == ArgSpec::Kind::scalar) {
         ra.value = env.eval(a.value.text);
@@ -126,21 +140,24 @@ ResolvedCase resolveCase(const Spec& spec, ExprEnv& env, const Sizes& sizes) {
       } else if (a.kind == ArgSpec::Kind::local) {
         ra.local_bytes = checkedSize(env, a.value, "args.local") * sizeOf(a.type);
       } else if (a.kind == ArgSpec::Kind::bytes) {
-        ra.bytes = a.bytes;
+        ra.bytes.assign(a.bytes.begin(), a.bytes.end());
       } else if (a.kind == ArgSpec::Kind::image) {
-        ra.bytes = a.bytes;
-        ra.image_size = a.image_size;
+        ra.bytes.assign(a.bytes.begin(), a.bytes.end());
+        ra.image_size.assign(a.image_size.begin(), a.image_size.end());
       }
-      rl.args.push_back(std::move(ra));
     }
-    for (const auto& g : l.global) rl.global.push_back(checkedSize(env, g, "global"));
-    for (const auto& g : l.local) rl.local.push_back(checkedSize(env, g, "local"));
-    for (const auto& g : l.offset) rl.offset.push_back(checkedSize(env, g, "offset"));
-    rc.launches.push_back(std::move(rl));
+    auto sized = [&](std::vector<size_t>& out, const std::vector<Expr>& from, const char* field) {
+      out.clear();
+      for (const auto& e : from) out.push_back(checkedSize(env, e, field));
+    };
+    sized(rl.global, l.global, "global");
+    sized(rl.local, l.local, "local");
+    sized(rl.offset, l.offset, "offset");
   }
+  rc.flops.reset();
+  rc.bytes.reset();
   if (spec.flops) rc.flops = env.eval(spec.flops->text);
   if (spec.bytes) rc.bytes = env.eval(spec.bytes->text);
-  return rc;
 }
 
 // A large buffer's random inputs are drawn on several threads, a slice each: the same numbers as

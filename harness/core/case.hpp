@@ -44,6 +44,9 @@ struct ResolvedCase {
 /// Evaluates every expression of `spec` for `sizes`. Throws ExprError (with the field) when an
 /// expression cannot be evaluated or gives a negative count or size.
 ResolvedCase resolveCase(const Spec& spec, ExprEnv& env, const Sizes& sizes);
+/// resolveCase into `rc`, whose storage (an earlier case's) is reused: what a session's cases do.
+/// On an exception `rc` is left partly assigned.
+void resolveCaseInto(const Spec& spec, ExprEnv& env, const Sizes& sizes, ResolvedCase& rc);
 
 /// Fills `buf` as `init` says, from a generator seeded with `seed`: element i is the same number
 /// however the work is split (a large buffer's random draws run on several threads).

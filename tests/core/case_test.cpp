@@ -109,6 +109,62 @@ TEST(ResolveCase, NegativeCountsAndSizesAreRejected) {
   EXPECT_NO_THROW(resolve({{"TS", 2}, {"N", 5}}));  // zero is allowed
 }
 
+// Every field of two resolutions, as the runner reads them.
+void expectSameResolution(const ResolvedCase& a, const ResolvedCase& b) {
+  EXPECT_EQ(a.sizes, b.sizes);
+  EXPECT_EQ(a.build_options, b.build_options);
+  EXPECT_EQ(a.counts, b.counts);
+  EXPECT_EQ(a.shapes, b.shapes);
+  ASSERT_EQ(a.tolerances.size(), b.tolerances.size());
+  for (size_t i = 0; i < a.tolerances.size(); ++i) {
+    EXPECT_EQ(a.tolerances[i].kind, b.tolerances[i].kind);
+    EXPECT_EQ(a.tolerances[i].ulp, b.tolerances[i].ulp);
+    EXPECT_EQ(a.tolerances[i].abs, b.tolerances[i].abs);
+    EXPECT_EQ(a.tolerances[i].rel, b.tolerances[i].rel);
+  }
+  ASSERT_EQ(a.launches.size(), b.launches.size());
+  for (size_t l = 0; l < a.launches.size(); ++l) {
+    const ResolvedLaunch &x = a.launches[l], &y = b.launches[l];
+    EXPECT_EQ(x.kernel, y.kernel);
+    EXPECT_EQ(x.global, y.global);
+    EXPECT_EQ(x.local, y.local);
+    EXPECT_EQ(x.offset, y.offset);
+    ASSERT_EQ(x.args.size(), y.args.size());
+    for (size_t i = 0; i < x.args.size(); ++i) {
+      EXPECT_EQ(x.args[i].kind, y.args[i].kind) << "launch " << l << " arg " << i;
+      EXPECT_EQ(x.args[i].buffer, y.args[i].buffer) << "launch " << l << " arg " << i;
+      EXPECT_EQ(x.args[i].type, y.args[i].type) << "launch " << l << " arg " << i;
+      EXPECT_EQ(x.args[i].value, y.args[i].value) << "launch " << l << " arg " << i;
+      EXPECT_EQ(x.args[i].local_bytes, y.args[i].local_bytes) << "launch " << l << " arg " << i;
+      EXPECT_EQ(x.args[i].bytes, y.args[i].bytes) << "launch " << l << " arg " << i;
+      EXPECT_EQ(x.args[i].image_size, y.args[i].image_size) << "launch " << l << " arg " << i;
+    }
+  }
+  EXPECT_EQ(a.scalars, b.scalars);
+  EXPECT_EQ(a.flops, b.flops);
+  EXPECT_EQ(a.bytes, b.bytes);
+}
+
+// A session resolves each case into the storage of the one before (resolveCaseInto): nothing of
+// an earlier case, of another spec or other sizes, may be left in it.
+TEST(ResolveCase, IntoAnEarlierCasesStorageLeavesNothingOfIt) {
+  const Spec minimal = loadSpec(test::specPath("minimal.yaml"));
+  ExprEnv minimalEnv(paramNames(minimal));
+  Sizes big{{"TS", 4}, {"N", 10}}, small{{"TS", 2}, {"N", 6}};
+  ExprEnv env(paramNames(caseSpec()));
+  completeDerived(caseSpec(), env, big);
+  completeDerived(caseSpec(), env, small);
+
+  ResolvedCase reused;
+  resolveCaseInto(caseSpec(), env, big, reused);
+  resolveCaseInto(minimal, minimalEnv, {}, reused);  // fewer buffers, launches, no scalars
+  expectSameResolution(reused, resolveCase(minimal, minimalEnv, {}));
+  resolveCaseInto(caseSpec(), env, big, reused);  // and back: more of everything
+  expectSameResolution(reused, resolveCase(caseSpec(), env, big));
+  resolveCaseInto(caseSpec(), env, small, reused);  // the same spec at other sizes
+  expectSameResolution(reused, resolveCase(caseSpec(), env, small));
+}
+
 TEST(FillBuffer, SameSeedSameDataOtherSeedOtherData) {
   InitSpec init{InitSpec::Kind::uniform, -1, 1, "uniform(-1, 1)"};
   for (ElemType t : {ElemType::f32, ElemType::f64, ElemType::i32, ElemType::u8}) {
