@@ -12,24 +12,6 @@ namespace clh {
 
 namespace {
 
-// The guard pattern: random bytes drawn afresh for every case from a generator seeded
-// unpredictably, so that no kernel can write what the guard holds and go unseen, and a written
-// byte equal to the pattern by chance (1 in 256) stays rare and does not repeat.
-// SplitMix64 from a random start: as unpredictable to a kernel as the Mersenne Twister it replaces
-// and about ten times cheaper (a case draws 128 words).
-std::vector<uint8_t> freshPattern(size_t bytes) {
-  static uint64_t state = (uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
-  std::vector<uint8_t> out(bytes);
-  for (size_t i = 0; i < bytes; i += 8) {
-    uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    z ^= z >> 31;
-    std::memcpy(out.data() + i, &z, std::min<size_t>(8, bytes - i));
-  }
-  return out;
-}
-
 // A guarded buffer of at most this many bytes travels whole: its initial image (guards and
 // contents) in one write, and its guards back in one read of the whole buffer, which in the
 // blocking read mode also brings the results. A larger one is written and read in parts, as
@@ -39,6 +21,43 @@ constexpr size_t kWholeBytes = 32 * 1024;
 
 }  // namespace
 
+// A base of SplitMix64 words from a random start, drawn once per thread, mixed each case with one
+// fresh word (an XOR and a multiply a word): a case costs one draw, where drawing every word cost
+// more than the rest of the guard work together (256 draws a case at a 1 KiB guard).
+std::vector<uint8_t> guardPattern(size_t bytes) {
+  struct Source {
+    uint64_t state = (uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
+    std::vector<uint64_t> base;
+    uint64_t next() {
+      uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+      z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+      z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+      return z ^ (z >> 31);
+    }
+  };
+  thread_local Source source;
+  const size_t words = (bytes + 7) / 8;
+  while (source.base.size() < words) source.base.push_back(source.next());
+  const uint64_t key = source.next();
+  // A multiply spreads the key over every byte: without it a byte of the key that repeats the
+  // case before's would leave an eighth of the guard as it was.
+  auto mix = [](uint64_t w) {
+    w *= 0xBF58476D1CE4E5B9ull;
+    return w ^ (w >> 31);
+  };
+  std::vector<uint8_t> out(bytes);
+  size_t i = 0;
+  for (; i + 8 <= bytes; i += 8) {
+    const uint64_t w = mix(source.base[i / 8] ^ key);
+    std::memcpy(out.data() + i, &w, 8);
+  }
+  if (i < bytes) {
+    const uint64_t w = mix(source.base[i / 8] ^ key);
+    std::memcpy(out.data() + i, &w, bytes - i);
+  }
+  return out;
+}
+
 size_t guardBytesFor(const cl::Device& device) {
   size_t alignBytes = device.getInfo<CL_DEVICE_MEM_BASE_ADDR_ALIGN>() / 8;
   size_t g = 1024;  // catches writes up to 1 KiB past either end; farther ones crash or go unseen
@@ -46,31 +65,49 @@ size_t guardBytesFor(const cl::Device& device) {
   return g;
 }
 
-cl::Buffer BufferPool::take(cl::Context& context, size_t bytes, size_t* capacity) {
+const cl::Buffer& SubBuffers::get(cl::Buffer& parent, size_t origin, size_t size) {
+  for (size_t i = 0; i < kept_.size(); ++i)
+    if (kept_[i].origin == origin && kept_[i].size == size) {
+      used_.push_back(std::move(kept_[i]));
+      kept_.erase(kept_.begin() + static_cast<std::ptrdiff_t>(i));
+      return used_.back().buffer;
+    }
+  cl_buffer_region region{origin, size};
+  used_.push_back(
+      {origin, size,
+       parent.createSubBuffer(CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region)});
+  return used_.back().buffer;
+}
+
+cl::Buffer BufferPool::take(cl::Context& context, size_t bytes, size_t* capacity,
+                            SubBuffers* views) {
   // The smallest that fits, and at most twice the size: the tail past the guards stays short (a
   // write farther past a buffer's end than its guard goes unseen or crashes, in a new buffer too).
   size_t best = kept_.size();
   for (size_t i = 0; i < kept_.size(); ++i)
-    if (kept_[i].first >= bytes && kept_[i].first / 2 <= bytes &&
-        (best == kept_.size() || kept_[i].first < kept_[best].first))
+    if (kept_[i].capacity >= bytes && kept_[i].capacity / 2 <= bytes &&
+        (best == kept_.size() || kept_[i].capacity < kept_[best].capacity))
       best = i;
   if (best == kept_.size()) {
     *capacity = bytes;
     return cl::Buffer(context, CL_MEM_READ_WRITE, bytes);
   }
-  cl::Buffer out = std::move(kept_[best].second);
-  *capacity = kept_[best].first;
-  bytes_ -= kept_[best].first;
+  Kept& k = kept_[best];
+  cl::Buffer out = std::move(k.buffer);
+  *capacity = k.capacity;
+  if (views) *views = std::move(k.views);
+  bytes_ -= k.capacity;
   kept_.erase(kept_.begin() + static_cast<std::ptrdiff_t>(best));
   return out;
 }
 
-void BufferPool::give(cl::Buffer buffer, size_t capacity) {
+void BufferPool::give(cl::Buffer buffer, size_t capacity, SubBuffers views) {
   // A few buffers, a bounded amount of device memory: enough for the cases of a unit, whose
   // sizes vary, to find buffers large enough.
   constexpr size_t kMaxBuffers = 16, kMaxBytes = 256u << 20;
   if (kept_.size() >= kMaxBuffers || bytes_ + capacity > kMaxBytes) return;
-  kept_.emplace_back(capacity, std::move(buffer));
+  views.endCase();
+  kept_.push_back({capacity, std::move(buffer), std::move(views)});
   bytes_ += capacity;
 }
 
@@ -85,7 +122,7 @@ CaseBuffers::CaseBuffers(cl::Context& context, cl::CommandQueue& queue, size_t g
       queue_(queue),
       guard_(guard),
       align_(align),
-      pattern_(freshPattern(2 * guard)),
+      pattern_(guardPattern(2 * guard)),
       pool_(pool) {
   if (pool_) block_host_ = pool_->takeImage();
 }
@@ -100,11 +137,12 @@ CaseBuffers::~CaseBuffers() {
     }
   }
   if (!pool_) return;
-  views_.clear();  // the sub-buffers first: a pooled buffer is handed out with none alive
+  views_.clear();  // a pooled buffer keeps only the sub-buffers its SubBuffers hold
   for (size_t i = 0; i < entries_.size(); ++i)
-    if (entries_[i].pooled) pool_->give(std::move(whole_[i]), entries_[i].pooled);
+    if (entries_[i].pooled)
+      pool_->give(std::move(whole_[i]), entries_[i].pooled, std::move(entries_[i].views));
   whole_.clear();
-  if (block_pooled_) pool_->give(std::move(block_), block_pooled_);
+  if (block_pooled_) pool_->give(std::move(block_), block_pooled_, std::move(block_views_));
   pool_->giveImage(std::move(block_host_));
 }
 
@@ -119,13 +157,13 @@ void CaseBuffers::prepare() {
   prepared_ = true;
   // One pooled buffer and a sub-buffer per buffer inside its guards, made before any command is
   // on the queue (see memory.hpp).
-  block_ = pool_->take(context_, block_host_.size(), &block_pooled_);
+  block_ = pool_->take(context_, block_host_.size(), &block_pooled_, &block_views_);
   for (size_t i = 0; i < entries_.size(); ++i) {
     if (!entries_[i].in_block) continue;
     whole_[i] = block_;
-    cl_buffer_region region{entries_[i].offset + guard_, entries_[i].body};
-    views_[i] = block_.createSubBuffer(CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region);
+    views_[i] = block_views_.get(block_, entries_[i].offset + guard_, entries_[i].body);
   }
+  block_views_.dropUnused();
 }
 
 void CaseBuffers::commit() {
@@ -164,7 +202,10 @@ size_t CaseBuffers::add(const std::string& name, const HostBuffer& hb, BufferMod
   writeInitial(e, whole, image, hb, inParts, write_contents);
   cl::Buffer view = whole;
   // Inside guards, or inside a larger pooled buffer: the kernel gets a buffer of its own size.
-  if (guard_ > 0 || (e.pooled && e.pooled != e.body + 2 * guard_)) {
+  if (e.pooled && (guard_ > 0 || e.pooled != e.body + 2 * guard_)) {
+    view = e.views.get(whole, guard_, e.body);
+    e.views.dropUnused();
+  } else if (guard_ > 0) {
     cl_buffer_region region{guard_, e.body};
     view = whole.createSubBuffer(CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region);
   }
@@ -191,7 +232,10 @@ size_t CaseBuffers::addToShared(Entry e, const HostBuffer& hb, size_t unit) {
   if (guard_ > 0) std::memcpy(image, pattern_.data(), guard_);
   std::memcpy(image + guard_, hb.data(), e.bytes);
   std::memset(image + guard_ + e.bytes, 0, body - e.bytes);
-  if (guard_ > 0) std::memcpy(image + guard_ + body, pattern_.data(), e.tail);
+  if (guard_ > 0)
+    std::memcpy(image + guard_ + body, pattern_.data(), e.tail);
+  else
+    std::memset(image + body, 0, e.tail);  // the image grew without zeroing (ImageBytes)
   committed_ = false;
   prepared_ = false;
   whole_.emplace_back();
@@ -239,7 +283,7 @@ cl::Buffer CaseBuffers::createWhole(Entry& e, std::vector<uint8_t>& image, cl_me
       break;
   }
   return e.mode == BufferMode::write && pool_ && write_contents && access == CL_MEM_READ_WRITE
-             ? pool_->take(context_, total, &e.pooled)
+             ? pool_->take(context_, total, &e.pooled, &e.views)
              : cl::Buffer(context_, flags, total, hostPtr);
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -16,6 +17,54 @@
 
 namespace clh {
 
+/// An allocator whose value-initialisation leaves the bytes as they are, so that resize() of a byte
+/// vector whose every new byte is written next (the shared buffer's image) writes nothing first.
+template <class T>
+struct UninitAllocator : std::allocator<T> {
+  template <class U>
+  struct rebind {
+    using other = UninitAllocator<U>;
+  };
+  UninitAllocator() = default;
+  template <class U>
+  explicit UninitAllocator(const UninitAllocator<U>&) noexcept {}
+  template <class U>
+  void construct(U* p) noexcept {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <class U, class... A>
+  void construct(U* p, A&&... a) {
+    ::new (static_cast<void*>(p)) U(std::forward<A>(a)...);
+  }
+};
+/// The host image of a case's shared buffer (guards and contents), grown without zeroing.
+using ImageBytes = std::vector<uint8_t, UninitAllocator<uint8_t>>;
+
+/// The sub-buffers of one pooled buffer, kept with it from one case to the next: a case whose
+/// buffers lie where the last one's did (the same sizes in another mode, another submission at the
+/// same sizes) takes them again instead of making them anew and releasing them at its end.
+class SubBuffers {
+ public:
+  /// The sub-buffer of `parent` (CL_MEM_READ_WRITE) at `origin` of `size` bytes: a kept one, else
+  /// a new one.
+  const cl::Buffer& get(cl::Buffer& parent, size_t origin, size_t size);
+  /// Releases the kept ones get() did not hand out: while a case's commands run, only its own
+  /// sub-buffers of a pooled buffer are alive.
+  void dropUnused() { kept_.clear(); }
+  /// Those get() handed out become the ones kept for the next case.
+  void endCase() {
+    kept_ = std::move(used_);
+    used_.clear();
+  }
+
+ private:
+  struct View {
+    size_t origin = 0, size = 0;
+    cl::Buffer buffer;
+  };
+  std::vector<View> kept_, used_;
+};
+
 /// Plain (CL_MEM_READ_WRITE) device buffers kept from one case to the next, so that a case does
 /// not allocate and free its buffers on the device each time: for buffers in the write mode,
 /// whose every byte a kernel can see is written afresh each case and whose kernel argument is a
@@ -24,28 +73,36 @@ namespace clh {
 class BufferPool {
  public:
   /// A buffer of at least `bytes` (the smallest kept one that is large enough and at most twice
-  /// as large, else a new one); `capacity` gets its size.
-  cl::Buffer take(cl::Context& context, size_t bytes, size_t* capacity);
-  /// Keeps `buffer` of `capacity` bytes for a later take(), unless the pool is full.
-  void give(cl::Buffer buffer, size_t capacity);
+  /// as large, else a new one); `capacity` gets its size and `views` the sub-buffers kept with it
+  /// (none: they are released).
+  cl::Buffer take(cl::Context& context, size_t bytes, size_t* capacity,
+                  SubBuffers* views = nullptr);
+  /// Keeps `buffer` of `capacity` bytes, and the sub-buffers of it `views` handed out this case,
+  /// for a later take(), unless the pool is full.
+  void give(cl::Buffer buffer, size_t capacity, SubBuffers views = {});
   /// Releases every kept buffer (before their context goes).
   void clear();
   /// The host storage of a case's shared-buffer image, empty, with the capacity the last case
   /// left it (a case then grows it without allocating); giveImage() hands it back.
-  std::vector<uint8_t> takeImage() {
-    std::vector<uint8_t> out = std::move(image_);
+  ImageBytes takeImage() {
+    ImageBytes out = std::move(image_);
     out.clear();
     return out;
   }
-  void giveImage(std::vector<uint8_t> image) {
+  void giveImage(ImageBytes image) {
     if (image.capacity() <= kMaxImageBytes) image_ = std::move(image);
   }
 
  private:
   static constexpr size_t kMaxImageBytes = size_t{1} << 20;  // a few small buffers and guards
-  std::vector<std::pair<size_t, cl::Buffer>> kept_;
+  struct Kept {
+    size_t capacity = 0;
+    cl::Buffer buffer;
+    SubBuffers views;  // destroyed before the buffer
+  };
+  std::vector<Kept> kept_;
   size_t bytes_ = 0;
-  std::vector<uint8_t> image_;
+  ImageBytes image_;
 };
 
 /// One case's device buffers.
@@ -126,6 +183,7 @@ class CaseBuffers {
     size_t offset = 0;             ///< where its leading guard starts in whole_[i]
     size_t tail = 0;               ///< its trailing guard: the guard, and up to the next image
     bool in_block = false;         ///< one of the case's shared buffer (commit())
+    SubBuffers views;              ///< of its pooled buffer (not in the shared one)
   };
   bool whole(const Entry& e) const;  ///< small enough to travel whole
   // add()'s steps: a small buffer into the shared buffer; another's initial image, creation and
@@ -148,14 +206,20 @@ class CaseBuffers {
   std::vector<cl::Buffer> views_;  ///< what kernels see
   bool pending_ = false;           ///< a non-blocking read not waited for yet
   BufferPool* pool_ = nullptr;
-  bool committed_ = true;            ///< no add() waits for commit()
-  bool prepared_ = true;             ///< no add() waits for prepare()
-  cl::Buffer block_;                 ///< the small buffers' shared one (commit())
-  size_t block_pooled_ = 0;          ///< its capacity
-  std::vector<uint8_t> block_host_;  ///< its image as written, then as read back
-  bool block_fetching_ = false;      ///< a read of it is enqueued for the next check
-  bool block_unsynced_ = false;      ///< commands on it from block_host_ may still be queued
+  bool committed_ = true;        ///< no add() waits for commit()
+  bool prepared_ = true;         ///< no add() waits for prepare()
+  cl::Buffer block_;             ///< the small buffers' shared one (commit())
+  size_t block_pooled_ = 0;      ///< its capacity
+  SubBuffers block_views_;       ///< its sub-buffers, kept with it in the pool
+  ImageBytes block_host_;        ///< its image as written, then as read back
+  bool block_fetching_ = false;  ///< a read of it is enqueued for the next check
+  bool block_unsynced_ = false;  ///< commands on it from block_host_ may still be queued
 };
+
+/// A case's guard pattern of `bytes` bytes: random, and different at every byte from one case
+/// (call) to the next but for chance, so that no kernel can write what a guard holds and go unseen,
+/// and a byte written equal to the pattern by chance (1 in 256) does not repeat case after case.
+std::vector<uint8_t> guardPattern(size_t bytes);
 
 /// The guard size for a device: a multiple of its base-address alignment, at least 4 KiB.
 size_t guardBytesFor(const cl::Device& device);

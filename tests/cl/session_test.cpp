@@ -7,10 +7,12 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <string>
 #include <vector>
 
 #include "cl/devices.hpp"
+#include "cl/memory.hpp"
 #include "cl/unit.hpp"
 #include "core/spec.hpp"
 #include "support/kinds.hpp"
@@ -239,6 +241,24 @@ TEST(Session, GuardZonesCatchStrayWritesInEveryMode) {
           }
 }
 
+// The guard pattern changes at (almost) every byte from one case to the next, and is no short
+// repeat within a case: a kernel that writes a fixed value, or the last case's guard, is seen.
+TEST(GuardPattern, DiffersFromCaseToCaseAtNearlyEveryByteAndDoesNotRepeatWithinOne) {
+  const size_t bytes = 2048 + 3;  // not a whole number of words
+  std::vector<uint8_t> previous = clh::guardPattern(bytes);
+  ASSERT_EQ(previous.size(), bytes);
+  for (int c = 0; c < 20; ++c) {
+    const std::vector<uint8_t> now = clh::guardPattern(bytes);
+    size_t same = 0;
+    for (size_t i = 0; i < bytes; ++i) same += now[i] == previous[i];
+    EXPECT_LT(same, bytes / 32) << "case " << c << ": " << same << " bytes as in the case before";
+    size_t repeats = 0;  // bytes equal to the one a word (8 bytes) before
+    for (size_t i = 8; i < bytes; ++i) repeats += now[i] == now[i - 8];
+    EXPECT_LT(repeats, bytes / 32) << "case " << c << ": a pattern of period 8";
+    previous = now;
+  }
+}
+
 // The pool hands out the smallest kept buffer that fits and is at most twice the size asked for,
 // else a new one of the size asked for; a buffer handed out is no longer kept.
 TEST(BufferPool, TakesTheSmallestFitUpToTwiceTheSize) {
@@ -337,6 +357,49 @@ TEST(CaseBuffers, SmallUnguardedBuffersShareOnePooledBufferAtAlignedOffsets) {
     for (size_t i = 0; i < 16; ++i) ASSERT_EQ(gotA.as<uint32_t>()[i], i + 1) << "a " << i;
     for (size_t i = 0; i < 100; ++i) ASSERT_EQ(gotB.as<uint32_t>()[i], 3 * i) << "b " << i;
   }
+}
+
+// A pooled buffer keeps the sub-buffers of its last case: a case whose buffers lie where the last
+// one's did takes the same ones, and one whose layout differs gets new ones while those it does
+// not use are released before its commands run (a kept one then holds only the test's reference).
+TEST(CaseBuffers, APooledBufferKeepsTheSubBuffersOfItsLastCaseOnly) {
+  const clh::DeviceInfo* dev = pocl();
+  if (!dev) GTEST_SKIP() << "no PoCL device here";
+  cl::Context context(dev->device);
+  cl::CommandQueue queue(context, dev->device);
+  const size_t guard = clh::guardBytesFor(dev->device);
+  clh::BufferPool pool;
+  // One case with guards of a (16 elements) and b (`bCount`): their sub-buffers, after checking
+  // that what was written comes back.
+  // `unused`: a kept sub-buffer this case does not take, released once its buffers are bound.
+  auto runCase = [&](size_t bCount, const cl::Buffer* unused = nullptr) {
+    clh::HostBuffer a(clh::ElemType::u32, 16), b(clh::ElemType::u32, bCount);
+    for (size_t i = 0; i < 16; ++i) a.as<uint32_t>()[i] = static_cast<uint32_t>(i + 7);
+    for (size_t i = 0; i < bCount; ++i) b.as<uint32_t>()[i] = static_cast<uint32_t>(bCount + i);
+    clh::CaseBuffers bufs(context, queue, guard, &pool);
+    bufs.add("a", a, clh::BufferMode::write);
+    bufs.add("b", b, clh::BufferMode::write);
+    bufs.commit();
+    if (unused) {
+      EXPECT_EQ(unused->getInfo<CL_MEM_REFERENCE_COUNT>(), 2u);  // the test's copies
+    }
+    std::pair<cl::Buffer, cl::Buffer> views{bufs.arg(0), bufs.arg(1)};
+    clh::HostBuffer gotA(clh::ElemType::u32, 16), gotB(clh::ElemType::u32, bCount);
+    EXPECT_TRUE(bufs.readResults({{0, &gotA}, {1, &gotB}}, clh::ReadMode::blocking).empty());
+    EXPECT_EQ(std::memcmp(gotA.data(), a.data(), a.bytes()), 0);
+    EXPECT_EQ(std::memcmp(gotB.data(), b.data(), b.bytes()), 0);
+    return views;
+  };
+  const auto first = runCase(100);
+  const auto same = runCase(100);
+  EXPECT_EQ(same.first(), first.first());
+  EXPECT_EQ(same.second(), first.second());
+  const auto other = runCase(60, &first.second);
+  EXPECT_EQ(other.first(), first.first());    // a lies where it did
+  EXPECT_NE(other.second(), first.second());  // b is shorter: a new sub-buffer
+  EXPECT_EQ(other.second.getInfo<CL_MEM_SIZE>(), 240u);
+  EXPECT_EQ(first.second.getInfo<CL_MEM_REFERENCE_COUNT>(), 2u);  // this test's two copies only
+  EXPECT_GT(first.first.getInfo<CL_MEM_REFERENCE_COUNT>(), 3u);   // and the pool's
 }
 
 // With guards and a pool, a case's small write-mode buffers share one pooled buffer, each inside
