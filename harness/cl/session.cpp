@@ -323,12 +323,26 @@ std::vector<std::string> DeviceSession::takeSimulatorNotes() {
 struct DeviceSession::CaseRun {
   CaseRun(DeviceSession& session, const Spec& spec, const Sizes& sizes, uint64_t seed,
           const RunOptions& run)
-      : s(session), spec(spec), sizes(sizes), seed(seed), run(run), rc(std::move(s.spare_rc_)) {
+      : s(session),
+        spec(spec),
+        sizes(sizes),
+        seed(seed),
+        run(run),
+        rc(std::move(s.spare_rc_)),
+        host(std::move(s.spare_host_)),
+        got(std::move(s.spare_got_)) {
     out.sizes = sizes;
     if (run.phases) since = Clock::now();
   }
 
-  ~CaseRun() { s.spare_rc_ = std::move(rc); }  // its storage, for the next case
+  // Its storage, for the next case; the host buffers only when every command of the case has
+  // completed (a case ended early may leave a write from them on the queue).
+  ~CaseRun() {
+    s.spare_rc_ = std::move(rc);
+    if (!completed) return;
+    s.spare_host_ = std::move(host);
+    s.spare_got_ = std::move(got);
+  }
   CaseRun(const CaseRun&) = delete;
   CaseRun& operator=(const CaseRun&) = delete;
 
@@ -380,7 +394,7 @@ struct DeviceSession::CaseRun {
   // The host buffers (inputs generated, outputs poisoned), then the device buffers and their
   // writes.
   bool makeBuffers() {
-    host = makeInitialBuffers(spec, rc, seed);
+    makeInitialBuffersInto(spec, rc, seed, host);
     phase(&CasePhases::inputs);
     // No pool on the simulator: it checks bounds against the buffer a sub-buffer lies in.
     bufs.emplace(s.context_, s.queue_, run.guard_zones ? s.guard_bytes_ : 0,
@@ -554,8 +568,12 @@ struct DeviceSession::CaseRun {
       for (size_t i = 0; i < spec.buffers.size(); ++i) {
         const auto& b = spec.buffers[i];
         if (b.role != Role::out && b.role != Role::inout) continue;
-        results.emplace_back(i,
-                             &got.emplace(b.name, HostBuffer(b.type, rc.counts[i])).first->second);
+        auto at = got.find(b.name);  // an earlier case's, when of this type and count
+        if (at == got.end())
+          at = got.emplace(b.name, HostBuffer(b.type, rc.counts[i])).first;
+        else if (at->second.type() != b.type || at->second.count() != rc.counts[i])
+          at->second = HostBuffer(b.type, rc.counts[i]);
+        results.emplace_back(i, &at->second);
       }
       if (!writeShared()) return false;        // a case of no launch
       if (results.empty()) s.queue_.finish();  // every read mode waits for the launches before it
@@ -570,6 +588,7 @@ struct DeviceSession::CaseRun {
                   fmt::format("the kernel's execution failed: {}", clErrorName(e.err()))));
       return false;
     }
+    completed = true;  // the reads (or the finish) waited for every command before them
     phase(&CasePhases::read);
     return true;
   }
@@ -697,7 +716,8 @@ struct DeviceSession::CaseRun {
   std::vector<cl::Event> events;
   std::vector<cl::Memory> images;  // image and sampler arguments live until the case ends
   std::vector<cl::Sampler> samplers;
-  std::map<std::string, HostBuffer> got;
+  std::map<std::string, HostBuffer> got;  // entries of other names (an earlier case's) unused
+  bool completed = false;
 };
 
 CaseOutcome DeviceSession::runCase(const Spec& spec, const Sizes& sizes, uint64_t seed,

@@ -157,9 +157,10 @@ class DeviceSession {
   std::map<std::pair<std::string, std::string>, BuildOutcome, ProgramKeyLess> programs_;
   OclgrindSession* sim_ = nullptr;
   std::map<std::string, std::unique_ptr<ExprEnv>> envs_;  // per spec file and name
-  std::string env_key_;         ///< the last case's envs_ key, its storage reused
-  ResolvedCase spare_rc_;       ///< the last case's resolution, its storage reused by the next
-  std::string reference_name_;  ///< the last case's reference, and its function
+  std::string env_key_;    ///< the last case's envs_ key, its storage reused
+  ResolvedCase spare_rc_;  ///< the last case's resolution, its storage reused by the next
+  std::map<std::string, HostBuffer> spare_host_, spare_got_;  ///< its host buffers, the same
+  std::string reference_name_;              ///< the last case's reference, and its function
   const ReferenceFn* reference_ = nullptr;  ///< (the registry does not change after start)
   size_t guard_bytes_ = 0;
   BufferPool pool_;  ///< device buffers kept between cases (write mode, real devices)

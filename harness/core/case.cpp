@@ -191,6 +191,14 @@ uint64_t dataSeed(uint64_t runSeed, const std::string& spec, const Sizes& sizes,
 std::map<std::string, HostBuffer> makeInitialBuffers(const Spec& spec, const ResolvedCase& rc,
                                                      uint64_t runSeed) {
   std::map<std::string, HostBuffer> out;
+  makeInitialBuffersInto(spec, rc, runSeed, out);
+  return out;
+}
+
+// A buffer of `out` with the name, type and count asked for is filled again where it is; another
+// is made anew, and one no buffer of the spec names is dropped.
+void makeInitialBuffersInto(const Spec& spec, const ResolvedCase& rc, uint64_t runSeed,
+                            std::map<std::string, HostBuffer>& out) {
   // dataSeed's hash of "spec|sizes|buffer", its common prefix hashed once.
   std::string prefix = spec.name;
   prefix += '|';
@@ -199,14 +207,22 @@ std::map<std::string, HostBuffer> makeInitialBuffers(const Spec& spec, const Res
   const uint64_t prefixHash = hash64(prefix, runSeed);
   for (size_t i = 0; i < spec.buffers.size(); ++i) {
     const auto& b = spec.buffers[i];
-    HostBuffer hb(b.type, rc.counts[i]);
+    auto it = out.find(b.name);
+    if (it == out.end())
+      it = out.emplace(b.name, HostBuffer(b.type, rc.counts[i])).first;
+    else if (it->second.type() != b.type || it->second.count() != rc.counts[i])
+      it->second = HostBuffer(b.type, rc.counts[i]);
     if (b.role == Role::out)
-      poison(hb);
+      poison(it->second);
     else
-      fillBuffer(hb, b.init, hash64Append(prefixHash, b.name));
-    out.emplace_hint(out.end(), b.name, std::move(hb));
+      fillBuffer(it->second, b.init, hash64Append(prefixHash, b.name));
   }
-  return out;
+  if (out.size() == spec.buffers.size()) return;
+  for (auto it = out.begin(); it != out.end();) {
+    const bool named = std::any_of(spec.buffers.begin(), spec.buffers.end(),
+                                   [&](const BufferSpec& b) { return b.name == it->first; });
+    it = named ? std::next(it) : out.erase(it);
+  }
 }
 
 }  // namespace clh

@@ -62,5 +62,9 @@ uint64_t dataSeed(uint64_t runSeed, const std::string& spec, const Sizes& sizes,
 /// The host side of one case: initial buffers (inputs filled, outputs poisoned).
 std::map<std::string, HostBuffer> makeInitialBuffers(const Spec& spec, const ResolvedCase& rc,
                                                      uint64_t runSeed);
+/// makeInitialBuffers into `out`, an earlier case's buffers: those of the same name, type and
+/// count keep their storage (the same contents as makeInitialBuffers gives).
+void makeInitialBuffersInto(const Spec& spec, const ResolvedCase& rc, uint64_t runSeed,
+                            std::map<std::string, HostBuffer>& out);
 
 }  // namespace clh

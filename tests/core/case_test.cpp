@@ -322,5 +322,33 @@ TEST(InitialBuffers, InputsFilledOutputsPoisonedReplayable) {
   EXPECT_FALSE(sameBytes(other.at("A"), a));
 }
 
+// A session fills each case's host buffers into the last case's (makeInitialBuffersInto): the
+// same contents as fresh ones, whatever the last case held (other sizes, a reference's writes,
+// another spec's buffers).
+TEST(InitialBuffers, IntoAnEarlierCasesBuffersTheSameAsFreshOnes) {
+  const Spec minimal = loadSpec(test::specPath("minimal.yaml"));
+  ExprEnv minimalEnv(paramNames(minimal));
+  const ResolvedCase big = resolve({{"TS", 4}, {"N", 10}}), small = resolve({{"TS", 2}, {"N", 6}});
+  const ResolvedCase one = resolveCase(minimal, minimalEnv, {});
+  std::map<std::string, HostBuffer> reused;
+  auto expectFresh = [&](const std::map<std::string, HostBuffer>& fresh, const char* step) {
+    ASSERT_EQ(reused.size(), fresh.size()) << step;
+    for (const auto& [name, hb] : fresh) {
+      ASSERT_TRUE(reused.count(name)) << step << ": " << name;
+      EXPECT_TRUE(sameBytes(reused.at(name), hb)) << step << ": " << name;
+    }
+  };
+  makeInitialBuffersInto(caseSpec(), big, 7, reused);
+  expectFresh(makeInitialBuffers(caseSpec(), big, 7), "first");
+  makeInitialBuffersInto(caseSpec(), small, 7, reused);
+  expectFresh(makeInitialBuffers(caseSpec(), small, 7), "other sizes");
+  for (auto& v : reused.at("C").as<float>()) v = 1.5f;  // what a reference writes
+  for (auto& v : reused.at("B").as<int32_t>()) v = 1000;
+  makeInitialBuffersInto(caseSpec(), small, 8, reused);
+  expectFresh(makeInitialBuffers(caseSpec(), small, 8), "after a reference's writes");
+  makeInitialBuffersInto(minimal, one, 7, reused);
+  expectFresh(makeInitialBuffers(minimal, one, 7), "another spec");
+}
+
 }  // namespace
 }  // namespace clh
