@@ -121,7 +121,7 @@ int64_t compareTyped(const std::string& name, const HostBuffer& got, const HostB
 
 }  // namespace
 
-void poison(HostBuffer& buf) {
+CLH_VECTORIZE void poison(HostBuffer& buf) {
   visitElemType(buf.type(), [&]<class T>(TypeTag<T>) {
     if constexpr (std::is_same_v<T, float>)
       for (auto& v : buf.as<float>()) v = std::bit_cast<float>(kPoisonF32);

@@ -60,7 +60,7 @@ class ReferenceRegistry {
 
 /// Defines and registers a reference: `CLH_REFERENCE(vadd_f32) { ... uses `c` (a RefCase&) ... }`.
 #define CLH_REFERENCE(NAME)                                             \
-  static void clh_ref_##NAME(::clh::RefCase& c);                        \
+  CLH_VECTORIZE static void clh_ref_##NAME(::clh::RefCase& c);          \
   [[maybe_unused]] static const bool clh_ref_registered_##NAME =        \
       ::clh::ReferenceRegistry::instance().add(#NAME, &clh_ref_##NAME); \
   static void clh_ref_##NAME(::clh::RefCase& c)
