@@ -568,12 +568,7 @@ struct DeviceSession::CaseRun {
       for (size_t i = 0; i < spec.buffers.size(); ++i) {
         const auto& b = spec.buffers[i];
         if (b.role != Role::out && b.role != Role::inout) continue;
-        auto at = got.find(b.name);  // an earlier case's, when of this type and count
-        if (at == got.end())
-          at = got.emplace(b.name, HostBuffer(b.type, rc.counts[i])).first;
-        else if (at->second.type() != b.type || at->second.count() != rc.counts[i])
-          at->second = HostBuffer(b.type, rc.counts[i]);
-        results.emplace_back(i, &at->second);
+        results.emplace_back(i, &hostBufferIn(got, b.name, b.type, rc.counts[i]));
       }
       if (!writeShared()) return false;        // a case of no launch
       if (results.empty()) s.queue_.finish();  // every read mode waits for the launches before it

@@ -195,6 +195,15 @@ std::map<std::string, HostBuffer> makeInitialBuffers(const Spec& spec, const Res
   return out;
 }
 
+HostBuffer& hostBufferIn(std::map<std::string, HostBuffer>& buffers, const std::string& name,
+                         ElemType type, size_t count) {
+  auto it = buffers.find(name);
+  if (it == buffers.end()) return buffers.emplace(name, HostBuffer(type, count)).first->second;
+  if (it->second.type() != type || it->second.count() != count)
+    it->second = HostBuffer(type, count);
+  return it->second;
+}
+
 // A buffer of `out` with the name, type and count asked for is filled again where it is; another
 // is made anew, and one no buffer of the spec names is dropped.
 void makeInitialBuffersInto(const Spec& spec, const ResolvedCase& rc, uint64_t runSeed,
@@ -207,15 +216,11 @@ void makeInitialBuffersInto(const Spec& spec, const ResolvedCase& rc, uint64_t r
   const uint64_t prefixHash = hash64(prefix, runSeed);
   for (size_t i = 0; i < spec.buffers.size(); ++i) {
     const auto& b = spec.buffers[i];
-    auto it = out.find(b.name);
-    if (it == out.end())
-      it = out.emplace(b.name, HostBuffer(b.type, rc.counts[i])).first;
-    else if (it->second.type() != b.type || it->second.count() != rc.counts[i])
-      it->second = HostBuffer(b.type, rc.counts[i]);
+    HostBuffer& hb = hostBufferIn(out, b.name, b.type, rc.counts[i]);
     if (b.role == Role::out)
-      poison(it->second);
+      poison(hb);
     else
-      fillBuffer(it->second, b.init, hash64Append(prefixHash, b.name));
+      fillBuffer(hb, b.init, hash64Append(prefixHash, b.name));
   }
   if (out.size() == spec.buffers.size()) return;
   for (auto it = out.begin(); it != out.end();) {

@@ -62,6 +62,10 @@ uint64_t dataSeed(uint64_t runSeed, const std::string& spec, const Sizes& sizes,
 /// The host side of one case: initial buffers (inputs filled, outputs poisoned).
 std::map<std::string, HostBuffer> makeInitialBuffers(const Spec& spec, const ResolvedCase& rc,
                                                      uint64_t runSeed);
+/// The buffer `name` of `buffers`, of `type` and `count`: the one there when it is of that type
+/// and count (its storage kept, its contents as they were), else a new uninitialised one.
+HostBuffer& hostBufferIn(std::map<std::string, HostBuffer>& buffers, const std::string& name,
+                         ElemType type, size_t count);
 /// makeInitialBuffers into `out`, an earlier case's buffers: those of the same name, type and
 /// count keep their storage (the same contents as makeInitialBuffers gives).
 void makeInitialBuffersInto(const Spec& spec, const ResolvedCase& rc, uint64_t runSeed,
