@@ -21,13 +21,16 @@ constexpr size_t kWholeBytes = 32 * 1024;
 
 }  // namespace
 
-// A base of SplitMix64 words from a random start, drawn once per thread, mixed each case with one
-// fresh word (an XOR and a multiply a word): a case costs one draw, where drawing every word cost
-// more than the rest of the guard work together (256 draws a case at a 1 KiB guard).
-std::vector<uint8_t> guardPattern(size_t bytes) {
+// A base of SplitMix64 words from a random start, drawn once per thread, and a key a case that
+// differs from the case before's in every byte, XORed onto every word: each byte of the pattern
+// then differs from the case before's, never by chance alone, for one draw and an XOR a word
+// (drawing every word cost more than the rest of the guard work together, and mixing each word
+// with a multiply a third of it).
+CLH_VECTORIZE void guardPattern(uint8_t* out, size_t bytes) {
   struct Source {
     uint64_t state = (uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
     std::vector<uint64_t> base;
+    uint64_t key = 0;
     uint64_t next() {
       uint64_t z = (state += 0x9E3779B97F4A7C15ull);
       z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
@@ -38,23 +41,25 @@ std::vector<uint8_t> guardPattern(size_t bytes) {
   thread_local Source source;
   const size_t words = (bytes + 7) / 8;
   while (source.base.size() < words) source.base.push_back(source.next());
-  const uint64_t key = source.next();
-  // A multiply spreads the key over every byte: without it a byte of the key that repeats the
-  // case before's would leave an eighth of the guard as it was.
-  auto mix = [](uint64_t w) {
-    w *= 0xBF58476D1CE4E5B9ull;
-    return w ^ (w >> 31);
-  };
-  std::vector<uint8_t> out(bytes);
+  uint64_t key = source.next();
+  for (int b = 0; b < 64; b += 8)  // a byte as the last key's would leave a column as it was
+    if (((key ^ source.key) >> b & 0xFF) == 0) key ^= uint64_t{0xA5} << b;
+  source.key = key;
+  const uint64_t* base = source.base.data();  // out of the loop: a thread_local is looked up
   size_t i = 0;
   for (; i + 8 <= bytes; i += 8) {
-    const uint64_t w = mix(source.base[i / 8] ^ key);
-    std::memcpy(out.data() + i, &w, 8);
+    const uint64_t w = base[i / 8] ^ key;
+    std::memcpy(out + i, &w, 8);
   }
   if (i < bytes) {
-    const uint64_t w = mix(source.base[i / 8] ^ key);
-    std::memcpy(out.data() + i, &w, bytes - i);
+    const uint64_t w = base[i / 8] ^ key;
+    std::memcpy(out + i, &w, bytes - i);
   }
+}
+
+std::vector<uint8_t> guardPattern(size_t bytes) {
+  std::vector<uint8_t> out(bytes);
+  guardPattern(out.data(), bytes);
   return out;
 }
 
@@ -118,13 +123,13 @@ void BufferPool::clear() {
 
 CaseBuffers::CaseBuffers(cl::Context& context, cl::CommandQueue& queue, size_t guard,
                          BufferPool* pool, size_t align)
-    : context_(context),
-      queue_(queue),
-      guard_(guard),
-      align_(align),
-      pattern_(guardPattern(2 * guard)),
-      pool_(pool) {
-  if (pool_) block_host_ = pool_->takeImage();
+    : context_(context), queue_(queue), guard_(guard), align_(align), pool_(pool) {
+  if (pool_) {
+    block_host_ = pool_->takeImage(BufferPool::Scratch::image);
+    pattern_ = pool_->takeImage(BufferPool::Scratch::pattern);
+  }
+  pattern_.resize(2 * guard);  // no zeroing (ImageBytes): every byte is drawn
+  if (guard > 0) guardPattern(pattern_.data(), pattern_.size());
 }
 
 CaseBuffers::~CaseBuffers() {
@@ -143,7 +148,8 @@ CaseBuffers::~CaseBuffers() {
       pool_->give(std::move(whole_[i]), entries_[i].pooled, std::move(entries_[i].views));
   whole_.clear();
   if (block_pooled_) pool_->give(std::move(block_), block_pooled_, std::move(block_views_));
-  pool_->giveImage(std::move(block_host_));
+  pool_->giveImage(BufferPool::Scratch::image, std::move(block_host_));
+  pool_->giveImage(BufferPool::Scratch::pattern, std::move(pattern_));
 }
 
 const cl::Buffer& CaseBuffers::arg(size_t i) const {

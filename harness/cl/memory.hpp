@@ -3,6 +3,7 @@
 // writes past either end of a buffer on real devices, where no simulator watches.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -82,15 +83,17 @@ class BufferPool {
   void give(cl::Buffer buffer, size_t capacity, SubBuffers views = {});
   /// Releases every kept buffer (before their context goes).
   void clear();
-  /// The host storage of a case's shared-buffer image, empty, with the capacity the last case
-  /// left it (a case then grows it without allocating); giveImage() hands it back.
-  ImageBytes takeImage() {
-    ImageBytes out = std::move(image_);
+  /// A case's host storage: its shared-buffer image, and its guard pattern.
+  enum class Scratch { image, pattern };
+  /// Host storage for a case, empty, with the capacity the last case left it (a case then grows
+  /// it without allocating); giveImage() hands it back.
+  ImageBytes takeImage(Scratch which) {
+    ImageBytes out = std::move(scratch_[static_cast<size_t>(which)]);
     out.clear();
     return out;
   }
-  void giveImage(ImageBytes image) {
-    if (image.capacity() <= kMaxImageBytes) image_ = std::move(image);
+  void giveImage(Scratch which, ImageBytes image) {
+    if (image.capacity() <= kMaxImageBytes) scratch_[static_cast<size_t>(which)] = std::move(image);
   }
 
  private:
@@ -102,7 +105,7 @@ class BufferPool {
   };
   std::vector<Kept> kept_;
   size_t bytes_ = 0;
-  ImageBytes image_;
+  std::array<ImageBytes, 2> scratch_;  // by Scratch
 };
 
 /// One case's device buffers.
@@ -198,8 +201,8 @@ class CaseBuffers {
   cl::Context& context_;
   cl::CommandQueue& queue_;
   size_t guard_;
-  size_t align_;                  ///< the shared buffer's image stride without guards (0: none)
-  std::vector<uint8_t> pattern_;  ///< this case's guard pattern, twice (random: see memory.cpp)
+  size_t align_;        ///< the shared buffer's image stride without guards (0: none)
+  ImageBytes pattern_;  ///< this case's guard pattern, twice (random: see memory.cpp)
   BufferMode default_mode_ = BufferMode::write;
   std::vector<Entry> entries_;
   std::vector<cl::Buffer> whole_;  ///< with guards
@@ -219,6 +222,8 @@ class CaseBuffers {
 /// A case's guard pattern of `bytes` bytes: random, and different at every byte from one case
 /// (call) to the next but for chance, so that no kernel can write what a guard holds and go unseen,
 /// and a byte written equal to the pattern by chance (1 in 256) does not repeat case after case.
+void guardPattern(uint8_t* out, size_t bytes);
+/// The same into a new vector.
 std::vector<uint8_t> guardPattern(size_t bytes);
 
 /// The guard size for a device: a multiple of its base-address alignment, at least 4 KiB.
