@@ -52,9 +52,10 @@ class SubBuffers {
   /// Releases the kept ones get() did not hand out: while a case's commands run, only its own
   /// sub-buffers of a pooled buffer are alive.
   void dropUnused() { kept_.clear(); }
-  /// Those get() handed out become the ones kept for the next case.
+  /// Those get() handed out become the ones kept for the next case (the vectors swapped, not
+  /// moved: both keep their room, and a case appends without allocating).
   void endCase() {
-    kept_ = std::move(used_);
+    std::swap(kept_, used_);
     used_.clear();
   }
 

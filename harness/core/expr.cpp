@@ -3,7 +3,9 @@
 
 #include <muParser.h>
 
+#include <array>
 #include <cmath>
+#include <cstdint>
 #include <unordered_map>
 
 namespace clh {
@@ -31,10 +33,24 @@ struct ExprEnv::Impl {
   std::vector<std::string> names;
   std::vector<double> values;  // stable storage: muParser keeps pointers into it
   std::unordered_map<std::string, Parsed> parsers;
+  // The entry of a text at an address looked up before: a case evaluates the same strings of its
+  // spec each time, and comparing a short text costs less than hashing it. The text is compared
+  // as well: another string may live at that address later.
+  struct Recent {
+    const std::string* at = nullptr;
+    std::pair<const std::string, Parsed>* entry = nullptr;
+  };
+  std::array<Recent, 64> recent{};
 
   Parsed& parsed(const std::string& text) {
+    Recent& r = recent[(reinterpret_cast<uintptr_t>(&text) / sizeof(std::string)) % recent.size()];
+    if (r.at != &text || r.entry->first != text) r = {&text, &lookUp(text)};
+    return r.entry->second;
+  }
+
+  std::pair<const std::string, Parsed>& lookUp(const std::string& text) {
     auto it = parsers.find(text);
-    if (it != parsers.end()) return it->second;
+    if (it != parsers.end()) return *it;
     Parsed made;
     made.parser = parser(text);
     try {
@@ -43,7 +59,7 @@ struct ExprEnv::Impl {
     } catch (const mu::Parser::exception_type&) {
       made.constant = false;  // evaluated (and reported) by eval() each time, as before
     }
-    return parsers.emplace(text, std::move(made)).first->second;
+    return *parsers.emplace(text, std::move(made)).first;
   }
 
   std::unique_ptr<mu::Parser> parser(const std::string& text) {

@@ -108,6 +108,18 @@ TEST_F(ExprTest, RebindingChangesTheValueOfACachedExpression) {
   EXPECT_EQ(env.eval("N * TS"), 35);
 }
 
+// The same string object evaluated again after its text changed (a spec's field, a buffer
+// reused), and many texts of the same values through one temporary each: each is its own text.
+TEST_F(ExprTest, AStringWhoseTextChangedIsEvaluatedAsItsNewText) {
+  std::string text = "N + 1";
+  EXPECT_EQ(env.eval(text), 11);
+  text = "N * 2";  // the same object, the same storage (short strings live inside it)
+  EXPECT_EQ(env.eval(text), 20);
+  text = "N * 3";
+  EXPECT_EQ(env.eval(text), 30);
+  for (int k = 0; k < 200; ++k) EXPECT_EQ(env.evalInt("N + " + std::to_string(k)), 10 + k);
+}
+
 TEST_F(ExprTest, UsedNames) {
   auto sorted = [](std::vector<std::string> v) {
     std::sort(v.begin(), v.end());
