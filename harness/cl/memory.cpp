@@ -155,7 +155,7 @@ CaseBuffers::~CaseBuffers() {
 const cl::Buffer& CaseBuffers::arg(size_t i) const {
   if (entries_[i].in_block && !prepared_)
     throw std::logic_error("CaseBuffers::arg before prepare() or commit()");
-  return views_[i];
+  return entries_[i].in_block ? block_views_.handedOut(entries_[i].view) : views_[i];
 }
 
 void CaseBuffers::prepare() {
@@ -166,8 +166,8 @@ void CaseBuffers::prepare() {
   block_ = pool_->take(context_, block_host_.size(), &block_pooled_, &block_views_);
   for (size_t i = 0; i < entries_.size(); ++i) {
     if (!entries_[i].in_block) continue;
-    whole_[i] = block_;
-    views_[i] = block_views_.get(block_, entries_[i].offset + guard_, entries_[i].body);
+    block_views_.get(block_, entries_[i].offset + guard_, entries_[i].body);
+    entries_[i].view = block_views_.handedOut() - 1;  // no copy: a copy is a retain and a release
   }
   block_views_.dropUnused();
 }
@@ -319,7 +319,7 @@ void CaseBuffers::read(size_t i, HostBuffer& out, ReadMode mode) {
   commit();  // a case of no launch reads what it wrote
   const size_t bytes = entries_[i].bytes;
   if (!bytes) return;
-  const cl::Buffer& b = whole_[i];
+  const cl::Buffer& b = entries_[i].in_block ? block_ : whole_[i];
   const size_t at = entries_[i].offset + guard_;
   if (mode == ReadMode::host_pointer) {
     if (entries_[i].mode == BufferMode::use_host_ptr) {
@@ -353,6 +353,9 @@ void CaseBuffers::read(size_t i, HostBuffer& out, ReadMode mode) {
     case ReadMode::host_pointer:
       break;  // handled above
   }
+  // Every mode waited for this read, so for every command before it on the in-order queue: the
+  // shared buffer's write from block_host_ among them (no finish needed when the case ends).
+  if (entries_[i].in_block) block_unsynced_ = false;
 }
 
 bool CaseBuffers::whole(const Entry& e) const {

@@ -49,6 +49,9 @@ class SubBuffers {
   /// The sub-buffer of `parent` (CL_MEM_READ_WRITE) at `origin` of `size` bytes: a kept one, else
   /// a new one.
   const cl::Buffer& get(cl::Buffer& parent, size_t origin, size_t size);
+  /// How many get() handed out this case, and the k-th of them.
+  size_t handedOut() const { return used_.size(); }
+  const cl::Buffer& handedOut(size_t k) const { return used_[k].buffer; }
   /// Releases the kept ones get() did not hand out: while a case's commands run, only its own
   /// sub-buffers of a pooled buffer are alive.
   void dropUnused() { kept_.clear(); }
@@ -187,6 +190,7 @@ class CaseBuffers {
     size_t offset = 0;             ///< where its leading guard starts in whole_[i]
     size_t tail = 0;               ///< its trailing guard: the guard, and up to the next image
     bool in_block = false;         ///< one of the case's shared buffer (commit())
+    size_t view = 0;               ///< in_block: its sub-buffer, block_views_.handedOut(view)
     SubBuffers views;              ///< of its pooled buffer (not in the shared one)
   };
   bool whole(const Entry& e) const;  ///< small enough to travel whole
@@ -206,8 +210,8 @@ class CaseBuffers {
   ImageBytes pattern_;  ///< this case's guard pattern, twice (random: see memory.cpp)
   BufferMode default_mode_ = BufferMode::write;
   std::vector<Entry> entries_;
-  std::vector<cl::Buffer> whole_;  ///< with guards
-  std::vector<cl::Buffer> views_;  ///< what kernels see
+  std::vector<cl::Buffer> whole_;  ///< with guards (none for one in the shared buffer)
+  std::vector<cl::Buffer> views_;  ///< what kernels see (arg(): in the shared buffer elsewhere)
   bool pending_ = false;           ///< a non-blocking read not waited for yet
   BufferPool* pool_ = nullptr;
   bool committed_ = true;        ///< no add() waits for commit()
