@@ -3,6 +3,8 @@
 // element-by-element comparison with a + b. Run: bench/run.sh DEVICE OUTDIR (docs/performance.md).
 //   bench_overhead [benchmark flags]    CLH_BENCH_DEVICE selects the device (default: PoCL)
 //   bench_overhead --phases             where a case's time goes, phase by phase (Markdown)
+//   bench_overhead --paired             the ratios measured in pairs, round by round (Markdown):
+//                                       what a loaded machine's ratio is read from
 //   bench_overhead --ratios FILE.json   the ratio table (Markdown) of a run's --benchmark_out JSON,
 //                                       and its check: exit 4 when a median is over 3x the bare
 //                                       loop or a repetition over 3x its median (a stall)
@@ -19,6 +21,8 @@
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <numeric>
+#include <random>
 #include <sstream>
 
 #include "cl/devices.hpp"
@@ -297,6 +301,110 @@ int phases(const std::vector<int64_t>& sizes, bool guards) {
   return 0;
 }
 
+// The ratios measured in pairs: at each size the bare loop and the harness without and with
+// guards run in blocks of the same number of cases (about 5 ms of the bare loop, at least 2), one
+// block of each in a fresh random order every round, and a round's harness and guards blocks are
+// divided by its bare block. Each block starts with a case it does not time: the first case after
+// another loop meets caches and freed memory that loop left (at 2^20 items the bare loop's fresh
+// buffers then fault their pages in again), which no case of a real run meets. A shared machine's
+// load moves over seconds and falls on the three blocks of a round alike; Google Benchmark's
+// repetitions of one loop are seconds apart from the other loop's, and their ratio moves with that
+// load (cv 15 to 35 % here, issue 28). Prints a Markdown table: the median of the rounds' ratios
+// and their quartiles. Exit 4 when a median is over 3x (a stall). BENCH_PAIRED_SECONDS: the time
+// spent at each size (default 4; at least 21 rounds).
+int paired(const std::vector<int64_t>& sizes, bool guards) {
+  constexpr double kBlock = 5e-3, kStall = 3.0, kLongCase = 1e-3;
+  bool longSkipped = false;
+  const char* secs = std::getenv("BENCH_PAIRED_SECONDS");
+  const double budget = secs && *secs ? std::atof(secs) : 4.0;
+  std::printf("device: %s (driver %s)\n\n", setup->device.displayName().c_str(),
+              setup->device.driver_version.c_str());
+  std::printf(
+      "ratios in pairs: the loops of a size in blocks of the same cases, one block of each in a "
+      "random order a round; each round's ratio to its own bare block; the median of the rounds "
+      "[first quartile, third quartile] (BENCH_PAIRED_SECONDS=%g a size)\n\n",
+      budget);
+  std::printf(
+      "| elements | rounds | cases a block | µs a case: bare loop, harness%s | harness/bare |%s\n",
+      guards ? ", guards" : "", guards ? " guards/bare |" : "");
+  std::printf("| ---: | ---: | ---: | ---: | ---: |%s\n", guards ? " ---: |" : "");
+  std::mt19937 order(1);
+  std::vector<std::string> failures;
+  for (int64_t n : sizes) {
+    BareRig bare(static_cast<size_t>(n));
+    std::vector<std::unique_ptr<HarnessRig>> rigs;
+    rigs.push_back(std::make_unique<HarnessRig>(n, false));
+    if (guards) rigs.push_back(std::make_unique<HarnessRig>(n, true));
+    auto runOne = [&](size_t v) {
+      if (v == 0 ? bare.run(nullptr) != 0 : !rigs[v - 1]->runCase(nullptr)) {
+        std::fprintf(stderr, "bench_overhead: a wrong result in the paired run\n");
+        std::exit(1);
+      }
+    };
+    // Warm-up (the builds, first touches), then the block: cases of about kBlock of the bare loop.
+    for (size_t v = 0; v <= rigs.size(); ++v) runOne(v);
+    Clock::time_point t0 = Clock::now();
+    for (int i = 0; i < 3; ++i) runOne(0);
+    const double bareCase = std::chrono::duration<double>(Clock::now() - t0).count() / 3;
+    if (bareCase > kLongCase) {
+      std::printf("| %lld | - | - | %s, -, - | not in pairs: a case of %s ms (see below) |%s\n",
+                  static_cast<long long>(n), fmt(1e6 * bareCase).c_str(),
+                  fmt(1e3 * bareCase).c_str(), guards ? " - |" : "");
+      longSkipped = true;
+      continue;
+    }
+    const int cases = std::max(2, static_cast<int>(kBlock / std::max(bareCase, 1e-9)));
+    std::vector<size_t> variants(1 + rigs.size());
+    std::iota(variants.begin(), variants.end(), size_t{0});
+    std::vector<std::vector<double>> ratio(rigs.size());
+    std::vector<std::vector<double>> perCase(variants.size());  // µs a case, each round
+    const Clock::time_point start = Clock::now();
+    while (perCase[0].size() < 21 ||
+           std::chrono::duration<double>(Clock::now() - start).count() < budget) {
+      std::shuffle(variants.begin(), variants.end(), order);
+      std::vector<double> t(variants.size());
+      for (size_t v : variants) {
+        if (setup->sim) setup->sim->drain();  // the other loops' launches (see phases)
+        runOne(v);                            // untimed: the loop's state back
+        t0 = Clock::now();
+        for (int c = 0; c < cases; ++c) runOne(v);
+        t[v] = std::chrono::duration<double>(Clock::now() - t0).count();
+      }
+      for (size_t v = 0; v < t.size(); ++v) perCase[v].push_back(1e6 * t[v] / cases);
+      for (size_t r = 0; r < rigs.size(); ++r) ratio[r].push_back(t[r + 1] / t[0]);
+    }
+    auto quantile = [](std::vector<double> v, double q) {
+      std::sort(v.begin(), v.end());
+      return v[static_cast<size_t>(q * static_cast<double>(v.size() - 1) + 0.5)];
+    };
+    std::string medians;
+    for (const auto& v : perCase) medians += (medians.empty() ? "" : ", ") + fmt(quantile(v, 0.5));
+    std::printf("| %lld | %zu | %d | %s |", static_cast<long long>(n), perCase[0].size(), cases,
+                medians.c_str());
+    for (size_t r = 0; r < rigs.size(); ++r) {
+      const double median = quantile(ratio[r], 0.5);
+      std::printf(" %.2f [%.2f, %.2f] |", median, quantile(ratio[r], 0.25),
+                  quantile(ratio[r], 0.75));
+      if (median > kStall)
+        failures.push_back(std::to_string(n) + " elements, " + (r ? "guards" : "harness") + ": " +
+                           fmt(median) + "x the bare loop in the median round");
+    }
+    std::printf("\n");
+    std::fflush(stdout);
+  }
+  if (longSkipped)
+    std::printf(
+        "\nA size whose bare case takes over %.0f ms is not measured in pairs: a repetition of "
+        "ratios.md holds tens of its cases already, and in pairs the bare loop's new buffers of "
+        "each case (12 MiB at 2^20 items) meet memory the other loops just used (measured here: "
+        "16 to 21 ms a case against 10 to 13 alone), which would flatter the harness.\n",
+        1e3 * kLongCase);
+  std::printf("\ncheck (no median over %.0fx the bare loop): %s\n", kStall,
+              failures.empty() ? "PASS" : "FAIL");
+  for (const auto& f : failures) std::printf("FAIL: %s\n", f.c_str());
+  return failures.empty() ? 0 : 4;
+}
+
 // The ratio table of a --benchmark_out JSON file: per size, the bare loop's time, the harness's
 // without and with guard zones and their ratios to the bare loop. Medians of the repetitions when
 // the run had some, else the single runs. Wall time (what a user waits for) and the main thread's
@@ -439,7 +547,8 @@ int ratios(const std::string& path) {
 int main(int argc, char** argv) {
   if (argc == 3 && std::string(argv[1]) == "--ratios") return ratios(argv[2]);
   const bool phaseRun = argc == 2 && std::string(argv[1]) == "--phases";
-  if (phaseRun) argc = 1;
+  const bool pairedRun = argc == 2 && std::string(argv[1]) == "--paired";
+  if (phaseRun || pairedRun) argc = 1;
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   setup = &makeSetup();
@@ -452,8 +561,8 @@ int main(int argc, char** argv) {
   std::vector<int64_t> sizes{16, 256, 1024};
   const char* simLargest = std::getenv("BENCH_SIM_LARGEST");
   if (!sim || (simLargest && std::string(simLargest) == "1")) sizes.push_back(kLargest);
-  if (phaseRun) {
-    const int rc = phases(sizes, !sim);
+  if (phaseRun || pairedRun) {
+    const int rc = phaseRun ? phases(sizes, !sim) : paired(sizes, !sim);
     if (!setup->log.empty()) std::remove(setup->log.c_str());
     return rc;
   }

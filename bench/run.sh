@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Runs the harness-vs-bare-loop benchmark on one device with repetitions and writes its data:
 # bench.json (Google Benchmark's --benchmark_out), ratios.md (medians and ratios per size),
+# paired.md (the ratios measured in pairs: the loops in alternating blocks of a few ms, each
+# round's ratio to its own bare block, so a shared machine's load falls on both sides alike),
 # phases.md (where a case's time goes, phase by phase), console.txt, and run.txt (the exact
 # commands, the commit, the machine and its load).
 #   bench/run.sh DEVICE OUTDIR    DEVICE: as `clharness --device` takes it (pocl, oclgrind, nvidia,
@@ -12,7 +14,7 @@
 # that a few seconds of another machine's load on a shared host move less.) BENCH_SIM_LARGEST=1 adds 2^20 items on the simulator (seconds per case).
 # ratios.md also lists every repetition and the slowest case, and ends with a check: the script
 # exits 4 (after writing everything) when a harness median is over 3x the bare loop's or a
-# repetition over 3x its median, the mark of a stall (issue 28).
+# repetition over 3x its median, the mark of a stall (issue 28), or paired.md's median round is.
 set -euo pipefail
 if [ $# -ne 2 ]; then
   echo "usage: bench/run.sh DEVICE OUTDIR" >&2
@@ -59,11 +61,17 @@ fi
 check=0
 "$bin" --ratios "$out/bench.json" >"$out/ratios.md" || check=$?
 cat "$out/ratios.md"
+# The ratios in pairs (a run of its own; BENCH_PAIRED_SECONDS a size, default 4).
+paired=0
+CLH_BENCH_DEVICE="$device" "$bin" --paired >"$out/paired.md" || paired=$?
+echo "paired:  CLH_BENCH_DEVICE='$device' $bin --paired > $out/paired.md, ended $(date -u +%FT%TZ), uptime: $(uptime), exit $paired" >>"$out/run.txt"
+cat "$out/paired.md"
+[ $check -ne 0 ] || check=$paired
 # Where a case's time goes, phase by phase (not timed by Google Benchmark: a run of its own).
 CLH_BENCH_DEVICE="$device" "$bin" --phases >"$out/phases.md"
 echo "phases:  CLH_BENCH_DEVICE='$device' $bin --phases > $out/phases.md, ended $(date -u +%FT%TZ), uptime: $(uptime)" >>"$out/run.txt"
 cat "$out/phases.md"
 if [ $check -ne 0 ]; then
-  echo "bench/run.sh: FAIL: the check in $out/ratios.md failed (exit $check)" >&2
+  echo "bench/run.sh: FAIL: the check in $out/ratios.md or $out/paired.md failed (exit $check)" >&2
   exit $check
 fi
