@@ -208,12 +208,9 @@ HostBuffer& hostBufferIn(std::map<std::string, HostBuffer>& buffers, const std::
 // is made anew, and one no buffer of the spec names is dropped.
 void makeInitialBuffersInto(const Spec& spec, const ResolvedCase& rc, uint64_t runSeed,
                             std::map<std::string, HostBuffer>& out) {
-  // dataSeed's hash of "spec|sizes|buffer", its common prefix hashed once.
-  std::string prefix = spec.name;
-  prefix += '|';
-  appendSizes(prefix, rc.sizes);
-  prefix += '|';
-  const uint64_t prefixHash = hash64(prefix, runSeed);
+  // dataSeed's hash of "spec|sizes|buffer", its common prefix hashed once, piece by piece.
+  uint64_t prefixHash = hash64Append(hash64(spec.name, runSeed), "|");
+  prefixHash = hash64Append(hash64AppendSizes(prefixHash, rc.sizes), "|");
   for (size_t i = 0; i < spec.buffers.size(); ++i) {
     const auto& b = spec.buffers[i];
     HostBuffer& hb = hostBufferIn(out, b.name, b.type, rc.counts[i]);

@@ -174,17 +174,32 @@ std::string formatSizes(const Sizes& sizes) {
   return out;
 }
 
-void appendSizes(std::string& out, const Sizes& sizes) {
+namespace {
+
+// formatSizes' text ("L=64,N=16"), handed to `put` piece by piece.
+template <class Put>
+void sizePieces(const Sizes& sizes, Put&& put) {
   bool first = true;
-  for (const auto& [k, v] : sizes) {  // appended in place: every case formats its sizes
-    if (!first) out += ',';
+  for (const auto& [k, v] : sizes) {
+    if (!first) put(std::string_view(","));
     first = false;
-    out += k;
-    out += '=';
+    put(std::string_view(k));
+    put(std::string_view("="));
     char digits[24];
     const auto end = std::to_chars(digits, digits + sizeof digits, v).ptr;  // no locale, no printf
-    out.append(digits, end);
+    put(std::string_view(digits, static_cast<size_t>(end - digits)));
   }
+}
+
+}  // namespace
+
+void appendSizes(std::string& out, const Sizes& sizes) {
+  sizePieces(sizes, [&](std::string_view piece) { out += piece; });
+}
+
+uint64_t hash64AppendSizes(uint64_t hash, const Sizes& sizes) {
+  sizePieces(sizes, [&](std::string_view piece) { hash = hash64Append(hash, piece); });
+  return hash;
 }
 
 uint64_t hash64(const std::string& text, uint64_t seed) {

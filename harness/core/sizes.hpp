@@ -40,5 +40,7 @@ void appendSizes(std::string& out, const Sizes& sizes);
 uint64_t hash64(const std::string& text, uint64_t seed = 0);
 /// The hash continued over `text`: hash64(a + b, seed) == hash64Append(hash64(a, seed), b).
 uint64_t hash64Append(uint64_t hash, std::string_view text);
+/// The hash continued over formatSizes(sizes), without making the text.
+uint64_t hash64AppendSizes(uint64_t hash, const Sizes& sizes);
 
 }  // namespace clh

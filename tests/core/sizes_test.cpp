@@ -9,6 +9,7 @@
 #include <rapidcheck/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <optional>
@@ -253,6 +254,18 @@ TEST(SizesHash, DeterministicAndSeeded) {
   EXPECT_NE(hash64("N=17"), hash64("N=18"));
   EXPECT_NE(hash64("N=17", 1), hash64("N=17", 2));
   EXPECT_EQ(hash64(""), 1469598103934665603ull);  // FNV-1a offset basis
+}
+
+// The sizes hashed piece by piece are the hash of their text (the data seeds of every case and
+// replay depend on it), for no sizes, one, several, negative and 64-bit values.
+TEST(SizesHash, SizesHashedInPiecesAreTheHashOfTheirText) {
+  const std::vector<Sizes> all = {
+      {}, {{"N", 17}}, {{"N", 1024}, {"L", 64}, {"G", 1024}}, {{"TS", -3}, {"X", INT64_MIN}}};
+  for (const Sizes& s : all)
+    for (uint64_t seed : {0ull, 7ull}) {
+      const uint64_t start = hash64("spec|", seed);
+      EXPECT_EQ(hash64AppendSizes(start, s), hash64Append(start, formatSizes(s))) << formatSizes(s);
+    }
 }
 
 }  // namespace
