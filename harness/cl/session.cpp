@@ -330,7 +330,9 @@ struct DeviceSession::CaseRun {
         run(run),
         rc(std::move(s.spare_rc_)),
         host(std::move(s.spare_host_)),
-        got(std::move(s.spare_got_)) {
+        events(std::move(s.spare_events_)),
+        got(std::move(s.spare_got_)),
+        results(std::move(s.spare_results_)) {
     out.sizes = sizes;
     if (run.phases) since = Clock::now();
   }
@@ -339,6 +341,10 @@ struct DeviceSession::CaseRun {
   // completed (a case ended early may leave a write from them on the queue).
   ~CaseRun() {
     s.spare_rc_ = std::move(rc);
+    events.clear();  // released here, their storage kept
+    s.spare_events_ = std::move(events);
+    results.clear();
+    s.spare_results_ = std::move(results);
     if (!completed) return;
     s.spare_host_ = std::move(host);
     s.spare_got_ = std::move(got);
@@ -441,7 +447,7 @@ struct DeviceSession::CaseRun {
   // Every launch: its arguments set, its local size (the simulator's choice for NULL), enqueued.
   bool launchAll() {
     for (const auto& launch : rc.launches) {
-      cl::Kernel k = built->kernels.at(launch.kernel);
+      cl::Kernel& k = built->kernels.at(launch.kernel);
       if (!bindArgs(k, launch) || !writeShared() || !enqueue(k, launch)) return false;
     }
     phase(&CasePhases::launch);
@@ -564,7 +570,7 @@ struct DeviceSession::CaseRun {
   // Read back what is compared; the reads block, so every launch has completed after them.
   bool readBack() {
     try {
-      std::vector<std::pair<size_t, HostBuffer*>> results;
+      results.clear();
       for (size_t i = 0; i < spec.buffers.size(); ++i) {
         const auto& b = spec.buffers[i];
         if (b.role != Role::out && b.role != Role::inout) continue;
@@ -712,6 +718,7 @@ struct DeviceSession::CaseRun {
   std::vector<cl::Memory> images;  // image and sampler arguments live until the case ends
   std::vector<cl::Sampler> samplers;
   std::map<std::string, HostBuffer> got;  // entries of other names (an earlier case's) unused
+  std::vector<std::pair<size_t, HostBuffer*>> results;  // readBack's: buffer index, into `got`
   bool completed = false;
 };
 

@@ -27,7 +27,9 @@ class OclgrindSession;
 /// A built program with its kernels created, or the finding that says why not.
 struct BuildOutcome {
   std::optional<cl::Program> program;
-  std::map<std::string, cl::Kernel> kernels;
+  /// Mutable: a case sets a kernel's arguments on the kernel itself (a copy would be the same
+  /// cl_kernel, set the same, for a retain and a release in the driver).
+  mutable std::map<std::string, cl::Kernel> kernels;
   std::string log;                 ///< the device's build log (also on success: warnings)
   std::string options;             ///< the options actually used (a simulator retry adds some)
   std::optional<Finding> failure;  ///< build_error, or tool_error when the simulator failed
@@ -160,6 +162,8 @@ class DeviceSession {
   std::string env_key_;    ///< the last case's envs_ key, its storage reused
   ResolvedCase spare_rc_;  ///< the last case's resolution, its storage reused by the next
   std::map<std::string, HostBuffer> spare_host_, spare_got_;  ///< its host buffers, the same
+  std::vector<cl::Event> spare_events_;  ///< its launches' events' storage (emptied), the same
+  std::vector<std::pair<size_t, HostBuffer*>> spare_results_;  ///< its read list's, the same
   std::string reference_name_;              ///< the last case's reference, and its function
   const ReferenceFn* reference_ = nullptr;  ///< (the registry does not change after start)
   size_t guard_bytes_ = 0;
