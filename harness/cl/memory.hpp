@@ -224,14 +224,15 @@ class CaseBuffers {
   bool block_unsynced_ = false;  ///< commands on it from block_host_ may still be queued
 };
 
-/// A case's guard pattern of `bytes` bytes: random, and different at every byte from one case
-/// (call) to the next but for chance, so that no kernel can write what a guard holds and go unseen,
-/// and a byte written equal to the pattern by chance (1 in 256) does not repeat case after case.
+/// A case's guard pattern of `bytes` bytes: random, and different at every byte from the last
+/// call's on this thread (by construction, not by chance), so that no kernel can write what a
+/// guard holds and go unseen, and a byte written equal to the pattern by chance (1 in 256) is not
+/// missed again in the next case.
 void guardPattern(uint8_t* out, size_t bytes);
 /// The same into a new vector.
 std::vector<uint8_t> guardPattern(size_t bytes);
 
-/// The guard size for a device: a multiple of its base-address alignment, at least 4 KiB.
+/// The guard size for a device: a multiple of its base-address alignment, at least 1 KiB.
 size_t guardBytesFor(const cl::Device& device);
 
 }  // namespace clh
