@@ -180,6 +180,25 @@ struct HarnessRig {
   }
 };
 
+// The loops compared at one size, by index: 0 the bare loop, 1 the harness, 2 the harness with
+// guards (when asked for). run() runs a case of one and exits on a wrong result.
+struct Loops {
+  BareRig bare;
+  std::vector<std::unique_ptr<HarnessRig>> rigs;
+  Loops(int64_t n, bool guards) : bare(static_cast<size_t>(n)) {
+    rigs.push_back(std::make_unique<HarnessRig>(n, false));
+    if (guards) rigs.push_back(std::make_unique<HarnessRig>(n, true));
+  }
+  size_t count() const { return 1 + rigs.size(); }
+  void run(size_t v, clh::CasePhases* p = nullptr) {
+    if (v == 0 ? bare.run(p) != 0 : !rigs[v - 1]->runCase(p)) {
+      std::fprintf(stderr, "bench_overhead: a wrong result\n");
+      if (!setup->log.empty()) std::remove(setup->log.c_str());
+      std::exit(1);
+    }
+  }
+};
+
 // The slowest case of a repetition (µs), as a counter: a stall of a few cases shows there even
 // when the repetition's mean hides it.
 struct SlowestCase {
@@ -250,16 +269,12 @@ int phases(const std::vector<int64_t>& sizes, bool guards) {
   std::printf("device: %s (driver %s)\n\n", setup->device.displayName().c_str(),
               setup->device.driver_version.c_str());
   for (int64_t n : sizes) {
-    BareRig bare(static_cast<size_t>(n));
-    std::vector<std::unique_ptr<HarnessRig>> rigs;
-    rigs.push_back(std::make_unique<HarnessRig>(n, false));
-    if (guards) rigs.push_back(std::make_unique<HarnessRig>(n, true));
-    const size_t variants = 1 + rigs.size();
+    Loops loops(n, guards);
+    const size_t variants = loops.count();
     std::vector<clh::CasePhases> sum(variants);
     std::vector<double> total(variants, 0);
     std::vector<long> cases(variants, 0);
-    bare.run(nullptr);  // warm: the first case of each pays for first touches
-    for (auto& r : rigs) r->runCase(nullptr);
+    for (size_t v = 0; v < variants; ++v) loops.run(v);  // warm: first touches
     for (int round = 0; round < 5; ++round)
       for (size_t v = 0; v < variants; ++v) {
         // The simulator's log holds the other variants' launches (the plugin watches every
@@ -269,10 +284,7 @@ int phases(const std::vector<int64_t>& sizes, bool guards) {
         Clock::time_point now = start;
         while (now - start < std::chrono::milliseconds(200) || cases[v] == 0) {
           const Clock::time_point t0 = Clock::now();
-          if (v == 0 ? bare.run(&sum[v]) != 0 : !rigs[v - 1]->runCase(&sum[v])) {
-            std::fprintf(stderr, "bench_overhead: a wrong result in the phase run\n");
-            return 1;
-          }
+          loops.run(v, &sum[v]);
           now = Clock::now();
           total[v] += std::chrono::duration<double>(now - t0).count();
           ++cases[v];
@@ -331,20 +343,11 @@ int paired(const std::vector<int64_t>& sizes, bool guards) {
   std::mt19937 order(1);
   std::vector<std::string> failures;
   for (int64_t n : sizes) {
-    BareRig bare(static_cast<size_t>(n));
-    std::vector<std::unique_ptr<HarnessRig>> rigs;
-    rigs.push_back(std::make_unique<HarnessRig>(n, false));
-    if (guards) rigs.push_back(std::make_unique<HarnessRig>(n, true));
-    auto runOne = [&](size_t v) {
-      if (v == 0 ? bare.run(nullptr) != 0 : !rigs[v - 1]->runCase(nullptr)) {
-        std::fprintf(stderr, "bench_overhead: a wrong result in the paired run\n");
-        std::exit(1);
-      }
-    };
+    Loops loops(n, guards);
     // Warm-up (the builds, first touches), then the block: cases of about kBlock of the bare loop.
-    for (size_t v = 0; v <= rigs.size(); ++v) runOne(v);
+    for (size_t v = 0; v < loops.count(); ++v) loops.run(v);
     Clock::time_point t0 = Clock::now();
-    for (int i = 0; i < 3; ++i) runOne(0);
+    for (int i = 0; i < 3; ++i) loops.run(0);
     const double bareCase = std::chrono::duration<double>(Clock::now() - t0).count() / 3;
     if (bareCase > kLongCase) {
       std::printf("| %lld | - | - | %s, -, - | not in pairs: a case of %s ms (see below) |%s\n",
@@ -354,9 +357,9 @@ int paired(const std::vector<int64_t>& sizes, bool guards) {
       continue;
     }
     const int cases = std::max(2, static_cast<int>(kBlock / std::max(bareCase, 1e-9)));
-    std::vector<size_t> variants(1 + rigs.size());
+    std::vector<size_t> variants(loops.count());
     std::iota(variants.begin(), variants.end(), size_t{0});
-    std::vector<std::vector<double>> ratio(rigs.size());
+    std::vector<std::vector<double>> ratio(loops.count() - 1);
     std::vector<std::vector<double>> perCase(variants.size());  // µs a case, each round
     const Clock::time_point start = Clock::now();
     while (perCase[0].size() < 21 ||
@@ -365,13 +368,13 @@ int paired(const std::vector<int64_t>& sizes, bool guards) {
       std::vector<double> t(variants.size());
       for (size_t v : variants) {
         if (setup->sim) setup->sim->drain();  // the other loops' launches (see phases)
-        runOne(v);                            // untimed: the loop's state back
+        loops.run(v);                         // untimed: the loop's state back
         t0 = Clock::now();
-        for (int c = 0; c < cases; ++c) runOne(v);
+        for (int c = 0; c < cases; ++c) loops.run(v);
         t[v] = std::chrono::duration<double>(Clock::now() - t0).count();
       }
       for (size_t v = 0; v < t.size(); ++v) perCase[v].push_back(1e6 * t[v] / cases);
-      for (size_t r = 0; r < rigs.size(); ++r) ratio[r].push_back(t[r + 1] / t[0]);
+      for (size_t r = 0; r < ratio.size(); ++r) ratio[r].push_back(t[r + 1] / t[0]);
     }
     auto quantile = [](std::vector<double> v, double q) {
       std::sort(v.begin(), v.end());
@@ -381,7 +384,7 @@ int paired(const std::vector<int64_t>& sizes, bool guards) {
     for (const auto& v : perCase) medians += (medians.empty() ? "" : ", ") + fmt(quantile(v, 0.5));
     std::printf("| %lld | %zu | %d | %s |", static_cast<long long>(n), perCase[0].size(), cases,
                 medians.c_str());
-    for (size_t r = 0; r < rigs.size(); ++r) {
+    for (size_t r = 0; r < ratio.size(); ++r) {
       const double median = quantile(ratio[r], 0.5);
       std::printf(" %.2f [%.2f, %.2f] |", median, quantile(ratio[r], 0.25),
                   quantile(ratio[r], 0.75));

@@ -57,12 +57,6 @@ CLH_VECTORIZE void guardPattern(uint8_t* out, size_t bytes) {
   }
 }
 
-std::vector<uint8_t> guardPattern(size_t bytes) {
-  std::vector<uint8_t> out(bytes);
-  guardPattern(out.data(), bytes);
-  return out;
-}
-
 size_t guardBytesFor(const cl::Device& device) {
   size_t alignBytes = device.getInfo<CL_DEVICE_MEM_BASE_ADDR_ALIGN>() / 8;
   size_t g = 1024;  // catches writes up to 1 KiB past either end; farther ones crash or go unseen
@@ -125,8 +119,8 @@ CaseBuffers::CaseBuffers(cl::Context& context, cl::CommandQueue& queue, size_t g
                          BufferPool* pool, size_t align)
     : context_(context), queue_(queue), guard_(guard), align_(align), pool_(pool) {
   if (pool_) {
-    block_host_ = pool_->takeImage(BufferPool::Scratch::image);
-    pattern_ = pool_->takeImage(BufferPool::Scratch::pattern);
+    block_host_ = pool_->takeScratch(BufferPool::Scratch::image);
+    pattern_ = pool_->takeScratch(BufferPool::Scratch::pattern);
   }
   pattern_.resize(2 * guard);  // no zeroing (ImageBytes): every byte is drawn
   if (guard > 0) guardPattern(pattern_.data(), pattern_.size());
@@ -148,8 +142,8 @@ CaseBuffers::~CaseBuffers() {
       pool_->give(std::move(whole_[i]), entries_[i].pooled, std::move(entries_[i].views));
   whole_.clear();
   if (block_pooled_) pool_->give(std::move(block_), block_pooled_, std::move(block_views_));
-  pool_->giveImage(BufferPool::Scratch::image, std::move(block_host_));
-  pool_->giveImage(BufferPool::Scratch::pattern, std::move(pattern_));
+  pool_->giveScratch(BufferPool::Scratch::image, std::move(block_host_));
+  pool_->giveScratch(BufferPool::Scratch::pattern, std::move(pattern_));
 }
 
 const cl::Buffer& CaseBuffers::arg(size_t i) const {

@@ -90,18 +90,19 @@ class BufferPool {
   /// A case's host storage: its shared-buffer image, and its guard pattern.
   enum class Scratch { image, pattern };
   /// Host storage for a case, empty, with the capacity the last case left it (a case then grows
-  /// it without allocating); giveImage() hands it back.
-  ImageBytes takeImage(Scratch which) {
+  /// it without allocating); giveScratch() hands it back.
+  ImageBytes takeScratch(Scratch which) {
     ImageBytes out = std::move(scratch_[static_cast<size_t>(which)]);
     out.clear();
     return out;
   }
-  void giveImage(Scratch which, ImageBytes image) {
-    if (image.capacity() <= kMaxImageBytes) scratch_[static_cast<size_t>(which)] = std::move(image);
+  void giveScratch(Scratch which, ImageBytes image) {
+    if (image.capacity() <= kMaxScratchBytes)
+      scratch_[static_cast<size_t>(which)] = std::move(image);
   }
 
  private:
-  static constexpr size_t kMaxImageBytes = size_t{1} << 20;  // a few small buffers and guards
+  static constexpr size_t kMaxScratchBytes = size_t{1} << 20;  // a few small buffers and guards
   struct Kept {
     size_t capacity = 0;
     cl::Buffer buffer;
@@ -229,8 +230,6 @@ class CaseBuffers {
 /// guard holds and go unseen, and a byte written equal to the pattern by chance (1 in 256) is not
 /// missed again in the next case.
 void guardPattern(uint8_t* out, size_t bytes);
-/// The same into a new vector.
-std::vector<uint8_t> guardPattern(size_t bytes);
 
 /// The guard size for a device: a multiple of its base-address alignment, at least 1 KiB.
 size_t guardBytesFor(const cl::Device& device);

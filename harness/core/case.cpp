@@ -183,9 +183,19 @@ void fillBufferSliced(HostBuffer& buf, const InitSpec& init, uint64_t seed, unsi
                 [&]<class T>(TypeTag<T>) { fillTyped(buf.as<T>(), init, seed, slices); });
 }
 
+namespace {
+
+// dataSeed's hash of "spec|sizes|" (a case's buffers share it), piece by piece: no text is made.
+uint64_t dataSeedPrefix(uint64_t runSeed, const std::string& spec, const Sizes& sizes) {
+  const uint64_t h = hash64AppendSizes(hash64Append(hash64(spec, runSeed), "|"), sizes);
+  return hash64Append(h, "|");
+}
+
+}  // namespace
+
 uint64_t dataSeed(uint64_t runSeed, const std::string& spec, const Sizes& sizes,
                   const std::string& buffer) {
-  return hash64(spec + "|" + formatSizes(sizes) + "|" + buffer, runSeed);
+  return hash64Append(dataSeedPrefix(runSeed, spec, sizes), buffer);
 }
 
 std::map<std::string, HostBuffer> makeInitialBuffers(const Spec& spec, const ResolvedCase& rc,
@@ -208,9 +218,7 @@ HostBuffer& hostBufferIn(std::map<std::string, HostBuffer>& buffers, const std::
 // is made anew, and one no buffer of the spec names is dropped.
 void makeInitialBuffersInto(const Spec& spec, const ResolvedCase& rc, uint64_t runSeed,
                             std::map<std::string, HostBuffer>& out) {
-  // dataSeed's hash of "spec|sizes|buffer", its common prefix hashed once, piece by piece.
-  uint64_t prefixHash = hash64Append(hash64(spec.name, runSeed), "|");
-  prefixHash = hash64Append(hash64AppendSizes(prefixHash, rc.sizes), "|");
+  const uint64_t prefixHash = dataSeedPrefix(runSeed, spec.name, rc.sizes);  // dataSeed's, once
   for (size_t i = 0; i < spec.buffers.size(); ++i) {
     const auto& b = spec.buffers[i];
     HostBuffer& hb = hostBufferIn(out, b.name, b.type, rc.counts[i]);
