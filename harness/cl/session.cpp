@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "cl/build_hook.hpp"
+#include "cl/compile_watch.hpp"
 #include "core/fit.hpp"
 #include "core/reference.hpp"
 #include "core/sizes.hpp"
@@ -520,6 +521,7 @@ struct DeviceSession::CaseRun {
     const std::vector<size_t> local =
         s.sim_ && launch.local.empty() ? simulatorLocalSize(k, launch) : launch.local;
     cl::Event ev;
+    noteLaunch(k(), local);  // a launch that may compile: a crash in it may be the driver's
     try {
       s.queue_.enqueueNDRangeKernel(
           k, launch.offset.empty() ? cl::NullRange : toRange(launch.offset), toRange(launch.global),
@@ -726,7 +728,9 @@ CaseOutcome DeviceSession::runCase(const Spec& spec, const Sizes& sizes, uint64_
                                    const RunOptions& run) {
   needs_reset_ = false;
   CaseRun c(*this, spec, sizes, seed, run);
-  if (c.resolve() && c.makeBuffers() && c.launchAll() && c.readBack()) {
+  const bool launched = c.resolve() && c.makeBuffers() && c.launchAll() && c.readBack();
+  endLaunches();  // every launch ended: read back, or failed
+  if (launched) {
     c.checks();
     c.reference();
     c.compare();

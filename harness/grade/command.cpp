@@ -23,6 +23,7 @@
 #include <sstream>
 #include <thread>
 
+#include "cl/compile_watch.hpp"
 #include "core/replay_sizes.hpp"
 #include "core/shard.hpp"
 #include "core/sizes.hpp"
@@ -659,6 +660,7 @@ int runGrade(const clh::ToolConfig& config, const GradeArgs& args) {
 // environment and folder; its output in the job's log, for the simulator prints every diagnostic).
 int runGradeChild(const clh::ToolConfig& config, const DeviceJob& job, clh::JobChannel& channel) {
   const clh::DeviceInfo found = clh::findDeviceAgain(config, job.device_id);
+  clh::watchLaunchCompiles(channel.fd());  // a death in a launch's compile: the driver's
   gr::runDeviceJob(found, job, config.repo_root, channel.path() + ".oclgrind.jsonl",
                    [&channel](const nlohmann::json& line) { channel.write(line); });
   return clh::kExitOk;

@@ -16,6 +16,7 @@
 #include <system_error>
 
 #include "cl/build_hook.hpp"
+#include "cl/compile_watch.hpp"
 #include "cl/session.hpp"
 #include "cl/unit.hpp"
 #include "core/sizes.hpp"
@@ -190,6 +191,7 @@ DeviceRun collectDeviceRun(const std::vector<nlohmann::json>& events, const Chil
   std::optional<Sizes> lastSizes;
   std::set<Sizes> distinct;
   std::string error;
+  std::optional<std::vector<size_t>> compileCrash;  // died compiling a launch of this local size
   bool building = false;          // between build_start and build_end: inside the driver's compiler
   for (const auto& j : events) {  // whole objects: a line cut short by a crash is none
     std::string ev = j.value("event", "");
@@ -209,6 +211,8 @@ DeviceRun collectDeviceRun(const std::vector<nlohmann::json>& events, const Chil
         run.speed = j.at("speed").get<SpeedSample>();
       } else if (ev == "error") {
         error = j.value("message", "");
+      } else if (ev == clh::kLaunchCompileCrashEvent) {
+        compileCrash = j.value("local", std::vector<size_t>{});
       } else if (const auto inside = clh::buildEventState(ev)) {
         building = *inside;
       }
@@ -249,6 +253,12 @@ DeviceRun collectDeviceRun(const std::vector<nlohmann::json>& events, const Chil
         "the compiler of {} crashed ({}) while building your kernel, and the reference solution "
         "was not seen to build there: the {}'s failure, not the student's",
         device.name, signalWord(end.signal), device.simulator ? "simulator" : "driver");
+    f.raw = end.log_tail;
+  } else if (end.signal && compileCrash && !device.simulator) {
+    // No code of the kernel's had been loaded for the launch (cl/compile_watch.hpp).
+    run.end = RunEnd::crashed;
+    f.kind = FindingKind::tool_error;
+    f.summary = clh::launchCompileCrashSummary(device.name, signalWord(end.signal), *compileCrash);
     f.raw = end.log_tail;
   } else if (end.signal && device.simulator) {
     run.end = RunEnd::crashed;

@@ -34,6 +34,9 @@ class JobChannel {
   void result(const Result& r) {
     send("result", {{"value", r}});
   }
+  /// The events file's descriptor, for a line written from a signal handler (each send is
+  /// flushed, so nothing of the stream's is pending there).
+  int fd() const { return fileno(file_); }
   /// The events file: a family names its side files after it (`EVENTS.oclgrind.jsonl`).
   const std::string& path() const { return path_; }
 

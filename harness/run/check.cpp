@@ -387,12 +387,15 @@ int runCheck(const ToolConfig& config, const CheckOptions& o) {
   std::vector<std::deque<FamilyRun>> families = run.collect(report);
 
   // The driver section: once per device, the driver checks, and the launch families' failures
-  // that are the driver's; marked against the device's baseline.
+  // that are the driver's; marked against the device's baseline. Its compiler's crashes at a
+  // launch, which are tool errors of the units, are listed there too.
   if ((driver_checks || launches) && !interruptRequested()) {
-    for (size_t d = 0; d < devices.size() && !interruptRequested(); ++d)
+    for (size_t d = 0; d < devices.size() && !interruptRequested(); ++d) {
       report.drivers.push_back(
           deviceDriverSection(config, o, devices[d], baselines[d] ? &*baselines[d] : nullptr,
                               baseline_notes[d], families[d], run.scratch(), driver_checks));
+      addLaunchCompileCrashes(report.units, report.drivers.back());
+    }
   }
   std::error_code ec;
   fs::remove_all(run.scratch(), ec);

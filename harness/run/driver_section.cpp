@@ -9,6 +9,7 @@
 #include <iostream>
 #include <optional>
 
+#include "cl/compile_watch.hpp"
 #include "core/files.hpp"
 #include "core/shell.hpp"
 #include "drivers/command.hpp"
@@ -170,6 +171,24 @@ DriverReport deviceDriverSection(const ToolConfig& config, const CheckOptions& o
               << "\n";
   }
   return section;
+}
+
+void addLaunchCompileCrashes(const std::vector<UnitResult>& units, DriverReport& section) {
+  for (const auto& u : units) {
+    if (u.device != section.device || u.status != Status::tool_error || !u.failing) continue;
+    for (const auto& f : u.failing->findings) {
+      if (!isLaunchCompileCrash(f.summary)) continue;
+      DriverFinding d;
+      d.check = "launch.compile_crash";
+      d.title = "the driver's compiler crashed at a kernel's launch";
+      d.verdict = DriverVerdict::crashed;
+      d.got = f.summary;
+      d.allowed = "a compiled kernel, or a build error reported by clBuildProgram";
+      d.detail = fmt::format("{}, case {}", u.spec, formatSizes(u.failing->sizes));
+      d.replay = u.replay;
+      section.findings.push_back(std::move(d));
+    }
+  }
 }
 
 }  // namespace clh

@@ -23,4 +23,9 @@ DriverReport deviceDriverSection(const ToolConfig& config, const CheckOptions& o
                                  const std::deque<FamilyRun>& families,
                                  const std::filesystem::path& scratch, bool driver_checks);
 
+/// Lists in `section` every unit of its device that died in the driver's compile step at a launch
+/// (cl/compile_watch.hpp): the unit is a tool error, the crash the driver's finding. Not compared
+/// with the baseline (a baseline records the driver checks and launch shapes).
+void addLaunchCompileCrashes(const std::vector<UnitResult>& units, DriverReport& section);
+
 }  // namespace clh

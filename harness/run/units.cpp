@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cl/build_hook.hpp"
+#include "cl/compile_watch.hpp"
 #include "core/files.hpp"
 #include "proc/child.hpp"
 #include "proc/gate.hpp"
@@ -49,7 +50,8 @@ namespace {
 UnitResult lostUnit(const ToolConfig& config, const Spec& spec, const DeviceInfo& dev,
                     const CheckOptions& o, const ChildOutcome& child,
                     const std::optional<Sizes>& lastSizes, int casesStarted,
-                    std::optional<bool> plainKernelBuilds) {
+                    std::optional<bool> plainKernelBuilds,
+                    const std::optional<std::vector<size_t>>& compileCrashLocal) {
   UnitResult u = unitFor(spec, dev, o.seed);
   u.cases_run = casesStarted;
   u.expected = expectedFindings(spec, dev);
@@ -73,6 +75,12 @@ UnitResult lostUnit(const ToolConfig& config, const Spec& spec, const DeviceInfo
         "the compiler of {} crashed ({}) while building this kernel, and crashes or fails on a "
         "plain kernel too: the driver's failure, not the kernel's",
         driverName(dev), signalName(child.signal));
+  } else if (child.signal && compileCrashLocal && !dev.simulator) {
+    // No code of the kernel's had been loaded for the launch: the driver died compiling it
+    // (cl/compile_watch.hpp).
+    f.kind = FindingKind::tool_error;
+    f.summary =
+        launchCompileCrashSummary(driverName(dev), signalName(child.signal), *compileCrashLocal);
   } else if (child.signal && dev.simulator) {
     // The simulator checks every access; its process dying is the simulator's own failure.
     f.kind = FindingKind::tool_error;
@@ -155,6 +163,7 @@ UnitResult runIsolatedOnce(const ToolConfig& config, const Spec& spec, const Dev
   if (timedOut) *timedOut = child.timed_out;
 
   std::optional<Sizes> lastSizes;
+  std::optional<std::vector<size_t>> compileCrashLocal;  // died compiling a launch of this size
   int started = 0;
   bool building = false;  // between build_start and build_end: inside the driver's compiler
   for (const auto& j : run.events) {
@@ -162,6 +171,8 @@ UnitResult runIsolatedOnce(const ToolConfig& config, const Spec& spec, const Dev
     if (ev == "case_start") {
       lastSizes = j["sizes"].get<Sizes>();
       ++started;
+    } else if (ev == kLaunchCompileCrashEvent) {
+      compileCrashLocal = j.value("local", std::vector<size_t>{});
     } else if (const auto inside = clh::buildEventState(ev)) {
       building = *inside;
     }
@@ -180,7 +191,8 @@ UnitResult runIsolatedOnce(const ToolConfig& config, const Spec& spec, const Dev
   // crash is.
   std::optional<bool> plainKernelBuilds;
   if (child.signal && building) plainKernelBuilds = plainKernelBuildsOn(config, spec, dev, scratch);
-  UnitResult u = lostUnit(config, spec, dev, o, child, lastSizes, started, plainKernelBuilds);
+  UnitResult u = lostUnit(config, spec, dev, o, child, lastSizes, started, plainKernelBuilds,
+                          child.signal && !building ? compileCrashLocal : std::nullopt);
   if (!lastWords.empty() && u.failing && !u.failing->findings.empty())
     u.failing->findings.front().raw = "the process's last words on stderr:\n" + lastWords + "\n";
   return u;
@@ -214,6 +226,35 @@ UnitResult confirmTimeout(const ToolConfig& config, const Spec& spec, const Devi
   return u;
 }
 
+bool diedCompilingALaunch(const UnitResult& u) {
+  return u.failing && !u.failing->findings.empty() &&
+         isLaunchCompileCrash(u.failing->findings.front().summary);
+}
+
+// A process that died compiling a launch may have had its memory spoilt by the kernels of earlier
+// cases: the case runs again alone in a new process, where its launches are the first. Dying so
+// again is the driver's; dying in the kernel's code then is the kernel's crash.
+UnitResult confirmCompileCrash(const ToolConfig& config, const Spec& spec, const DeviceInfo& dev,
+                               const CheckOptions& o, const fs::path& scratch, UnitResult first) {
+  CheckOptions alone = o;
+  alone.sizes = formatSizes(first.failing->sizes);
+  bool transient = false, signalled = false;
+  UnitResult again =
+      runIsolatedOnce(config, spec, dev, alone, scratch, {}, &transient, &signalled, true);
+  Finding& f = first.failing->findings.front();
+  if (diedCompilingALaunch(again)) {
+    f.summary += "; the same again when the case ran alone in a new process";
+    return first;
+  }
+  if (signalled && again.failing) {
+    again.observations.push_back("a first process died in a launch's compile step: " + f.summary);
+    return again;  // the kernel's crash, now seen in its own code
+  }
+  f.summary +=
+      "; the case alone in a new process did not die (" + std::string(toString(again.status)) + ")";
+  return first;
+}
+
 }  // namespace
 
 UnitResult runUnitIsolated(const ToolConfig& config, const Spec& spec, const DeviceInfo& dev,
@@ -237,6 +278,8 @@ UnitResult runUnitIsolated(const ToolConfig& config, const Spec& spec, const Dev
                         &timedOut);
   }
   if (timedOut) return confirmTimeout(config, spec, dev, o, scratch, u);
+  if (diedCompilingALaunch(u) && !o.sizes)
+    return confirmCompileCrash(config, spec, dev, o, scratch, u);
   if (!transient) return u;
   const std::string first = u.failing && !u.failing->findings.empty()
                                 ? u.failing->findings.front().summary +
@@ -320,6 +363,7 @@ int runUnitChild(const ToolConfig& config, const UnitJob& job, JobChannel& chann
   struct Unhook {
     ~Unhook() { setBuildHook({}); }
   } unhook;
+  watchLaunchCompiles(channel.fd());  // and a death in a launch's compile too
   UnitOptions uo = unitOptions(config, job);
   uo.on_case_start = [&channel](const Sizes& s) { channel.send("case_start", {{"sizes", s}}); };
   channel.result(runUnit(session, spec, uo));

@@ -81,3 +81,41 @@ TEST(DriverSectionE2E, ACrashingDriverIsNamedAndTheKernelPasses) {
   EXPECT_NE(r.out.find("known crashed"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("NEW "), std::string::npos) << r.out;
 }
+
+// Issue 43, item 6: a driver whose compiler aborts at a kernel's first launch with a work-group
+// size (PoCL 3.0 did, on a correct kernel of the catalog) fails no kernel: the unit is the driver's
+// tool error, named with the local size, and the device's driver section lists the crash. The same
+// kernel on PoCL itself passes, and a kernel whose own code crashes the process stays the kernel's
+// crash (E2E.CrashIsReportedAndTheRunGoesOn).
+TEST(DriverSectionE2E, ACompilerThatAbortsAtALaunchIsTheDriversNotTheKernels) {
+  if (!haveCrashy()) GTEST_SKIP() << "the fake driver needs PoCL (libpocl.so.2)";
+  const fs::path json = fs::path(::testing::TempDir()) / "compile-abort.json";
+  const std::string spec = std::string(CLH_E2E_DIR) + "/specs/compile_abort.yaml";
+  const ToolRun r = runWithCrashy("check " + spec +
+                                  " --device '^Crashy Test Driver' --cases 3 --launch-shapes 0 "
+                                  "--json " +
+                                  json.string());
+  EXPECT_EQ(r.code, 0) << r.out;
+  const auto j = readJson(json);
+  ASSERT_EQ(j["units"].size(), 1u) << r.out;
+  const auto& unit = j["units"][0];
+  EXPECT_EQ(unit["status"], "tool_error") << unit.dump(1);
+  const std::string summary = unit["failing_case"]["findings"][0]["summary"];
+  EXPECT_NE(summary.find("the driver's compile step crashed at a launch"), std::string::npos)
+      << summary;
+  EXPECT_NE(summary.find("SIGABRT"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("not the kernel's"), std::string::npos) << summary;
+  ASSERT_EQ(j["drivers"].size(), 1u) << r.out;
+  bool listed = false;
+  for (const auto& f : j["drivers"][0]["findings"])
+    listed |= f["check"] == "launch.compile_crash" && f["verdict"] == "crashed";
+  EXPECT_TRUE(listed) << j["drivers"][0].dump(1);
+  EXPECT_NE(r.out.find("0 failed"), std::string::npos) << r.out;
+
+  // PoCL under its own name (the system's drivers): the same kernel, built the same, passes.
+  const ToolRun pocl = clh::test::runTool("check " + spec +
+                                          " --device '^Portable' --cases 3 --launch-shapes 0 "
+                                          "--no-driver-checks");
+  EXPECT_EQ(pocl.code, 0) << pocl.out;
+  EXPECT_NE(pocl.out.find("1 passed"), std::string::npos) << pocl.out;
+}

@@ -6,6 +6,7 @@
 
 #include <sstream>
 
+#include "cl/compile_watch.hpp"
 #include "cl/session.hpp"
 #include "grade/device_job.hpp"
 #include "grade/grade.hpp"
@@ -558,6 +559,31 @@ TEST(ChildEvents, ACrashIsTheKernelsOnARealDeviceAndTheToolsOnTheSimulator) {
   DeviceRun simulated = collectDeviceRun(ev2, end, sim());
   EXPECT_EQ(simulated.lost->findings.at(0).kind, FindingKind::tool_error);
   EXPECT_EQ(simulated.cases_started, 0);
+}
+
+// Issue 43, item 6: a child that died in the driver's compile step of a launch (the child's watch
+// wrote the event before the signal's default action) is the driver's, excused; the same death
+// without the event, with the kernel's code running, stays the kernel's crash.
+TEST(ChildEvents, ADeathInALaunchsCompileIsTheDriversAndOneInTheKernelsCodeTheKernels) {
+  ChildEnd end;
+  end.signal = SIGABRT;
+  end.log_tail = "an assertion of the compiler";
+  std::istringstream withEvent(
+      "{\"event\":\"case_start\",\"sizes\":{\"N\":23}}\n"
+      "{\"event\":\"launch_compile_crash\",\"local\":[2,2]}\n");
+  const DeviceRun driver = collectDeviceRun(withEvent, end, pocl());
+  ASSERT_TRUE(driver.lost);
+  EXPECT_EQ(driver.lost->findings.at(0).kind, FindingKind::tool_error);
+  EXPECT_TRUE(clh::isLaunchCompileCrash(driver.lost->findings[0].summary))
+      << driver.lost->findings[0].summary;
+  EXPECT_NE(driver.lost->findings[0].summary.find("local size 2x2"), std::string::npos);
+  EXPECT_NE(driver.lost->findings[0].summary.find("SIGABRT"), std::string::npos);
+  EXPECT_EQ(driver.lost->sizes, (Sizes{{"N", 23}}));
+
+  std::istringstream without("{\"event\":\"case_start\",\"sizes\":{\"N\":23}}\n");
+  const DeviceRun kernel = collectDeviceRun(without, end, pocl());
+  EXPECT_EQ(kernel.lost->findings.at(0).kind, FindingKind::crash);
+  EXPECT_FALSE(clh::isLaunchCompileCrash(kernel.lost->findings[0].summary));
 }
 
 // The probe: `#pragma clang __debug crash` killed the child inside clBuildProgram and was charged

@@ -1,8 +1,10 @@
 // A fake OpenCL driver for tests: PoCL behind another platform name whose enqueue crashes the
 // process (SIGSEGV) on launches the specification forbids: a 0 in the local size, a work-group
 // over 4096 items, or a local size that does not divide the global size in a program built
-// without -cl-std=CL2.0 or later. Lets a test show that a driver's crash is charged to the
-// driver, never to the kernel that was being launched.
+// without -cl-std=CL2.0 or later; and, standing for a compiler that aborts when a kernel is first
+// launched with a work-group size (PoCL 3.0 did), it aborts at the first launch of each local
+// size of a kernel whose program was built with -DCLH_CRASHY_COMPILE_ABORT. Lets a test show that a
+// driver's crash is charged to the driver, never to the kernel that was being launched.
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl_icd.h>
 #include <dlfcn.h>
@@ -11,6 +13,7 @@
 #include <unistd.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 
 namespace {
@@ -20,9 +23,8 @@ cl_api_clGetPlatformInfo real_platform_info = nullptr;
 cl_api_clEnqueueNDRangeKernel real_enqueue = nullptr;
 cl_icd_dispatch* table = nullptr;
 
-// Whether the kernel's program was built for uniform work-groups only (OpenCL C before 2.0, or
-// -cl-uniform-work-group-size).
-bool uniformOnly(cl_command_queue q, cl_kernel k) {
+// Whether the build options of the kernel's program hold `word`.
+bool builtWith(cl_command_queue q, cl_kernel k, const char* word) {
   cl_device_id dev = nullptr;
   cl_program prog = nullptr;
   char options[1024] = {0};
@@ -30,8 +32,14 @@ bool uniformOnly(cl_command_queue q, cl_kernel k) {
   table->clGetKernelInfo(k, CL_KERNEL_PROGRAM, sizeof prog, &prog, nullptr);
   table->clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_OPTIONS, sizeof options - 1, options,
                                nullptr);
-  const bool cl2 = std::strstr(options, "-cl-std=CL2") || std::strstr(options, "-cl-std=CL3");
-  return !cl2 || std::strstr(options, "-cl-uniform-work-group-size");
+  return std::strstr(options, word) != nullptr;
+}
+
+// Whether the kernel's program was built for uniform work-groups only (OpenCL C before 2.0, or
+// -cl-uniform-work-group-size).
+bool uniformOnly(cl_command_queue q, cl_kernel k) {
+  const bool cl2 = builtWith(q, k, "-cl-std=CL2") || builtWith(q, k, "-cl-std=CL3");
+  return !cl2 || builtWith(q, k, "-cl-uniform-work-group-size");
 }
 
 cl_int CL_API_CALL platformInfo(cl_platform_id p, cl_platform_info what, size_t size, void* value,
@@ -48,6 +56,7 @@ cl_int CL_API_CALL platformInfo(cl_platform_id p, cl_platform_info what, size_t 
 cl_int CL_API_CALL enqueue(cl_command_queue q, cl_kernel k, cl_uint dim, const size_t* offset,
                            const size_t* global, const size_t* local, cl_uint n,
                            const cl_event* wait, cl_event* ev) {
+  if (builtWith(q, k, "-DCLH_CRASHY_COMPILE_ABORT")) abort();  // as a compiler's failed assertion
   if (local && global && dim >= 1 && dim <= 3) {
     size_t items = 1;
     bool dividing = true;
