@@ -4,6 +4,11 @@ per test of their TESTS list, expecting the finding kinds of the test's `.ref` E
 
 Usage: make-manifest.py TESTS_DIR [--out MANIFEST] [--kinds-table docs/races.md]
 
+TESTS_DIR is the tests/kernels folder of a checkout of Oclgrind (github.com/jrprice/Oclgrind) given
+at run time; nothing of it is kept in this repository:
+
+  make-manifest.py $OCLGRIND/tests/kernels --out $OCLGRIND/tests/kernels/clharness-manifest.jsonl
+
 Each ERROR line's text is mapped to a kind through the table of docs/races.md ("From messages to
 findings"), the same table clharness applies (a test keeps the two equal). Paths in the manifest
 are relative to its folder. Standard library only.

@@ -1,4 +1,0 @@
-kernel void atomic_increment(global int *data)
-{
-  atomic_inc(data);
-}

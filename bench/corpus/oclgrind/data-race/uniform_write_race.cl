@@ -1,4 +1,0 @@
-kernel void uniform_write_race(global int *data)
-{
-  *data = 0;
-}

@@ -1,4 +1,0 @@
-kernel void dereference_null(global int *input, global int *output)
-{
-  output[0] *= input[0];
-}
