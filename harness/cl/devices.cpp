@@ -168,7 +168,7 @@ std::string registerIcds(const IcdConfig& config) {
     announce(own.dir);
     return own.dir.string();
   }
-  if (isPrivate) removeStaleRunFolders(tempBase().string());  // of runs killed (SIGKILL) before
+  removeStaleRunFolders(tempBase().string());  // of runs killed (SIGKILL) before they could
   fs::path folder = isPrivate ? makePrivateFolder() : fs::path(config.folder);
   if (isPrivate) {
     own.dir = folder;

@@ -39,7 +39,9 @@ struct IcdConfig {
 
 /// Writes the vendors folder, points OCL_ICD_VENDORS at it and names it in kIcdFolderVariable for
 /// child processes. Must run before the first OpenCL call of the process. Returns the folder.
-/// Never writes outside that folder.
+/// Never writes outside that folder; in a folder the user named, rewrites or removes only the
+/// files it wrote there. A top-level run (not `reuse`) first removes the folders of runs killed
+/// before they could (core/run_folders.hpp), and holds a lock on its private folder.
 std::string registerIcds(const IcdConfig& config);
 
 enum class DeviceKind { cpu, gpu, accelerator, simulator, other };
