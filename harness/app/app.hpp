@@ -13,7 +13,8 @@
 
 namespace CLI {
 class App;
-}
+class Option;
+}  // namespace CLI
 
 namespace clh {
 
@@ -21,6 +22,14 @@ namespace clh {
 /// on stderr (a bad --device regular expression said as such) and exit code 2; the code then goes
 /// to main through CLI::RuntimeError (0 included: nothing else runs after a command's callback).
 [[noreturn]] void finishCommand(const std::string& name, const std::function<int()>& body);
+
+/// The most seconds a time limit may be given (about 11 days): a limit is a number of seconds more
+/// than 0 and at most this.
+inline constexpr double kMaxLimitSeconds = 1e6;
+
+/// Checks a time-limit option (`--timeout` and the like): more than 0 and at most
+/// kMaxLimitSeconds, else a usage error saying both bounds as people write them.
+CLI::Option* secondsLimit(CLI::Option* option);
 
 /// The report options every command that writes a Report shares: --json FILE, --junit FILE,
 /// --html FILE and --report FORMAT=FILE (repeatable, the formats of report/formats.hpp), appended

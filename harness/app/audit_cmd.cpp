@@ -31,9 +31,8 @@ void addAuditCommand(CLI::App& app, const std::function<clh::ToolConfig()>& conf
                 "report the first failing case without shrinking it");
   cmd->add_flag("--no-isolate", args->no_isolate,
                 "run every unit in this process (a mutant that crashes ends the run)");
-  cmd->add_option("--timeout", args->timeout_s,
-                  "seconds one mutant may run on one device (default 300)")
-      ->check(CLI::PositiveNumber);
+  clh::secondsLimit(cmd->add_option("--timeout", args->timeout_s,
+                                    "seconds one mutant may run on one device (default 300)"));
   cmd->add_option("--json", args->json_path, "write the audit as JSON to FILE");
   cmd->add_option("--markdown", args->markdown_path, "write the audit as a Markdown table to FILE");
   cmd->add_option("--mutants", args->mutants_dir, "keep the mutants' sources in DIR/<spec>/");

@@ -26,9 +26,8 @@ void addCheckCommand(CLI::App& app, const std::function<clh::ToolConfig()>& conf
   cmd->add_option("--sizes", check.sizes, "run exactly this case, e.g. N=17,TS=4");
   // The outputs live in the shared arguments; the aliasing pointer keeps them alive with them.
   clh::addReportOptions(*cmd, {a, &a->check.reports}, "the report");
-  cmd->add_option("--timeout", check.timeout_s,
-                  "seconds one spec may run on one device (default 600)")
-      ->check(CLI::PositiveNumber);
+  clh::secondsLimit(cmd->add_option("--timeout", check.timeout_s,
+                                    "seconds one spec may run on one device (default 600)"));
   check.jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   cmd->add_option("--jobs,-j", check.jobs,
                   "units run at once, each in its own processes (default: the number of cores); "

@@ -23,15 +23,15 @@ void addGradeCommand(CLI::App& app, const std::function<clh::ToolConfig()>& conf
   cmd->add_option("--out", args->out, "folder for the results (default: grades-NAME)");
   cmd->add_option("--jobs", args->jobs, "submissions graded at once (default: the number of cores)")
       ->check(CLI::Range(1, 256));
-  cmd->add_option("--timeout", args->timeout_s,
-                  "seconds a case may always take (default 10); a case may also take 10 times "
-                  "what the reference solution took for it on the same device, and the driver's "
-                  "compile is not counted")
-      ->check(CLI::PositiveNumber);
-  cmd->add_option("--build-timeout", args->build_timeout_s,
-                  "seconds a program build may always take (default 120), or 10 times the "
-                  "reference solution's")
-      ->check(CLI::PositiveNumber);
+  clh::secondsLimit(cmd->add_option(
+      "--timeout", args->timeout_s,
+      "seconds a case may always take (default 10); a case may also take 10 times "
+      "what the reference solution took for it on the same device, and the driver's "
+      "compile is not counted"));
+  clh::secondsLimit(
+      cmd->add_option("--build-timeout", args->build_timeout_s,
+                      "seconds a program build may always take (default 120), or 10 times the "
+                      "reference solution's"));
   cmd->add_option("--device", args->device_regex, clh::kDeviceOptionHelp);
   cmd->add_option("--format", args->format,
                   "markdown (default), or gradescope: also Gradescope's results.json")

@@ -35,9 +35,8 @@ void addLaunchCommand(CLI::App& app, const std::function<clh::ToolConfig()>& con
   cmd->add_option("--write-baselines", args->write_baselines,
                   "write each device's deviations of this run into its baseline file in DIR "
                   "(docs/semantics.md)");
-  cmd->add_option("--timeout", args->run.timeout_s,
-                  "seconds one child process may run (default 900)")
-      ->check(CLI::PositiveNumber);
+  clh::secondsLimit(cmd->add_option("--timeout", args->run.timeout_s,
+                                    "seconds one child process may run (default 900)"));
   cmd->add_option("--shape-timeout", args->run.shape_timeout_s,
                   "seconds one shape may run, its result check included (default 30): a driver "
                   "stuck on a shape is recorded as a timeout and the family goes on");

@@ -83,6 +83,23 @@ void clh::finishCommand(const std::string& name, const std::function<int()>& bod
   throw CLI::RuntimeError(code);
 }
 
+CLI::Option* clh::secondsLimit(CLI::Option* option) {
+  return option->check(CLI::Validator(
+      [](std::string& text) -> std::string {
+        double v = 0;
+        size_t used = 0;
+        try {
+          v = std::stod(text, &used);
+        } catch (const std::exception&) {
+          used = 0;
+        }
+        if (used == text.size() && used > 0 && v > 0 && v <= kMaxLimitSeconds) return "";
+        return "'" + text + "' is not a number of seconds more than 0 and at most " +
+               std::to_string(static_cast<long>(kMaxLimitSeconds)) + " (about 11 days)";
+      },
+      "SECONDS"));
+}
+
 void clh::addReportOptions(CLI::App& cmd, const std::shared_ptr<std::vector<ReportOutput>>& outputs,
                            const std::string& what) {
   cmd.add_option_function<std::string>(

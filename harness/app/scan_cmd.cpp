@@ -52,10 +52,10 @@ void addScanCommand(CLI::App& app, const std::function<clh::ToolConfig()>& confi
                   std::string(clh::kDeviceOptionHelp) + "; default: oclgrind");
   cmd->add_option("--seed", a->seed, "seed of the random inputs");
   cmd->add_option("--json", a->json_path, "write the diagnostics as JSON to FILE");
-  cmd->add_option("--timeout", a->timeout_s,
-                  "seconds the kernel may run on one device (default 300); on the simulator CPU "
-                  "seconds of each of its worker threads, so a busy machine does not reach it")
-      ->check(CLI::PositiveNumber);
+  clh::secondsLimit(cmd->add_option(
+      "--timeout", a->timeout_s,
+      "seconds the kernel may run on one device (default 300); on the simulator CPU "
+      "seconds of each of its worker threads, so a busy machine does not reach it"));
   cmd->add_flag("--uniform-writes", a->uniform_writes,
                 "report write-write races where the work-items store the same value too (the "
                 "simulator leaves them out by default; a race is undefined behaviour whatever the "

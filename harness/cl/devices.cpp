@@ -2,6 +2,7 @@
 #include "cl/devices.hpp"
 
 #include <dlfcn.h>
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -21,6 +22,7 @@
 
 #include "core/enum_words.hpp"
 #include "core/exit_cleanup.hpp"
+#include "core/run_folders.hpp"
 
 namespace fs = std::filesystem;
 
@@ -70,11 +72,18 @@ PrivateFolder& privateFolder() {
   return *folder;
 }
 
-fs::path makePrivateFolder() {
+// $TMPDIR when it is a folder, else /tmp.
+fs::path tempBase() {
   const char* tmp = std::getenv("TMPDIR");
   std::error_code ec;
-  fs::path base = tmp && *tmp && fs::is_directory(tmp, ec) ? fs::path(tmp) : fs::path("/tmp");
-  std::string pattern = (base / "clharness-icd-XXXXXX").string();
+  return tmp && *tmp && fs::is_directory(tmp, ec) ? fs::path(tmp) : fs::path("/tmp");
+}
+
+// The folder is named by its process (clharness-icd-PID-XXXXXX), held by a lock while it lives:
+// a later run removes it once that process is gone (removeStaleRunFolders).
+fs::path makePrivateFolder() {
+  const fs::path base = tempBase();
+  std::string pattern = (base / ("clharness-icd-" + std::to_string(getpid()) + "-XXXXXX")).string();
   if (!mkdtemp(pattern.data()))
     throw std::runtime_error("cannot create a private ICD folder under " + base.string() + ": " +
                              std::strerror(errno));
@@ -84,6 +93,65 @@ fs::path makePrivateFolder() {
 void announce(const fs::path& folder) {
   setenv("OCL_ICD_VENDORS", folder.c_str(), 1);
   setenv(kIcdFolderVariable, folder.c_str(), 1);
+}
+
+}  // namespace
+
+namespace {
+
+// The list, in a folder the user named (CLHARNESS_ICD_DIR), of the .icd files the tool wrote
+// there: only those are ever rewritten or removed; every other file is the user's.
+constexpr const char* kOwnedList = ".clharness-icd-files";
+
+std::set<std::string> ownedFiles(const fs::path& folder) {
+  std::set<std::string> owned;
+  std::ifstream in(folder / kOwnedList);
+  for (std::string name; std::getline(in, name);)
+    if (!name.empty() && name.find('/') == std::string::npos) owned.insert(name);
+  return owned;
+}
+
+// The files the folder must hold (file name -> library): what the system (or the user's own
+// OCL_ICD_VENDORS) lists, then the drivers that are installed but not listed; none that a file of
+// the user's in the folder already names or whose name it has.
+std::map<std::string, std::string> wantedFiles(const IcdConfig& config, const fs::path& folder,
+                                               const std::set<std::string>& owned) {
+  std::error_code ec;
+  std::map<std::string, std::string> want;  // file name -> library
+  std::set<std::string> known;              // base names of registered libraries
+  std::set<std::string> users;              // the user's own .icd files in the folder
+  for (const auto& entry : fs::directory_iterator(folder, ec))
+    if (entry.path().extension() == ".icd" && !owned.count(entry.path().filename().string())) {
+      users.insert(entry.path().filename().string());
+      known.insert(baseName(readFirstLine(entry.path())));
+    }
+  const std::set<std::string> usersLibs = known;
+  if (fs::is_directory(config.system_vendors, ec)) {
+    for (const auto& entry : fs::directory_iterator(config.system_vendors, ec)) {
+      const std::string name = entry.path().filename().string();
+      if (entry.path().extension() != ".icd" || users.count(name)) continue;
+      std::string lib = readFirstLine(entry.path());
+      if (lib.empty() || usersLibs.count(baseName(lib))) continue;
+      want[name] = lib;
+      known.insert(baseName(lib));
+    }
+  }
+  int n = 0;
+  for (const auto& lib : config.extra_libraries) {
+    if (!fs::exists(lib, ec) || known.count(baseName(lib))) continue;
+    want["clharness-" + std::to_string(n++) + "-" + fs::path(lib).filename().string() + ".icd"] =
+        lib;
+    known.insert(baseName(lib));
+  }
+  return want;
+}
+
+void writeAtomically(const fs::path& file, const std::string& text) {
+  std::error_code ec;
+  fs::path tmp = file;
+  tmp += ".tmp" + std::to_string(getpid());
+  std::ofstream(tmp) << text;
+  fs::rename(tmp, file, ec);
 }
 
 }  // namespace
@@ -100,47 +168,31 @@ std::string registerIcds(const IcdConfig& config) {
     announce(own.dir);
     return own.dir.string();
   }
+  removeStaleRunFolders(tempBase().string());  // of runs killed (SIGKILL) before they could
   fs::path folder = isPrivate ? makePrivateFolder() : fs::path(config.folder);
   if (isPrivate) {
     own.dir = folder;
     own.owner = getpid();
+    holdRunFolder(folder.string());
   }
   fs::create_directories(folder, ec);
-
-  // The files the folder must hold: what the system (or the user's own OCL_ICD_VENDORS) lists,
-  // then the drivers that are installed but not listed.
-  std::map<std::string, std::string> want;  // file name -> library
-  std::set<std::string> known;              // base names of registered libraries
-  if (fs::is_directory(config.system_vendors, ec)) {
-    for (const auto& entry : fs::directory_iterator(config.system_vendors, ec)) {
-      if (entry.path().extension() != ".icd") continue;
-      std::string lib = readFirstLine(entry.path());
-      if (lib.empty()) continue;
-      want[entry.path().filename().string()] = lib;
-      known.insert(baseName(lib));
-    }
-  }
-  int n = 0;
-  for (const auto& lib : config.extra_libraries) {
-    if (!fs::exists(lib, ec) || known.count(baseName(lib))) continue;
-    want["clharness-" + std::to_string(n++) + "-" + fs::path(lib).filename().string() + ".icd"] =
-        lib;
-    known.insert(baseName(lib));
-  }
+  const std::set<std::string> owned = isPrivate ? std::set<std::string>() : ownedFiles(folder);
+  const std::map<std::string, std::string> want = wantedFiles(config, folder, owned);
   // A folder the user named may be read by other processes: files are replaced atomically, and
-  // only when their content changes; stale ones are removed.
-  for (const auto& entry : fs::directory_iterator(folder, ec))
-    if (entry.path().extension() == ".icd" && !want.count(entry.path().filename().string()))
-      fs::remove(entry.path(), ec);
+  // only when their content changes; stale ones are removed, if the tool wrote them.
+  for (const auto& name : owned)
+    if (!want.count(name)) fs::remove(folder / name, ec);
   std::vector<std::string> written;
+  std::string list;
   for (const auto& [name, lib] : want) {
     written.push_back((folder / name).string());
-    if (readFirstLine(folder / name) == lib) continue;
-    fs::path tmp = folder / (name + ".tmp" + std::to_string(getpid()));
-    std::ofstream(tmp) << lib << "\n";
-    fs::rename(tmp, folder / name, ec);
+    list += name + "\n";
+    if (readFirstLine(folder / name) != lib) writeAtomically(folder / name, lib + "\n");
   }
-  if (isPrivate) removeOnSignal(written, folder.string());
+  if (isPrivate)
+    removeOnSignal(written, folder.string());
+  else if (!want.empty() || !owned.empty())  // a folder the tool writes nothing into stays so
+    writeAtomically(folder / kOwnedList, list);
   announce(folder);
   return folder.string();
 }
@@ -308,7 +360,65 @@ std::optional<std::function<bool(const DeviceInfo&)>> wordSelector(const std::st
   return std::nullopt;
 }
 
+// The length of the character class that starts at what[i] ('['), up to its ']'.
+size_t classLength(const std::string& what, size_t i) {
+  size_t j = i + 1;
+  if (j < what.size() && what[j] == '^') ++j;
+  if (j < what.size() && what[j] == ']') ++j;  // a ']' first is a member
+  for (; j < what.size() && what[j] != ']'; ++j)
+    if (what[j] == '\\') ++j;
+  return std::min(j, what.size() - 1) - i + 1;
+}
+
+// Why WHAT's groups make a dangerous pattern, or "" (checkDevicePattern's walk over the text).
+std::string groupProblem(const std::string& what) {
+  std::vector<bool> open;        // per open group: it holds a repetition or an alternative
+  bool afterRiskyGroup = false;  // the atom just read is such a group
+  for (size_t i = 0; i < what.size(); ++i) {
+    const char c = what[i];
+    const bool riskyBefore = afterRiskyGroup;
+    afterRiskyGroup = false;
+    if (c == '\\') {
+      ++i;
+    } else if (c == '[') {
+      i += classLength(what, i) - 1;
+    } else if (c == '(') {
+      open.push_back(false);
+      if (static_cast<int>(open.size()) > kMaxDevicePatternDepth)
+        return fmt::format("nests groups deeper than {}", kMaxDevicePatternDepth);
+      if (i + 1 < what.size() && what[i + 1] == '?') i += 2;  // (?: (?= (?!
+    } else if (c == ')' && !open.empty()) {
+      afterRiskyGroup = open.back();
+      open.pop_back();
+      if (afterRiskyGroup && !open.empty()) open.back() = true;
+    } else if (c == '|') {
+      if (!open.empty()) open.back() = true;
+    } else if (c == '*' || c == '+' || c == '{') {
+      if (riskyBefore)
+        return "repeats a group that holds a repetition or an alternative ('(a+)*', '(a|b)+'), "
+               "which can take exponential time";
+      if (!open.empty()) open.back() = true;
+      if (c == '{') i = std::min(what.find('}', i), what.size() - 1);
+      if (i + 1 < what.size() && what[i + 1] == '?') ++i;  // a lazy quantifier
+    }
+  }
+  return "";
+}
+
 }  // namespace
+
+void checkDevicePattern(const std::string& what) {
+  std::string why;
+  if (what.size() > kMaxDevicePatternLength)
+    why = fmt::format("is {} characters long, more than the {} a device name or pattern may have",
+                      what.size(), kMaxDevicePatternLength);
+  else
+    why = groupProblem(what);
+  if (!why.empty())
+    throw std::invalid_argument("--device: the text given " + why +
+                                "; give a part of a device's name (`clharness devices` lists "
+                                "them), a number or a simple regular expression");
+}
 
 std::vector<DeviceInfo> selectDevices(const std::vector<DeviceInfo>& all, const std::string& what) {
   if (what.empty()) return all;
@@ -329,6 +439,7 @@ std::vector<DeviceInfo> selectDevices(const std::vector<DeviceInfo>& all, const 
     return lower(d.displayName()).find(needle) != std::string::npos;
   });
   if (!out.empty()) return out;
+  checkDevicePattern(what);
   const std::regex re(what, std::regex::ECMAScript | std::regex::icase);
   return keep([&](const DeviceInfo& d) { return std::regex_search(d.displayName(), re); });
 }

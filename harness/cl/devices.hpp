@@ -39,7 +39,9 @@ struct IcdConfig {
 
 /// Writes the vendors folder, points OCL_ICD_VENDORS at it and names it in kIcdFolderVariable for
 /// child processes. Must run before the first OpenCL call of the process. Returns the folder.
-/// Never writes outside that folder.
+/// Never writes outside that folder; in a folder the user named, rewrites or removes only the
+/// files it wrote there. A top-level run (not `reuse`) first removes the folders of runs killed
+/// before they could (core/run_folders.hpp), and holds a lock on its private folder.
 std::string registerIcds(const IcdConfig& config);
 
 enum class DeviceKind { cpu, gpu, accelerator, simulator, other };
@@ -104,8 +106,21 @@ const DeviceInfo* findByIdentity(const std::vector<DeviceInfo>& all, const std::
 ///  - otherwise the devices whose "Platform: Device" contains WHAT (case-insensitive), and when
 ///    none does, those it matches as a regular expression (ECMAScript, search, case-insensitive;
 ///    replay commands use `^exact name$`). Throws std::regex_error when WHAT is consulted as a
-///    regular expression and is not one.
+///    regular expression and is not one, std::invalid_argument when checkDevicePattern refuses it.
 std::vector<DeviceInfo> selectDevices(const std::vector<DeviceInfo>& all, const std::string& what);
+
+/// The longest `--device` text, and the deepest nesting of groups in one, that are accepted.
+inline constexpr size_t kMaxDevicePatternLength = 512;
+inline constexpr int kMaxDevicePatternDepth = 16;
+
+/// Throws std::invalid_argument ("--device: ...", for an exit 2) when WHAT could not be used
+/// safely as a regular expression: longer than kMaxDevicePatternLength, groups nested deeper than
+/// kMaxDevicePatternDepth, or a repeated group that holds a repetition or an alternative
+/// (`(a+)*`, `(a|b)+`: exponential time in a backtracking matcher). std::regex compiles and
+/// matches recursively, so such text would otherwise end the process by a stack overflow or hang
+/// it. selectDevices calls it before compiling WHAT; findDevices refuses text over the length
+/// before any driver is loaded or folder made.
+void checkDevicePattern(const std::string& what);
 
 /// The `--help` text of every command's `--device`.
 inline constexpr const char* kDeviceOptionHelp =

@@ -24,6 +24,8 @@ void registerOnce(const ToolConfig& config) {
 std::vector<DeviceInfo> findDevices(const ToolConfig& config, const std::string& what) {
   // `ctest:TYPE`: the row ctest allocated, read before any driver is loaded.
   const bool fromCtest = what.rfind(kCtestDevicePrefix, 0) == 0;
+  // Text too long for a name or pattern is refused before any folder is made or driver loaded.
+  if (!fromCtest && what.size() > kMaxDevicePatternLength) checkDevicePattern(what);
   const int ctestRow = fromCtest
                            ? ctestAllocatedRow(what.substr(std::string(kCtestDevicePrefix).size()),
                                                config.ctest_resources)

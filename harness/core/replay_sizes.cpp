@@ -19,6 +19,16 @@ Sizes parseSizesFor(const Spec& spec, const std::string& text) {
       throw std::invalid_argument("--sizes: '" + name + "' is not a parameter of " + spec.file +
                                   " (its parameters: " + (list.empty() ? "none" : list) + ")");
     }
+  // A parameter drawn from a range or a list has no value but the one given: one left out would
+  // make a case the spec cannot evaluate. Derived ones (`value:`) are computed from the others.
+  std::string missing;
+  for (const auto& p : spec.params)
+    if (!p.value && !out.count(p.name)) missing += (missing.empty() ? "" : ", ") + p.name;
+  if (!missing.empty())
+    throw std::invalid_argument(
+        "--sizes: '" + text + "' leaves out " + missing + ", " +
+        (missing.find(',') == std::string::npos ? "a parameter" : "parameters") + " of " +
+        spec.file + " (a replay gives every parameter that has a range or a list)");
   return out;
 }
 

@@ -9,8 +9,9 @@
 namespace clh {
 
 /// A replay's sizes for `spec`: parseSizes, then every name must be one of the spec's parameters
-/// (a typo would otherwise run a case the spec cannot evaluate: a tool error, not a usage error).
-/// Throws std::invalid_argument naming the unknown name, the spec file and its parameters.
+/// and every parameter that is not derived (`value:`) must be given (a typo or a name left out
+/// would otherwise run a case the spec cannot evaluate: a tool error, not a usage error). Throws
+/// std::invalid_argument naming the unknown name or the missing ones, and the spec file.
 Sizes parseSizesFor(const Spec& spec, const std::string& text);
 
 }  // namespace clh

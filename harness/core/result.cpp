@@ -137,6 +137,7 @@ void to_json(json& j, const UnitResult& u) {
   if (u.failing) j["failing_case"] = *u.failing;
   if (!u.observations.empty()) j["observations"] = u.observations;
   if (!u.replay.empty()) j["replay"] = u.replay;
+  if (!u.tool_version.empty()) j["tool_version"] = u.tool_version;
   json perf = {{"cases", u.perf.cases}, {"kernel_ns", u.perf.kernel_ns}};
   if (u.perf.flops > 0) perf["flops"] = u.perf.flops, perf["gflops"] = u.perf.gflops();
   if (u.perf.bytes > 0) perf["bytes"] = u.perf.bytes, perf["gbytes_per_s"] = u.perf.gbytes();
@@ -154,6 +155,7 @@ void from_json(const json& j, UnitResult& u) {
   u.seed = j.value("seed", uint64_t{0});
   u.message = j.value("message", "");
   u.seconds = j.value("seconds", 0.0);
+  u.tool_version = j.value("tool_version", "");
   u.expected.clear();
   for (const auto& k : j.value("expected", std::vector<std::string>{}))
     if (auto kind = findingKindFromString(k)) u.expected.push_back(*kind);

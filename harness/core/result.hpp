@@ -85,6 +85,9 @@ struct UnitResult {
   /// HTML report). Empty in reports written before they were recorded.
   std::vector<PerfSample> perf_samples;
   double seconds = 0;
+  /// The clharness that ran the unit, where it differs from the report's own `tool_version` (a
+  /// merge of reports of several versions); empty: the report's.
+  std::string tool_version;
 
   /// "spec" for the cases, "spec [launch]" for another family: how reports name the unit.
   std::string title() const;
@@ -144,6 +147,8 @@ struct DriverReport {
 
 /// A whole `clharness check` run.
 struct Report {
+  /// The version that wrote the report; a merge of reports of several versions lists them all,
+  /// joined by ", ", and each unit then names its own (UnitResult::tool_version).
   std::string tool_version;
   uint64_t seed = 0;
   std::vector<std::string> devices;

@@ -67,6 +67,27 @@ int Loader::positiveInt(const YAML::Node& n, const std::string& field) {
   return static_cast<int>(v);
 }
 
+namespace {
+
+// What a file that is not a regular one is, for a message.
+std::string notRegularWhat(fs::file_type t) {
+  switch (t) {
+    case fs::file_type::directory:
+      return "a folder";
+    case fs::file_type::fifo:
+      return "a named pipe (FIFO), not a regular file";
+    case fs::file_type::socket:
+      return "a socket, not a regular file";
+    case fs::file_type::block:
+    case fs::file_type::character:
+      return "a device, not a regular file";
+    default:
+      return "not a regular file";
+  }
+}
+
+}  // namespace
+
 std::string Loader::resolveSource(const YAML::Node& n, const std::string& source) {
   std::vector<fs::path> candidates;
   if (fs::path(source).is_absolute()) candidates.push_back(source);
@@ -85,7 +106,13 @@ std::string Loader::resolveSource(const YAML::Node& n, const std::string& source
   };
   for (const auto& c : candidates) {
     std::error_code ec;  // a name too long or not a path at all is "not found", not a throw
-    if (!fs::is_regular_file(c, ec)) continue;
+    const fs::file_type type = fs::status(c, ec).type();
+    if (type != fs::file_type::regular && type != fs::file_type::not_found &&
+        type != fs::file_type::none && type != fs::file_type::unknown)
+      fail(n, "source",
+           "kernel file '" + source + "' is " + fs::absolute(c, ec).lexically_normal().string() +
+               ", " + notRegularWhat(type) + ": a kernel file is a regular file");
+    if (type != fs::file_type::regular) continue;
     const fs::path canonical = fs::weakly_canonical(c, ec);
     if (ec) continue;
     const fs::path specFolder = fs::absolute(fs::path(file_), ec).parent_path();
@@ -96,10 +123,13 @@ std::string Loader::resolveSource(const YAML::Node& n, const std::string& source
                "): a spec names a kernel file below the repository root or its own folder");
     return canonical.string();
   }
+  std::error_code ec;
   fail(n, "source",
        "kernel file '" + source + "' not found (looked in " +
-           (repoRoot_.empty() ? std::string() : repoRoot_ + " and ") +
-           fs::path(file_).parent_path().string() + ")");
+           (fs::path(source).is_absolute() ? std::string("its own path, ") : std::string()) +
+           (repoRoot_.empty() ? std::string() : repoRoot_ + ", ") +
+           fs::absolute(fs::path(file_), ec).parent_path().lexically_normal().string() +
+           " and the current folder)");
 }
 
 std::pair<Expr, Expr> Loader::range(const YAML::Node& n, const std::string& field) {

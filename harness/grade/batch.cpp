@@ -11,6 +11,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "core/text.hpp"
 #include "grade/report.hpp"
 
 namespace fs = std::filesystem;
@@ -27,8 +28,9 @@ bool hidden(const fs::path& relative) {
 
 }  // namespace
 
-// Links, devices and pipes named *.cl are listed, not read: readSubmissionFile refuses them, and
-// the submission's feedback says why (a folder named *.cl is no submission).
+// Links, devices and pipes named *.cl, and links to folders, are listed, not read:
+// readSubmissionFile refuses them, and the submission's feedback says why (a folder named *.cl is
+// no submission).
 std::vector<Submission> findSubmissions(const std::vector<std::string>& paths) {
   std::vector<Submission> out;
   for (const auto& p : paths) {
@@ -45,14 +47,20 @@ std::vector<Submission> findSubmissions(const std::vector<std::string>& paths) {
         }
         // Links and special files named *.cl are submissions too: the reader refuses them with
         // a reason (readSubmissionFile), rather than following them or leaving them out silently.
-        if (it->is_directory(ec) || it->path().extension() != ".cl") continue;
-        std::string id = (rel.parent_path() / rel.stem()).generic_string();
+        // So is a link to a folder, whatever its name: not followed, and said so in its row.
+        const bool linkedFolder = it->is_symlink(ec) && it->is_directory(ec);
+        if (!linkedFolder && (it->is_directory(ec) || it->path().extension() != ".cl")) continue;
+        if (linkedFolder) {
+          out.push_back({printable(rel.generic_string()), it->path().string(), {}});
+          continue;
+        }
+        std::string id = printable((rel.parent_path() / rel.stem()).generic_string());
         out.push_back({id, it->path().string(), {}});
       }
     } else if (fs::exists(fs::symlink_status(p, ec))) {
       // Any file named (a link, a device or a pipe too): whether it can be read is the reader's
       // to say, as a refusal the submission's feedback carries.
-      out.push_back({fs::path(p).stem().string(), p, {}});
+      out.push_back({printable(fs::path(p).stem().string()), p, {}});
     } else {
       throw std::invalid_argument("no such file or folder: " + p);
     }

@@ -25,6 +25,7 @@
 
 #include "cl/compile_watch.hpp"
 #include "core/replay_sizes.hpp"
+#include "core/run_folders.hpp"
 #include "core/shard.hpp"
 #include "core/sizes.hpp"
 #include "grade/batch.hpp"
@@ -306,6 +307,7 @@ void chargeConfirmedTimeout(gr::DeviceRun& run, const gr::PhaseStop& first,
 // case's limit is scaled by. A reference that does not finish leaves the floors alone.
 void calibrate(Batch& b) {
   for (const auto& dev : b.devices) {
+    if (clh::interruptRequested()) return;
     gr::TimePolicy generous = b.policy;
     generous.case_floor_s = std::max(60.0, 4 * b.policy.case_floor_s);
     const fs::path dir = b.scratch / ("reference." + dev.slug());
@@ -419,6 +421,40 @@ std::string outcomeLine(const gr::Grade& g) {
                      g.seconds);
 }
 
+// `jobs` threads running `worker`, and the progress line redrawn twice a second until they end.
+void runWorkers(unsigned jobs, const std::function<void()>& worker, Progress& progress) {
+  std::vector<std::thread> threads;
+  for (unsigned j = 0; j < jobs; ++j) threads.emplace_back(worker);
+  std::atomic<bool> finished{false};
+  std::thread ticker([&] {
+    while (!finished) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(500));
+      if (!finished) progress.tick();
+    }
+  });
+  for (auto& t : threads) t.join();
+  finished = true;
+  ticker.join();
+}
+
+// What an interrupted batch says: which submissions have a grade (this run's or one kept from
+// before) and which have none, named up to a point.
+std::string interruptedBatchLine(const std::vector<std::string>& done,
+                                 const std::vector<std::string>& left) {
+  auto names = [](const std::vector<std::string>& ids) {
+    std::string list;
+    for (size_t i = 0; i < ids.size() && i < 20; ++i) list += (i ? ", " : "") + ids[i];
+    if (ids.size() > 20) list += fmt::format(" and {} more", ids.size() - 20);
+    return ids.empty() ? std::string("none") : list;
+  };
+  return fmt::format(
+      "clharness grade: interrupted by {}: {} of {} submissions graded ({}); not graded: {}. "
+      "grades.csv and each graded submission's files are whole; summary.txt was not written. The "
+      "same command grades the rest and keeps these grades.\n",
+      clh::signalName(clh::interruptRequested()), done.size(), done.size() + left.size(),
+      names(done), names(left));
+}
+
 }  // namespace
 
 int runGrade(const clh::ToolConfig& config, const GradeArgs& args) {
@@ -530,6 +566,8 @@ int runGrade(const clh::ToolConfig& config, const GradeArgs& args) {
     b.scratch = fs::temp_directory_path() / ("clharness-grade-" + std::to_string(getpid()));
   }
   fs::create_directories(b.scratch, ec);
+  clh::holdRunFolder(b.scratch.string());  // a later run removes it if this one is killed
+  clh::installInterruptHandlers();  // SIGINT, SIGTERM: no further submission; the console says
   writeDriverFolders(b);
   // Each case's time limit is scaled by the reference solution's time for it (docs/grading.md).
   calibrate(b);
@@ -577,7 +615,7 @@ int runGrade(const clh::ToolConfig& config, const GradeArgs& args) {
   Progress progress(todo.size(), isatty(STDERR_FILENO) == 1);
   std::atomic<size_t> next{0};
   auto worker = [&] {
-    for (size_t k = next++; k < todo.size(); k = next++) {
+    for (size_t k = next++; k < todo.size() && !clh::interruptRequested(); k = next++) {
       Slot& slot = slots[todo[k]];
       progress.started(slot.sub.id);
       try {
@@ -586,6 +624,7 @@ int runGrade(const clh::ToolConfig& config, const GradeArgs& args) {
         if (!replay)
           if (auto why = gr::diskRoomProblem(out.string())) throw std::runtime_error(*why);
         gr::Grade g = gradeOne(b, slot.sub, slot.fingerprint);
+        if (clh::interruptRequested()) break;  // its processes were ended: no grade
         if (!replay)
           if (auto why = gr::diskRoomProblem(out.string())) throw std::runtime_error(*why);
         if (!replay) gr::writeGradeFiles(gr::resultFiles(out.string(), slot.sub), g, gradescope);
@@ -608,22 +647,15 @@ int runGrade(const clh::ToolConfig& config, const GradeArgs& args) {
   unsigned jobs = args.jobs > 0 ? static_cast<unsigned>(args.jobs)
                                 : std::max(1u, std::thread::hardware_concurrency());
   jobs = std::min<unsigned>(jobs, static_cast<unsigned>(std::max<size_t>(1, todo.size())));
-  {
-    std::vector<std::thread> threads;
-    for (unsigned j = 0; j < jobs; ++j) threads.emplace_back(worker);
-    std::atomic<bool> finished{false};
-    std::thread ticker([&] {
-      while (!finished) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(500));
-        if (!finished) progress.tick();
-      }
-    });
-    for (auto& t : threads) t.join();
-    finished = true;
-    ticker.join();
-  }
+  runWorkers(jobs, worker, progress);
   progress.close();
   fs::remove_all(b.scratch, ec);
+  if (clh::interruptRequested()) {
+    std::vector<std::string> done, left;
+    for (const auto& s : slots) (s.grade ? done : left).push_back(s.sub.id);
+    std::cerr << interruptedBatchLine(done, left);
+    return clh::interruptExitCode();
+  }
 
   std::vector<gr::Grade> grades;
   for (const auto& s : slots)

@@ -15,6 +15,7 @@
 #include "cl/session.hpp"
 #include "core/shell.hpp"
 #include "core/sizes.hpp"
+#include "core/text.hpp"
 #include "grade/explain.hpp"
 #include "grade/source_guard.hpp"
 #include "grade/trace.hpp"
@@ -88,7 +89,10 @@ void rewrite(Finding& f, const Submission& s) {
   f.raw = studentPaths(f.raw, s);
   f.raw = f.kind == FindingKind::build_error ? studentBuildLog(f.raw, s.file_name())
                                              : withoutHostPaths(f.raw);
-  for (auto& l : f.lines) l.file = withoutHostPaths(studentPaths(l.file, s));
+  for (auto& l : f.lines) l.file = printable(withoutHostPaths(studentPaths(l.file, s)));
+  // The file's name is the student's to choose: the compiler quotes it as it is.
+  f.summary = printable(f.summary, true);
+  f.raw = printable(f.raw, true);
 }
 
 std::string techniqueWords(const std::string& t) {
@@ -150,7 +154,7 @@ Grade gradeSubmission(const Assignment& a, const Submission& s, const std::vecto
   g.assignment = a.name;
   g.assignment_title = rubric.title;
   g.submission = s.id;
-  g.file = s.file_name();
+  g.file = printable(s.file_name());
   g.seed = ctx.seed;
   g.graded_at = nowUtc();
   g.runs = input;
@@ -450,7 +454,7 @@ Grade refusedGrade(const Assignment& a, const Submission& s, const std::string& 
   g.assignment = a.name;
   g.assignment_title = a.rubric.title;
   g.submission = s.id;
-  g.file = s.file_name();
+  g.file = printable(s.file_name());
   g.seed = ctx.seed;
   g.graded_at = nowUtc();
   const RubricItem* buildItem = a.rubric.firstOf(ItemCheck::build);

@@ -16,7 +16,9 @@ namespace clh::grade {
 
 /// One submission file.
 struct Submission {
-  std::string id;    ///< unique in the batch: the path below the folder given, without ".cl"
+  /// Unique in the batch: the path below the folder given, without ".cl", made printable (a
+  /// control character in a file name reads `\x1b`: no name reaches a screen or file raw).
+  std::string id;
   std::string path;  ///< the file as found
   std::string text;  ///< its bytes, when read (interface and `uses` checks; empty: unknown)
   std::string file_name() const;  ///< the file's own name, as the student knows it

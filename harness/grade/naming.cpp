@@ -10,6 +10,7 @@
 #include "core/enum_words.hpp"
 #include "core/shell.hpp"
 #include "core/sizes.hpp"
+#include "core/text.hpp"
 #include "grade/grade.hpp"
 
 namespace fs = std::filesystem;
@@ -90,7 +91,7 @@ std::string shortDeviceRegex(const std::string& device, const std::vector<std::s
 std::string gradeReplayCommand(const GradeContext& ctx, const Submission& s,
                                const std::string& device, const Sizes& sizes) {
   return fmt::format("{} grade --assignment {} {} --device {} --seed {} --sizes {}", ctx.tool,
-                     shellQuote(ctx.assignment_argument), shellQuote(s.file_name()),
+                     shellQuote(ctx.assignment_argument), shellQuote(printable(s.file_name())),
                      shellQuote(shortDeviceRegex(device, ctx.devices)), ctx.seed,
                      shellQuote(formatSizes(sizes)));
 }

@@ -28,7 +28,12 @@ SubmissionBytes readSubmissionFile(const std::string& path, size_t max_bytes) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
   if (fd < 0) {
     const int err = errno;
-    if (err == ELOOP) {
+    struct stat target {};
+    if (err == ELOOP && ::stat(path.c_str(), &target) == 0 && S_ISDIR(target.st_mode)) {
+      out.refused =
+          "the folder is a symbolic link: submissions are searched for in the folders given, never "
+          "through a link (its files were not graded)";
+    } else if (err == ELOOP) {
       out.refused =
           "the file is a symbolic link: a submission is read as a regular file of its own, never "
           "through a link";

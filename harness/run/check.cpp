@@ -14,6 +14,7 @@
 #include <mutex>
 
 #include "core/replay_sizes.hpp"
+#include "core/run_folders.hpp"
 #include "core/shard.hpp"
 #include "core/sizes.hpp"
 #include "core/version.hpp"
@@ -157,6 +158,7 @@ class CheckRun {
     lo_.kinds = launch::kernelFamilies();
     scratch_ = fs::temp_directory_path() / fmt::format("clharness-{}", getpid());
     fs::create_directories(scratch_);
+    holdRunFolder(scratch_.string());  // a later run removes it if this one is killed
   }
 
   bool launches() const { return launches_; }

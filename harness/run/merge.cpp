@@ -25,7 +25,22 @@ void mergeUnits(MergeOutcome& out, std::map<std::string, std::string>& seen, con
       continue;
     }
     out.report.units.push_back(u);
+    // Each unit keeps the version that ran it (cleared again when every input had the same).
+    if (out.report.units.back().tool_version.empty())
+      out.report.units.back().tool_version = r.tool_version;
   }
+}
+
+// The versions of the inputs: one as it was; several listed in the merged report (each unit
+// naming its own), or none of the units naming theirs when all were the same.
+void settleVersions(Report& m, const std::vector<std::string>& versions) {
+  if (versions.size() <= 1) {
+    for (auto& u : m.units)
+      if (u.tool_version == m.tool_version) u.tool_version.clear();
+    return;
+  }
+  m.tool_version.clear();
+  for (const auto& v : versions) m.tool_version += (m.tool_version.empty() ? "" : ", ") + v;
 }
 
 // One device's driver section from another shard into the merged one.
@@ -68,18 +83,27 @@ MergeOutcome mergeReports(const std::vector<Report>& reports,
   std::map<std::string, size_t> section;    // device -> its index in m.drivers
   std::set<int> shards;
   int shard_count = 0;
-  size_t unfinished = 0;  // units the incomplete inputs planned and did not run
+  size_t unfinished = 0;              // units the incomplete inputs planned and did not run
+  std::vector<std::string> versions;  // the inputs' tool versions, each once, in order
   for (size_t i = 0; i < reports.size(); ++i) {
     const Report& r = reports[i];
     const std::string& name = i < names.size() ? names[i] : fmt::format("report {}", i + 1);
     if (i == 0) {
       m.tool_version = r.tool_version;
       m.seed = r.seed;
-    } else if (r.seed != m.seed || r.tool_version != m.tool_version) {
+    } else if (r.seed != m.seed) {
       out.notes.push_back(fmt::format(
-          "{} was made with seed {} and clharness {}, the first report with seed {} and {}: its "
-          "units are not the same cases",
-          name, r.seed, r.tool_version, m.seed, m.tool_version));
+          "{} was made with seed {}, the first report with seed {}: its units are not the same "
+          "cases",
+          name, r.seed, m.seed));
+    }
+    if (std::find(versions.begin(), versions.end(), r.tool_version) == versions.end()) {
+      if (!versions.empty())
+        out.notes.push_back(fmt::format(
+            "{} was made with clharness {}, the first report with {}: each unit keeps the "
+            "version that ran it (its tool_version)",
+            name, r.tool_version, versions.front()));
+      versions.push_back(r.tool_version);
     }
     int k = 0, n = 0;
     const bool sharded = parseShard(r.shard, k, n);
@@ -110,6 +134,7 @@ MergeOutcome mergeReports(const std::vector<Report>& reports,
       out.complete = false;
     }
   if (!m.interrupted_by.empty()) m.units_planned = m.units.size() + unfinished;
+  settleVersions(m, versions);
   return out;
 }
 

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <regex>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -104,6 +105,32 @@ TEST(SelectDevices, RegularExpressions) {
   EXPECT_EQ(pick("gfx[0-9]+$"), (std::vector<int>{6}));
   EXPECT_TRUE(pick("^nothing here$").empty());
   EXPECT_THROW(pick("(unclosed"), std::regex_error);
+}
+
+// Issue 43: 100,000 characters or 20,000 nested parentheses ended the tool by a stack overflow in
+// std::regex (SIGSEGV, its ICD folder left behind): refused with a reason before any regex is made.
+TEST(SelectDevices, AHostilePatternIsRefusedNotCompiled) {
+  auto refusal = [](const std::string& what) {
+    try {
+      clh::selectDevices(table(), what);
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no refusal)");
+  };
+  EXPECT_NE(refusal(std::string(100000, 'x')).find("100000 characters long"), std::string::npos);
+  EXPECT_NE(refusal(std::string(20000, '(')).find("characters long"), std::string::npos);
+  EXPECT_NE(refusal(std::string(200, '(') + std::string(200, ')')).find("deeper than 16"),
+            std::string::npos);
+  EXPECT_NE(refusal("(a+)*$").find("exponential"), std::string::npos);
+  EXPECT_NE(refusal("(x|y)+z").find("exponential"), std::string::npos);
+  EXPECT_NE(refusal("((.*)a){3}").find("exponential"), std::string::npos);
+  EXPECT_EQ(refusal("(x|y)+z").rfind("--device: ", 0), 0u);
+  // Simple patterns still work, lazy and optional ones included.
+  EXPECT_EQ(pick("^(Portable|Oclgrind)"), (std::vector<int>{1, 5}));
+  EXPECT_EQ(pick("^Ocl.*?(Simulator)?$"), (std::vector<int>{5}));
+  EXPECT_EQ(pick("[(]R[)] UHD"), (std::vector<int>{4}));
+  EXPECT_NO_THROW(clh::checkDevicePattern(std::string(16, '(') + "x" + std::string(16, ')')));
 }
 
 TEST(SelectDevices, ReplayRegexSelectsTheExactName) {

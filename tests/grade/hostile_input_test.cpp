@@ -2,7 +2,8 @@
 // read as a regular file only (no link, device or pipe; size-capped), the parent's readings of a
 // student's text (parameters, techniques, build logs, compiler file names) are linear scans that
 // survive megabytes of one character, PoCL's diagnostics reach the student, and gradebook cells
-// cannot smuggle a spreadsheet formula.
+// cannot smuggle a spreadsheet formula; a linked folder is a refused row, and a file name's
+// control characters reach no output raw (issue 43).
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -14,7 +15,9 @@
 #include <vector>
 
 #include "grade/batch.hpp"
+#include "grade/grade.hpp"
 #include "grade/report.hpp"
+#include "grade/rubric.hpp"
 #include "grade/source_guard.hpp"
 #include "grade/submission_file.hpp"
 
@@ -92,6 +95,44 @@ TEST(SubmissionFile, LinksInAFolderAreSubmissionsToRefuse) {
   EXPECT_EQ(subs[1].id, "mallory");
   // Named on the command line, a device is a submission to refuse too, not "no such file".
   EXPECT_EQ(findSubmissions({"/dev/null"}).size(), 1u);
+}
+
+// Issue 43: a link to a folder was skipped without a word (a linked file gets a refusal row).
+TEST(SubmissionFile, ALinkedFolderIsARefusedSubmissionNotFollowed) {
+  const fs::path d = scratch("linked_folder"), elsewhere = scratch("linked_folder_target");
+  std::ofstream(d / "alice.cl") << "kernel void k() {}\n";
+  std::ofstream(elsewhere / "bob.cl") << "kernel void k() {}\n";
+  fs::create_directory_symlink(elsewhere, d / "team");
+  const auto subs = findSubmissions({d.string()});
+  ASSERT_EQ(subs.size(), 2u);
+  EXPECT_EQ(subs[0].id, "alice");
+  EXPECT_EQ(subs[1].id, "team");  // the link itself, not team/bob: it is not followed
+  const SubmissionBytes b = readSubmissionFile(subs[1].path);
+  EXPECT_TRUE(b.text.empty());
+  EXPECT_NE(b.refused.find("the folder is a symbolic link"), std::string::npos) << b.refused;
+}
+
+// Issue 43: escape codes in a file name reached the console, summary.txt and grades.csv raw.
+TEST(SubmissionFile, ControlCharactersInANameReachNoOutputRaw) {
+  const fs::path d = scratch("escape_name");
+  std::ofstream(d / "\x1b[2J\x1b[31mevil\r.cl") << "#include \"/etc/passwd\"\n";
+  const auto subs = findSubmissions({d.string()});
+  ASSERT_EQ(subs.size(), 1u);
+  EXPECT_EQ(subs[0].id, "\\x1b[2J\\x1b[31mevil\\x0d");
+  GradeContext ctx;
+  ctx.assignment_argument = "vadd";
+  const Assignment a = loadAssignment("vadd", CLHARNESS_SOURCE_ROOT);
+  const Grade g = refusedGrade(a, subs[0], "line 1: '#include' is not allowed", ctx);
+  std::ostringstream summary, csv, md;
+  writeSummaryTable(summary, a.rubric, {g});
+  writeGradebookCsv(csv, a.rubric, {g});
+  writeFeedbackMarkdown(md, g);
+  for (const std::string& out : {summary.str(), csv.str(), md.str()}) {
+    EXPECT_EQ(out.find('\x1b'), std::string::npos) << out;
+    EXPECT_EQ(out.find('\r'), std::string::npos) << out;
+  }
+  EXPECT_NE(summary.str().find("\\x1b[2J\\x1b[31mevil"), std::string::npos) << summary.str();
+  EXPECT_NE(md.str().find("\\x1b[2J"), std::string::npos) << md.str();
 }
 
 // The probe: 4 MB of spaces before '(' overflowed std::regex in the parent (SIGSEGV, exit 139).

@@ -2,7 +2,8 @@
 // naming no parameter, spec values that cannot be evaluated, a merge of an interrupted report,
 // a report that cannot be written (a folder, a full disk), --resume over an edited kernel,
 // grading into a disk with no room, a kernel that crashes the compiler, and a launch child's time
-// limit named. Each probe is the issue's; PoCL where a run is needed, and a
+// limit named; issue 43's: a hostile --device pattern, a replay leaving out a parameter and
+// --timeout 0's bound. Each probe is the issue's; PoCL where a run is needed, and a
 // full disk made with a small tmpfs in a user namespace (skipped where unshare cannot).
 #include <gtest/gtest.h>
 #include <sys/wait.h>
@@ -78,6 +79,9 @@ TEST(BadOptions, ValuesOutOfRangeAreUsageErrors) {
   EXPECT_EQ(timeout.code, 2) << timeout.out;
   EXPECT_NE(timeout.out.find("--timeout"), std::string::npos) << timeout.out;
   EXPECT_EQ(runTool("check " + kQuick + " --timeout -5").code, 2);
+  // Issue 43: the message's upper bound was a 309-digit number.
+  EXPECT_NE(timeout.out.find("more than 0 and at most 1000000"), std::string::npos) << timeout.out;
+  EXPECT_EQ(timeout.out.find("17976931348623157"), std::string::npos) << timeout.out;
   ToolRun memory = runTool("grade --assignment vadd " + kVaddSubmission + " --memory 128");
   EXPECT_EQ(memory.code, 2) << memory.out;
   EXPECT_NE(memory.out.find("--memory"), std::string::npos) << memory.out;
@@ -92,6 +96,40 @@ TEST(BadOptions, AReplayNamingNoParameterIsAUsageError) {
   ToolRun grade = runTool("grade --assignment vadd " + kVaddSubmission + " --sizes FOO=3");
   EXPECT_EQ(grade.code, 2) << grade.out;
   EXPECT_NE(grade.out.find("'FOO' is not a parameter"), std::string::npos) << grade.out;
+}
+
+// Issue 43: `check --sizes N=5` on a spec that also has L ran a case it could not evaluate: a
+// tool error, exit 0.
+TEST(BadOptions, AReplayLeavingOutAParameterIsAUsageError) {
+  const std::string vadd = kRoot + "/tests/e2e/specs/vadd_ok.yaml";
+  ToolRun check = runTool("check " + vadd + " --sizes N=5");
+  EXPECT_EQ(check.code, 2) << check.out;
+  EXPECT_NE(check.out.find("--sizes: 'N=5' leaves out L, a parameter of"), std::string::npos)
+      << check.out;
+  ToolRun grade = runTool("grade --assignment vadd " + kVaddSubmission + " --sizes N=5");
+  EXPECT_EQ(grade.code, 2) << grade.out;
+  EXPECT_NE(grade.out.find("leaves out L, a parameter of"), std::string::npos) << grade.out;
+}
+
+// Issue 43: 100,000 characters or 20,000 nested parentheses in --device crashed devices, check
+// and grade (SIGSEGV in std::regex) and left their ICD folders behind.
+TEST(BadOptions, AHostileDevicePatternIsAUsageErrorAndLeavesNoFolder) {
+  const std::string tmp = inputScratch("device-pattern");
+  const std::string env = "TMPDIR=" + tmp;
+  const std::string nested = std::string(20000, '(');
+  for (const std::string& cmd :
+       {std::string("devices"), "check " + kQuick, "grade --assignment vadd " + kVaddSubmission}) {
+    ToolRun r = runToolWithEnv(env, cmd + " --device '" + nested + "'");
+    EXPECT_EQ(r.code, 2) << cmd << ": " << r.out.substr(0, 400);
+    EXPECT_NE(r.out.find("--device: the text given is 20000 characters long"), std::string::npos)
+        << cmd << ": " << r.out.substr(0, 400);
+  }
+  ToolRun deep = runToolWithEnv(
+      env, "devices --device '" + std::string(40, '(') + "x" + std::string(40, ')') + "'");
+  EXPECT_EQ(deep.code, 2) << deep.out;
+  EXPECT_NE(deep.out.find("nests groups deeper than 16"), std::string::npos) << deep.out;
+  for (const auto& e : fs::directory_iterator(tmp))
+    EXPECT_NE(e.path().filename().string().rfind("clharness-", 0), 0u) << "left: " << e.path();
 }
 
 // The probe: `source: ../../../etc/passwd` was exit 1 "build failure". (Division by zero, a

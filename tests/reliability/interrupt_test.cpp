@@ -1,16 +1,21 @@
 // Tests of `clharness check` when runs end badly: SIGTERM and SIGINT mid-run (a partial, marked
-// report and no process left), SIGKILL of the parent (its children die with it), --resume (every
-// unit exactly once), two runs into one report (whole files), and sizes that cannot exist.
+// report and no process left), SIGKILL of the parent (its children die with it, the next run
+// removes its folders), --resume (every unit exactly once), two runs into one report (whole
+// files), a grading batch interrupted (it says what was graded), and sizes that cannot exist.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
+#include <thread>
 
+#include "core/run_folders.hpp"
 #include "reliability/pocl_support.hpp"
 #include "reliability/process_tree.hpp"
 #include "support/tool_run.hpp"
@@ -97,15 +102,35 @@ TEST(Interrupt, SigintLeavesAPartialReportAndNoProcess) {
 TEST(Interrupt, KillNineOfTheParentLeavesNoChild) {
   REQUIRE_POCL();
   const std::string dir = scratch("kill9");
+  fs::create_directories(dir + "/tmp");
+  const char* was = std::getenv("TMPDIR");
+  const std::string before = was ? was : "";
+  setenv("TMPDIR", (dir + "/tmp").c_str(), 1);  // the tool's, inherited
   const pid_t tool = startTool({"check", kSpecs + "/interrupt/b_hang.yaml", "--device", kPocl,
                                 "--launch-shapes", "0", "--timeout", "300"},
                                dir + "/log");
+  if (was)
+    setenv("TMPDIR", before.c_str(), 1);
+  else
+    unsetenv("TMPDIR");
   ASSERT_GT(tool, 0);
   ASSERT_TRUE(waitFor([&] { return unitChild(tool) != 0; }, 60)) << readAll(dir + "/log");
   const std::vector<pid_t> children = descendants(tool);
   ASSERT_EQ(::kill(tool, SIGKILL), 0);
   EXPECT_EQ(waitTool(tool), 128 + SIGKILL);
   for (pid_t p : children) EXPECT_TRUE(waitFor([p] { return gone(p); }, 10)) << cmdline(p);
+  // Issue 43: its scratch and ICD folders stay, and the next run removes them (not a live run's).
+  auto left = [&] {
+    std::vector<std::string> names;
+    for (const auto& e : fs::directory_iterator(dir + "/tmp"))
+      if (clh::runFolderOwner(e.path().filename().string()) == tool)
+        names.push_back(e.path().filename().string());
+    return names;
+  };
+  EXPECT_EQ(left().size(), 2u) << "the killed run's clharness-PID and clharness-icd-PID-*";
+  const ToolRun next = runToolWithEnv("TMPDIR=" + dir + "/tmp", "devices --device pocl");
+  EXPECT_EQ(next.code, 0) << next.out;
+  EXPECT_TRUE(left().empty()) << left().front();
 }
 
 TEST(Interrupt, ResumeRunsEveryUnitExactlyOnce) {
@@ -253,6 +278,36 @@ TEST(Interrupt, TwoGradeRunsIntoOneFolderGiveWholeFiles) {
   EXPECT_GE(grades, 3u);
   const std::string csv = readAll((out / "grades.csv").string());
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 4) << csv;  // a header and 3 rows
+}
+
+// Issue 43: SIGTERM ended a grading batch with exit 143 and whole files, but the console did not
+// say the batch was interrupted, nor which submissions were graded.
+TEST(Interrupt, AnInterruptedGradeBatchSaysWhatWasGraded) {
+  REQUIRE_POCL();
+  const std::string dir = scratch("grade-term");
+  const fs::path in = fs::path(dir) / "in", out = fs::path(dir) / "out";
+  fs::create_directories(in);
+  fs::copy_file(std::string(CLHARNESS_SOURCE_ROOT) + "/kernels/assignments/vadd.cl",
+                in / "a_ok.cl");
+  fs::copy_file(std::string(CLH_RELIABILITY_DIR) + "/../grade/submissions/vadd/infinite_loop.cl",
+                in / "b_hang.cl");
+  const pid_t tool =
+      startTool({"grade", "--assignment", "vadd", in.string(), "--out", out.string(), "--device",
+                 kPocl, "--jobs", "1", "--cases", "2", "--timeout", "60", "--allow-unassessed"},
+                dir + "/log");
+  ASSERT_GT(tool, 0);
+  ASSERT_TRUE(waitFor([&] { return fs::exists(out / "a_ok.json"); }, 120)) << readAll(dir + "/log");
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));  // b_hang is running
+  ASSERT_EQ(::kill(tool, SIGTERM), 0);
+  EXPECT_EQ(waitTool(tool), 143) << readAll(dir + "/log");
+  const std::string log = readAll(dir + "/log");
+  EXPECT_NE(log.find("interrupted by SIGTERM: 1 of 2 submissions graded (a_ok); not graded: "
+                     "b_hang"),
+            std::string::npos)
+      << log;
+  EXPECT_FALSE(fs::exists(out / "b_hang.json"));
+  for (const auto& e : fs::directory_iterator(out))
+    EXPECT_NE(e.path().filename().string().rfind(".work-", 0), 0u) << "left over: " << e.path();
 }
 
 TEST(BadSizes, AHugeBufferIsASkippedCaseNamingTheBufferNotAToolError) {

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Issue 32's hostile-input probes replayed as one set: each bullet of the issue (and the items it
-# found holding) is one probe with the exit code and the words it must give.
+# found holding) is one probe with the exit code and the words it must give; issue 43's item 5
+# (hostile input answered well) is added the same way.
 # Usage: probes.sh TOOL ROOT
 #
 # The deeper test of each item is named beside its probe; this script calls the same commands so
-# that the whole set is rerun in one place (about a minute on 2 cores, PoCL where a run is needed).
+# that the whole set is rerun in one place (about two minutes on 2 cores, PoCL where a run is needed).
 # Exit 0: every probe held; 1: one did not; 77: all held but PoCL is missing (device probes
 # skipped).
 set -uo pipefail
@@ -15,7 +16,7 @@ trap 'rm -rf "$work"' EXIT
 pocl="Portable Computing Language"
 quick="$root/tests/reliability/specs/quick/quick_a.yaml"
 vadd_sub="$root/tests/grade/submissions/vadd/off_by_one.cl"
-held=0 failed=0 skipped=0
+held=0 failed=0 skipped=0 last_out=""
 
 # probe NAME CODE TEXT -- COMMAND...: runs COMMAND, wants exit CODE and TEXT in its output.
 probe() {
@@ -24,6 +25,7 @@ probe() {
   local out code
   out="$("$@" 2>&1)"
   code=$?
+  last_out="$out"
   if [[ "$code" != "$want" ]]; then
     echo "FAILED $name: exit $code, expected $want"
     printf '%s\n' "$out" | tail -n 15 | sed 's/^/    /'
@@ -121,10 +123,70 @@ probe merge.incomplete_input 1 "is incomplete (interrupted by SIGTERM" -- \
 expect merge.incomplete_flag "no \"incomplete\": true in the merged report" -- \
   has '"incomplete": true' "$work/merge/m.json"
 
+# ---- issue 43, item 5: hostile input answered well (no device needed) ----
+# --device text that overflowed std::regex's stack (SelectDevices.AHostilePatternIsRefusedNotCompiled,
+# BadOptions.AHostileDevicePatternIsAUsageErrorAndLeavesNoFolder)
+mkdir -p "$work/tmp-device"
+nested="$(head -c 20000 /dev/zero | tr '\0' '(')"
+for cmd in devices "check $quick" "grade --assignment vadd $vadd_sub"; do
+  # shellcheck disable=SC2086
+  probe "device.nested_parentheses.${cmd%% *}" 2 "--device: the text given is 20000 characters" -- \
+    env TMPDIR="$work/tmp-device" "$tool" $cmd --device "$nested"
+done
+probe device.long_text 2 "is 100000 characters long" -- env TMPDIR="$work/tmp-device" \
+  "$tool" devices --device "$(head -c 100000 /dev/zero | tr '\0' 'x')"
+probe device.exponential_pattern 2 "exponential time" -- env TMPDIR="$work/tmp-device" \
+  "$tool" devices --device '(a+)+$'
+expect device.no_icd_folder_left "a clharness-* folder left in TMPDIR" -- \
+  bash -c "! ls '$work/tmp-device' | grep -q '^clharness-'"
+# --timeout 0's bound (BadOptions.ValuesOutOfRangeAreUsageErrors)
+probe option.timeout_bound 2 "more than 0 and at most 1000000 (about 11 days)" -- \
+  "$tool" check "$quick" --timeout 0
+expect option.timeout_bound_sane "a 309-digit bound in the message" -- \
+  bash -c "! '$tool' check '$quick' --timeout 0 2>&1 | grep -q '[0-9]\{20\}'"
+# a replay that leaves out a parameter (BadOptions.AReplayLeavingOutAParameterIsAUsageError)
+probe option.sizes_missing_parameter 2 "--sizes: 'N=5' leaves out L, a parameter of" -- \
+  "$tool" check "$root/tests/e2e/specs/vadd_ok.yaml" --sizes N=5
+# a kernel file that is a FIFO (HostileSpec.AKernelFileThatIsAFifoIsNamedAsOne)
+mkfifo "$work/specs/fifo.cl"
+spec fifo.yaml N "" vadd fifo.cl
+probe spec.source_is_a_fifo 2 "fifo.cl, a named pipe (FIFO), not a regular file" -- \
+  "$tool" check "$work/specs/fifo.yaml"
+# reports of two versions merged (Merge.EachUnitKeepsTheToolVersionThatRanIt)
+for v in a b; do
+  printf '%s\n' "{\"tool_version\": \"0.1.0 (git $v)\", \"seed\": 1, \"devices\": [\"d\"]," \
+    " \"units\": [{\"spec\": \"$v\", \"spec_file\": \"$v.yaml\", \"device\": \"d\"," \
+    " \"status\": \"pass\"}]}" >"$work/merge/v-$v.json"
+done
+probe merge.two_versions 0 "each unit keeps the version that ran it" -- \
+  "$tool" merge "$work/merge/v-a.json" "$work/merge/v-b.json" --json "$work/merge/v.json"
+expect merge.unit_versions "a unit without its own tool_version" -- python3 -c "
+import json, sys
+u = json.load(open('$work/merge/v.json'))['units']
+sys.exit(0 if [x.get('tool_version') for x in u] == ['0.1.0 (git a)', '0.1.0 (git b)'] else 1)"
+# a vendors folder of the user's (IcdFolder.AUsersOwnFilesAreNeverRemovedOrRewritten)
+mkdir -p "$work/icd"
+echo /opt/mine/libmine.so >"$work/icd/mine.icd"
+CLHARNESS_ICD_DIR="$work/icd" "$tool" devices >/dev/null 2>&1
+expect icd.user_file_kept "the user's mine.icd was removed or rewritten" -- \
+  grep -qx /opt/mine/libmine.so "$work/icd/mine.icd"
+# folders of a run killed by SIGKILL (RunFolders.OnlyFoldersOfDeadRunsAreRemoved,
+# Interrupt.KillNineOfTheParentLeavesNoChild)
+mkdir -p "$work/stale"
+(:) &
+dead=$!
+wait "$dead"
+mkdir -p "$work/stale/clharness-$dead/x" "$work/stale/clharness-icd-$dead-AbCdEf" \
+  "$work/stale/clharness-$$"
+TMPDIR="$work/stale" "$tool" devices >/dev/null 2>&1
+expect run.stale_folders_removed "a dead run's folder left after the next run" -- \
+  bash -c "! ls '$work/stale' | grep -q -- '-$dead'"
+expect run.live_folder_kept "a live process's folder removed" -- test -d "$work/stale/clharness-$$"
+
 if ! "$tool" devices --device "$pocl" >/dev/null 2>&1; then
   for p in spec.huge_buffer report.json_at_a_folder report.full_disk grade.full_disk \
     resume.after_edit launch.time_limit_named check.compiler_crash grade.hostile_batch \
-    interrupt.TERM interrupt.INT check.concurrent_reports; do skip "$p"; done
+    interrupt.TERM interrupt.INT check.concurrent_reports grade.interrupted; do skip "$p"; done
 else
   one=(--device "$pocl" --cases 1 --launch-shapes 0 --no-driver-checks)
 
@@ -200,10 +262,16 @@ else
   sed 's/get_global_id(0)/get_global_id(0) +/' "$root/kernels/assignments/vadd.cl" \
     >"$in/syntax_error.cl"
   cp "$root/kernels/assignments/vadd.cl" "$in/=HYPERLINK(\"http:x\";\"y\").cl"
+  # issue 43: a name that clears and recolours the screen, and a link to a folder
+  cp "$root/kernels/assignments/vadd.cl" "$in/$(printf '\033[2J\033[31mred').cl"
+  mkdir -p "$work/elsewhere"
+  cp "$root/kernels/assignments/vadd.cl" "$work/elsewhere/bob.cl"
+  ln -s "$work/elsewhere" "$in/team"
   mkdir -p "$work/tmp"
   probe grade.hostile_batch 0 "feedback, grades.csv and summary.txt in" -- \
     env TMPDIR="$work/tmp" "$tool" grade --assignment vadd "$in" --device pocl --allow-unassessed --cases 2 --jobs 2 \
     --memory 256 --out "$out"
+  batch_out="$last_out"
   first_line="$(head -n 1 /etc/passwd)"
   expect grade.symlink_refused "passwd.md does not say the link was refused" -- \
     has "refused before any device built it: the file is a symbolic link" "$out/passwd.md"
@@ -222,6 +290,14 @@ else
   expect grade.formula_cell_quoted "grades.csv holds a cell starting with '='" -- \
     bash -c "has() { grep -qF -- \"\$1\" \"\$2\"; }; has \"'=HYPERLINK\" '$out/grades.csv' && \
       ! grep -qE '(^|,)=HYPERLINK' '$out/grades.csv'"
+  # (SubmissionFile.ControlCharactersInANameReachNoOutputRaw)
+  esc=$'\x1b'
+  expect grade.escape_name_neutralised "an escape character on the console or in a file" -- \
+    bash -c "! grep -qF '$esc' '$out/grades.csv' '$out/summary.txt' && \
+      [[ \"\$1\" != *'$esc'* ]] && grep -qF '\x1b[2J' '$out/summary.txt'" _ "$batch_out"
+  # (SubmissionFile.ALinkedFolderIsARefusedSubmissionNotFollowed)
+  expect grade.linked_folder_refused "team.md does not say the folder was a link" -- \
+    has "the folder is a symbolic link" "$out/team.md"
   expect grade.no_work_folder_left "a .work-* folder left in the results" -- \
     bash -c "! ls -a '$out' | grep -q '^\.work-'"
   expect grade.no_icd_folder_left "a clharness-icd-* folder left in TMPDIR" -- \
@@ -251,6 +327,28 @@ else
   }
   interrupt TERM 143
   interrupt INT 130
+  # ---- issue 43: a grading batch stopped by SIGTERM says what it graded
+  # (Interrupt.AnInterruptedGradeBatchSaysWhatWasGraded) ----
+  tin="$work/term-in" tout="$work/term-out"
+  mkdir -p "$tin"
+  cp "$root/kernels/assignments/vadd.cl" "$tin/a_ok.cl"
+  cp "$root/tests/grade/submissions/vadd/infinite_loop.cl" "$tin/b_hang.cl"
+  "$tool" grade --assignment vadd "$tin" --out "$tout" --device "$pocl" --jobs 1 --cases 2 \
+    --timeout 60 --allow-unassessed >"$work/term.log" 2>&1 &
+  pid=$!
+  for _ in $(seq 1 600); do
+    [[ -f "$tout/a_ok.json" ]] && break
+    sleep 0.1
+  done
+  sleep 0.5
+  kill -TERM "$pid"
+  wait "$pid"
+  code=$?
+  expect grade.interrupted.exit_code "exit $code, expected 143" -- test "$code" = 143
+  expect grade.interrupted.said "no 'interrupted by SIGTERM: 1 of 2 submissions graded' line" -- \
+    has "interrupted by SIGTERM: 1 of 2 submissions graded (a_ok); not graded: b_hang" \
+    "$work/term.log"
+
   for k in 1 2; do
     "$tool" check "$quick" "${one[@]}" --json "$work/both.json" >/dev/null 2>&1 &
   done

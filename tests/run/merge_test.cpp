@@ -1,11 +1,13 @@
 // mergeReports on made-up shards: machines with different devices merge into one report with every
 // device's driver section, nothing of one machine reported missing for lack of another's device or
-// specs; an interrupted input or a missing shard makes the merge incomplete, naming the shard.
+// specs; an interrupted input or a missing shard makes the merge incomplete, naming the shard;
+// each unit keeps the tool version that ran it.
 #include "run/merge.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -153,6 +155,34 @@ TEST(Merge, AUnitOfADeviceOnBothMachinesComesOnce) {
   EXPECT_EQ(m.notes.size(), 2u);  // a and a [launch] on PoCL
   for (const auto& n : m.notes) EXPECT_NE(n.find("came twice"), std::string::npos) << n;
   EXPECT_TRUE(m.complete);
+}
+
+// Issue 43: a merge of reports of two tool versions warned and named the first version for every
+// unit. Each unit keeps the version that ran it, in the report and its JSON.
+TEST(Merge, EachUnitKeepsTheToolVersionThatRanIt) {
+  Report a = shard("0/2", {"a"}, {kPocl});
+  Report b = shard("1/2", {"b"}, {kPocl});
+  a.tool_version = "0.1.0 (git aaaaaaa)";
+  b.tool_version = "0.1.1 (git bbbbbbb)";
+  const auto m = clh::mergeReports({a, b}, {"old.json", "new.json"});
+  ASSERT_EQ(m.notes.size(), 1u);
+  EXPECT_NE(m.notes[0].find("new.json was made with clharness 0.1.1 (git bbbbbbb)"),
+            std::string::npos)
+      << m.notes[0];
+  EXPECT_EQ(m.report.tool_version, "0.1.0 (git aaaaaaa), 0.1.1 (git bbbbbbb)");
+  ASSERT_EQ(m.report.units.size(), 4u);
+  for (const auto& u : m.report.units)
+    EXPECT_EQ(u.tool_version, u.spec == "a" ? a.tool_version : b.tool_version) << u.spec;
+  const nlohmann::json j = m.report;
+  EXPECT_EQ(j["units"][0]["tool_version"], a.tool_version);
+  EXPECT_EQ(j["units"].back()["tool_version"], b.tool_version);
+  // One version: nothing changes, and no unit repeats it.
+  const auto same = clh::mergeReports({shard("0/2", {"a"}, {kPocl}), shard("1/2", {"b"}, {kPocl})},
+                                      {"x.json", "y.json"});
+  EXPECT_TRUE(same.notes.empty());
+  EXPECT_EQ(same.report.tool_version, "clharness test");
+  for (const auto& u : same.report.units) EXPECT_TRUE(u.tool_version.empty());
+  EXPECT_FALSE(nlohmann::json(same.report)["units"][0].contains("tool_version"));
 }
 
 }  // namespace
