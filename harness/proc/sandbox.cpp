@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <climits>
 #include <cstdio>
 #include <fstream>
 #include <stdexcept>
@@ -548,9 +549,13 @@ SandboxPlanPtr planSandbox(const SandboxSpec& spec, const std::string& program) 
   std::stable_sort(own.begin(), own.end(),
                    [](const auto& a, const auto& b) { return a.first.size() < b.first.size(); });
   for (const auto& [path, kind] : own) {
+    // Bound from where it really is (a link in its path would be read against the new root),
+    // at the path the child is given.
+    char real[PATH_MAX];
     struct stat st {};
-    if (::stat(path.c_str(), &st) != 0) continue;  // by what it names: the bind follows links
-    plan->steps.push_back({kind, "/oldroot" + path, "/newroot" + path, S_ISDIR(st.st_mode)});
+    if (!::realpath(path.c_str(), real) || ::stat(real, &st) != 0) continue;
+    plan->steps.push_back(
+        {kind, std::string("/oldroot") + real, "/newroot" + path, S_ISDIR(st.st_mode)});
   }
   std::vector<std::string> exec = spec.executables;
   exec.push_back(program);
