@@ -504,6 +504,7 @@ int runGrade(const clh::ToolConfig& config, const GradeArgs& args) {
     std::cerr << "clharness grade: " << e.what() << "\n";
     return clh::kExitUsage;
   }
+  if (const int refused = setUpSandbox(b)) return refused;  // before anything is looked for
   b.devices = clh::findDevices(config, args.device_regex);  // keeps OCL_ICD_FILENAMES whole
   if (b.devices.empty()) {
     std::cerr << "clharness grade: no usable device"
@@ -542,7 +543,6 @@ int runGrade(const clh::ToolConfig& config, const GradeArgs& args) {
       return clh::kExitNoDevice;
     }
   }
-  if (const int refused = setUpSandbox(b)) return refused;
   std::vector<std::string> batchDevices;
   for (const auto& d : b.devices) batchDevices.push_back(d.displayName());
   // Replay lines name the assignment as a student can: by its name when that finds it.
