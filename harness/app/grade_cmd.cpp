@@ -58,6 +58,13 @@ void addGradeCommand(CLI::App& app, const std::function<clh::ToolConfig()>& conf
                 "grade even when a rubric item cannot be assessed on the devices selected (no "
                 "simulator, no real device): it scores 0, marked in every feedback and the "
                 "gradebook (without it: exit code 3)");
+  cmd->add_option("--sandbox", args->sandbox,
+                  "required, auto (default) or off: each grading process in a sandbox of its own "
+                  "(namespaces, a read-only file system but its scratch folder, no network, "
+                  "seccomp); auto grades with limits only where the machine refuses namespaces, "
+                  "required refuses to grade there (exit code 3); off is for debugging and tests "
+                  "only (docs/grading.md)")
+      ->check(CLI::IsMember({"required", "auto", "off"}));
   cmd->add_option("--shard", args->shard,
                   "grade part K of N (0 <= K < N) of the submissions, by id, for a CI matrix or a "
                   "Slurm array; default: GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS when set");

@@ -57,6 +57,7 @@ clh::ToolConfig resolveConfig(const std::string& rootFlag) {
     if (!userVendors.empty() && userVendors != inherited && userVendors != c.icd.folder)
       c.icd.system_vendors = userVendors;
   }
+  c.sandbox_refused = envOr("CLHARNESS_SANDBOX_REFUSED", "");
   // What ctest allocated to this test (RESOURCE_GROUPS), for `--device ctest:TYPE`.
   const std::string prefix = clh::kCtestResourceVariablePrefix;
   for (char** e = environ; e && *e; ++e) {

@@ -24,6 +24,9 @@ struct ToolConfig {
   std::string tool_name = "clharness";  ///< how replay commands name the tool
   /// The CTEST_RESOURCE_GROUP* variables ctest set for this test, for `--device ctest:TYPE`.
   EnvironmentVariables ctest_resources;
+  /// CLHARNESS_SANDBOX_REFUSED, for tests only: `grade` acts as on a machine that refuses the
+  /// grading sandbox's namespaces, this text being the reason ("": ask the machine).
+  std::string sandbox_refused;
 };
 
 /// Registers the ICDs (once) and returns the devices `--device WHAT` selects (selectDevices), or

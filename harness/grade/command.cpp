@@ -41,6 +41,7 @@
 #include "proc/child.hpp"
 #include "proc/gate.hpp"
 #include "proc/job.hpp"
+#include "sim/oclgrind_session.hpp"
 
 extern char** environ;
 
@@ -145,6 +146,8 @@ struct Batch {
   std::map<std::string, gr::ReferenceTimes> reference;  ///< per device identity (calibration)
   std::map<std::string, std::string> refused;           ///< id -> why its file was not read
   std::map<std::string, std::string> icd;  ///< device identity -> a vendors folder of its driver
+  gr::SandboxState sandbox;
+  std::vector<std::string> sandbox_inputs;  ///< what every grading process reads besides its own
 };
 
 // A vendors folder per device that names its driver alone, for its grading processes: each would
@@ -235,6 +238,11 @@ Attempt runOnDevice(const Batch& b, const std::string& kernelPath, const clh::De
       gr::childEnvironment(environ, jobDir.string(), gr::gradingDriverDefaults(b.speed != nullptr),
                            icd == b.icd.end() ? std::string() : icd->second);
   co.cwd = jobDir.string();
+  if (b.sandbox.on) {
+    std::vector<std::string> inputs = b.sandbox_inputs;
+    inputs.push_back(job.submission);
+    co.sandbox = gr::gradingSandbox(jobDir.string(), inputs, *co.env);
+  }
   co.cpu_limit_s = std::ceil(cpuBudget);
   co.memory_limit_bytes = static_cast<uint64_t>(b.args.memory_mb) * 1024 * 1024;
   co.stop = [&](double t) {
@@ -344,6 +352,7 @@ gr::Grade gradeOne(const Batch& b, const gr::Submission& s, const std::string& f
                                            : std::optional<std::string>(unread->second)) {
     gr::Grade g = gr::refusedGrade(b.assignment, s, *why, b.ctx);
     g.fingerprint = fingerprint;
+    g.sandbox = b.sandbox.word;
     g.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
     return g;
   }
@@ -403,6 +412,7 @@ gr::Grade gradeOne(const Batch& b, const gr::Submission& s, const std::string& f
   }
   gr::Grade g = gr::gradeSubmission(b.assignment, s, runs, b.ctx);
   g.fingerprint = fingerprint;
+  g.sandbox = b.sandbox.word;
   g.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   return g;
 }
@@ -455,6 +465,44 @@ std::string interruptedBatchLine(const std::vector<std::string>& done,
       names(done), names(left));
 }
 
+// The batch's sandbox, decided once before any grading process starts (docs/grading.md): 0, or
+// the exit code of a batch that `--sandbox required` refuses.
+int setUpSandbox(Batch& b) {
+  const gr::SandboxMode mode = b.args.sandbox == "off"        ? gr::SandboxMode::off
+                               : b.args.sandbox == "required" ? gr::SandboxMode::required
+                                                              : gr::SandboxMode::automatic;
+  try {
+    b.sandbox = gr::decideSandbox(mode, b.config.sandbox_refused);
+  } catch (const std::runtime_error& e) {
+    std::cerr << "clharness grade: " << e.what() << "\n";
+    return clh::kExitNoDevice;
+  }
+  if (mode == gr::SandboxMode::off)
+    std::cerr << "clharness grade: --sandbox off: grading processes run without a sandbox (for "
+                 "debugging and tests only)\n";
+  else if (!b.sandbox.on)
+    std::cerr << "clharness grade: sandbox: limits only: this machine does not let clharness "
+                 "make the grading sandbox ("
+              << b.sandbox.why
+              << "); each grading process has its environment, folder and limits alone "
+                 "(docs/grading.md)\n";
+  // What every grading process reads besides its submission: the assignment, its reference
+  // solution (the speed item and a confirming rerun run it) and the simulator's plugin.
+  b.sandbox_inputs = {b.assignment.spec_file,
+                      fs::absolute(b.assignment.spec.source_path).lexically_normal().string(),
+                      clh::findOclgrindPlugin()};
+  return 0;
+}
+
+// The summary's last line: what the grading processes ran in.
+std::string sandboxLine(const gr::SandboxState& s) {
+  if (s.on)
+    return "sandbox: namespaces (user, mount, PID, IPC, network), read-only file system but the "
+           "scratch folder, seccomp\n";
+  if (s.word == "off") return "sandbox: off (--sandbox off: debugging and tests only)\n";
+  return "sandbox: limits only (" + s.why + ")\n";
+}
+
 }  // namespace
 
 int runGrade(const clh::ToolConfig& config, const GradeArgs& args) {
@@ -463,7 +511,7 @@ int runGrade(const clh::ToolConfig& config, const GradeArgs& args) {
     std::cerr << "clharness grade: --seed: '" << args.seed << "' is not an unsigned integer\n";
     return clh::kExitUsage;
   }
-  Batch b{config, args, {}, {}, {}, 0, 0, {}, nullptr, {}, {}, {}, {}};
+  Batch b{config, args, {}, {}, {}, 0, 0, {}, nullptr, {}, {}, {}, {}, {}, {}};
   b.policy.case_floor_s = args.timeout_s;
   b.policy.build_floor_s = args.build_timeout_s;
   std::vector<gr::Submission> subs;
@@ -493,6 +541,7 @@ int runGrade(const clh::ToolConfig& config, const GradeArgs& args) {
     std::cerr << "clharness grade: " << e.what() << "\n";
     return clh::kExitUsage;
   }
+  if (const int refused = setUpSandbox(b)) return refused;  // before anything is looked for
   b.devices = clh::findDevices(config, args.device_regex);  // keeps OCL_ICD_FILENAMES whole
   if (b.devices.empty()) {
     std::cerr << "clharness grade: no usable device"
@@ -668,6 +717,7 @@ int runGrade(const clh::ToolConfig& config, const GradeArgs& args) {
     writeGradebook();
     std::ostringstream table;
     gr::writeSummaryTable(table, b.assignment.rubric, grades);
+    table << sandboxLine(b.sandbox);
     gr::writeFileAtomically((out / "summary.txt").string(), table.str());
     if (!args.html.empty()) {
       std::map<std::string, std::string> sources;

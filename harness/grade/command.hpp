@@ -30,6 +30,7 @@ struct GradeArgs {
   bool allow_unassessed = false;
   std::string shard;  ///< "K/N": grade part K of N of the submissions (by id); empty: the env's
   std::string html;   ///< the class overview and every submission as one HTML page (grade/html.hpp)
+  std::string sandbox = "auto";  ///< required, auto or off (grade/sandbox.hpp)
 };
 
 /// Grades every submission under `paths` on every selected device, each in a sandboxed child

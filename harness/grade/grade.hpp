@@ -127,6 +127,8 @@ struct Grade {
   std::vector<std::string> interface_differences;
   /// Items no selected device could judge (graded anyway with --allow-unassessed): they score 0.
   std::vector<std::string> unassessed;
+  /// What its grading processes ran in: "namespaces", "limits only" or "off" (grade/sandbox.hpp).
+  std::string sandbox;
 
   const ItemGrade* item(const std::string& id) const;
 };

@@ -154,6 +154,7 @@ void to_json(json& j, const Grade& g) {
        {"graded_at", g.graded_at}};
   if (!g.interface_differences.empty()) j["interface_differences"] = g.interface_differences;
   if (!g.unassessed.empty()) j["unassessed"] = g.unassessed;
+  if (!g.sandbox.empty()) j["sandbox"] = g.sandbox;
 }
 void from_json(const json& j, Grade& g) {
   if (j.value("schema", "") != kGradeSchema)
@@ -174,6 +175,7 @@ void from_json(const json& j, Grade& g) {
   g.graded_at = j.value("graded_at", "");
   g.interface_differences = j.value("interface_differences", std::vector<std::string>{});
   g.unassessed = j.value("unassessed", std::vector<std::string>{});
+  g.sandbox = j.value("sandbox", "");
 }
 
 }  // namespace clh::grade

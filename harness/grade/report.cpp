@@ -264,17 +264,19 @@ nlohmann::json gradescopeResults(const Grade& g) {
   std::string summary = fmt::format("clharness graded {} for {}: {} / {} points.", g.file,
                                     g.assignment_title.empty() ? g.assignment : g.assignment_title,
                                     formatPoints(g.points), formatPoints(g.max_points));
-  return {
-      {"score", std::round(g.points * 100) / 100},
-      {"execution_time", static_cast<int>(std::ceil(g.seconds))},
-      {"output", summary},
-      {"output_format", "md"},
-      {"test_output_format", "md"},
-      {"visibility", "visible"},
-      {"stdout_visibility", "hidden"},
-      {"extra_data",
-       {{"clharness_schema", kGradeSchema}, {"fingerprint", g.fingerprint}, {"review", g.review}}},
-      {"tests", tests}};
+  return {{"score", std::round(g.points * 100) / 100},
+          {"execution_time", static_cast<int>(std::ceil(g.seconds))},
+          {"output", summary},
+          {"output_format", "md"},
+          {"test_output_format", "md"},
+          {"visibility", "visible"},
+          {"stdout_visibility", "hidden"},
+          {"extra_data",
+           {{"clharness_schema", kGradeSchema},
+            {"fingerprint", g.fingerprint},
+            {"review", g.review},
+            {"sandbox", g.sandbox}}},
+          {"tests", tests}};
 }
 
 void writeGradebookCsv(std::ostream& os, const Rubric& rubric, const std::vector<Grade>& grades) {

@@ -1,10 +1,13 @@
 // What a grading process gets from the grader: a short list of environment variables (those the
-// OpenCL drivers read, nothing else) and a scratch folder as its working and home directory.
+// OpenCL drivers read, nothing else), a scratch folder as its working and home directory, and the
+// sandbox that shows it only those and its inputs (proc/sandbox.hpp).
 #pragma once
 
 #include <functional>
 #include <string>
 #include <vector>
+
+#include "proc/sandbox.hpp"
 
 namespace clh::grade {
 
@@ -31,6 +34,30 @@ std::vector<std::string> childEnvironment(const char* const* parent_env, const s
 /// same (PoCL picks the same local size; only the code it runs them with is not specialised to
 /// it). With a speed item: nothing, so that the timed code is what PoCL makes of it by default.
 std::vector<std::string> gradingDriverDefaults(bool times_speed);
+
+/// How grading processes are isolated: `--sandbox required|auto|off` (docs/grading.md).
+enum class SandboxMode { required, automatic, off };
+
+/// What a batch's grading processes ran in, as every report names it: "namespaces" (the sandbox),
+/// "limits only" (the machine refused the namespaces: environment, folder and limits alone) or
+/// "off" (--sandbox off, for debugging and tests only).
+struct SandboxState {
+  bool on = false;
+  std::string word = "off";
+  std::string why;  ///< why the sandbox could not be made, when limits only
+};
+
+/// Decides a batch's sandbox once: `refused` (non-empty: a test's stand-in for a machine that
+/// forbids namespaces) or proc's sandboxUnavailable() says whether the sandbox can be made.
+/// Throws std::runtime_error (the caller's exit 3) for `required` where it cannot.
+SandboxState decideSandbox(SandboxMode mode, const std::string& refused);
+
+/// The sandbox of a grading process: its scratch folder writable; `inputs` (the submission, the
+/// assignment's spec and reference solution, the simulator's plugin) read-only, with what the
+/// environment `env` names for the drivers (the ICD folders and the libraries their files name,
+/// OCL_ICD_FILENAMES, LD_LIBRARY_PATH); exec of PoCL's linker alone besides the tool.
+SandboxSpec gradingSandbox(const std::string& scratch, const std::vector<std::string>& inputs,
+                           const std::vector<std::string>& env);
 
 /// How a sandboxed child ended.
 struct SandboxEnd {

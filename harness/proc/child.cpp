@@ -36,11 +36,28 @@ void closeBoth(int fds[2]) {
   fds[0] = fds[1] = -1;
 }
 
-// What the child's side gets ready before the fork: argv and the environment as C arrays.
+// What the child's side gets ready before the fork: argv and the environment as C arrays, and the
+// sandbox's plan.
 struct ExecPlan {
   std::vector<char*> args, envp;  // envp empty: this process's environment
   const ChildOptions* options = nullptr;
+  SandboxPlanPtr sandbox;
 };
+
+// Why a child did not start, sent through the close-on-exec pipe: an errno and the step it came
+// from ("" for the exec itself).
+struct StartFailure {
+  int err = 0;
+  char step[40] = {};
+};
+
+[[noreturn]] void reportStartFailure(int errWrite, int err, const char* step) {
+  StartFailure f;
+  f.err = err;
+  for (size_t i = 0; step && step[i] && i + 1 < sizeof f.step; ++i) f.step[i] = step[i];
+  [[maybe_unused]] ssize_t n = ::write(errWrite, &f, sizeof f);
+  ::_exit(127);
+}
 
 // The child's side between fork and exec: only async-signal-safe calls. An errno that stops it
 // goes to the parent through `errWrite`.
@@ -55,16 +72,20 @@ struct ExecPlan {
   if (outWrite >= 0) ::dup2(outWrite, STDOUT_FILENO);
   const ChildOptions& o = *plan.options;
   int e = setProcessLimits(o.cpu_limit_s, o.memory_limit_bytes);
-  if (e == 0 && !o.cwd.empty() && ::chdir(o.cwd.c_str()) != 0) e = errno;
-  if (e == 0) {
-    if (plan.envp.empty())
-      ::execv(plan.args[0], plan.args.data());
-    else
-      ::execve(plan.args[0], plan.args.data(), plan.envp.data());
-    e = errno;
+  if (e != 0) reportStartFailure(errWrite, e, "");
+  if (plan.sandbox) {
+    const char* step = "";
+    e = execSandboxed(*plan.sandbox, plan.args.data(),
+                      plan.envp.empty() ? nullptr : plan.envp.data(), o.cwd.c_str(), errWrite,
+                      &step);
+    reportStartFailure(errWrite, e, step);
   }
-  [[maybe_unused]] ssize_t n = ::write(errWrite, &e, sizeof e);
-  ::_exit(127);
+  if (!o.cwd.empty() && ::chdir(o.cwd.c_str()) != 0) reportStartFailure(errWrite, errno, "");
+  if (plan.envp.empty())
+    ::execv(plan.args[0], plan.args.data());
+  else
+    ::execve(plan.args[0], plan.args.data(), plan.envp.data());
+  reportStartFailure(errWrite, errno, "");
 }
 
 // The last complete line of a file `size` bytes long (its last 4 KiB are enough for a progress
@@ -162,6 +183,12 @@ std::optional<StartedChild> startChild(const std::vector<std::string>& argv, con
     for (const auto& e : *o.env) plan.envp.push_back(const_cast<char*>(e.c_str()));
     plan.envp.push_back(nullptr);
   }
+  if (o.sandbox) try {
+      plan.sandbox = planSandbox(*o.sandbox, argv[0]);
+    } catch (const std::exception& e) {
+      out.error = std::string("cannot start ") + argv[0] + ": sandbox: " + e.what();
+      return std::nullopt;
+    }
   int errPipe[2] = {-1, -1}, outPipe[2] = {-1, -1};
   if (::pipe2(errPipe, O_CLOEXEC) != 0 || (o.capture_stdout && ::pipe2(outPipe, O_CLOEXEC) != 0)) {
     out.error = std::string("cannot start ") + argv[0] + ": pipe: " + strerror(errno);
@@ -182,17 +209,19 @@ std::optional<StartedChild> startChild(const std::vector<std::string>& argv, con
   ::setpgid(pid, pid);
   ::close(errPipe[1]);
   if (outPipe[1] >= 0) ::close(outPipe[1]);
-  // The exec's errno comes through the close-on-exec pipe when the exec failed.
-  int execErrno = 0;
+  // The exec's errno comes through the close-on-exec pipe when the exec (or a step before it)
+  // failed.
+  StartFailure failure;
   ssize_t n;
-  while ((n = ::read(errPipe[0], &execErrno, sizeof execErrno)) < 0 && errno == EINTR) {
+  while ((n = ::read(errPipe[0], &failure, sizeof failure)) < 0 && errno == EINTR) {
   }
   ::close(errPipe[0]);
-  if (n == static_cast<ssize_t>(sizeof execErrno)) {
+  if (n == static_cast<ssize_t>(sizeof failure)) {
     int status = 0;
     ::waitpid(pid, &status, 0);
     if (outPipe[0] >= 0) ::close(outPipe[0]);
-    out.error = std::string("cannot start ") + argv[0] + ": " + strerror(execErrno);
+    out.error = std::string("cannot start ") + argv[0] + ": " +
+                (failure.step[0] ? std::string(failure.step) + ": " : "") + strerror(failure.err);
     return std::nullopt;
   }
   out.started = true;

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "proc/sandbox.hpp"
+
 namespace clh {
 
 struct ChildOutcome {
@@ -44,6 +46,10 @@ struct ChildOptions {
   /// working folder ("": this process's).
   std::optional<std::vector<std::string>> env;
   std::string cwd;
+  /// Namespaces, a file system of named paths, no new privileges, Landlock and seccomp
+  /// (proc/sandbox.hpp); none: the child sees what this process sees. `cwd` must be among its
+  /// paths.
+  std::optional<SandboxSpec> sandbox;
   /// Called with the seconds since the start every few milliseconds: true ends the group
   /// (timed_out, with limit_s 0: the caller knows which of its limits it was).
   std::function<bool(double)> stop;
