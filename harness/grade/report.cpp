@@ -8,6 +8,7 @@
 #include <sstream>
 #include <string_view>
 
+#include "cl/session.hpp"
 #include "core/sizes.hpp"
 #include "report/reporters.hpp"
 
@@ -240,6 +241,9 @@ void writeFeedbackMarkdown(std::ostream& os, const Grade& g) {
             r.cases_asked);
     }
     if (!r.note.empty()) os << "; " << r.note;
+    if (r.simulator && r.unit)  // which work-group shapes ran where the driver picks them
+      for (const auto& o : r.unit->observations)
+        if (isLocalShapesNote(o)) os << "; " << o;
     os << "\n";
   }
   os << fmt::format("\nSeed {}. Graded {} by clharness.\n", g.seed, g.graded_at);
