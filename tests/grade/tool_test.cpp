@@ -348,6 +348,37 @@ TEST(GradeTool, PiFaultsLoseTheRightItemsAndASimulatorCrashLeavesItsItemToARevie
   }
 }
 
+// Issue 43: a printf flood that only the simulator prints in full makes it run past its limit
+// where the reference solution finished in a fraction of it. The timeout is the kernel's (charged,
+// confirmed alone), not a tool's failure, on a correct kernel and on one with an out-of-bounds
+// read alike: before, both scored 100 ("pass (a tool failed: not your fault)") while the same page
+// said that the kernel did not finish.
+TEST(GradeTool, APrintfFloodIsTheKernelsTimeoutOnTheSimulatorToo) {
+  REQUIRE_DEVICES();
+  fs::path out = freshDir("floods");
+  const std::string floods = kSubmissions + "/../floods";
+  ToolRun r = tool("grade --assignment vadd " + floods + " --out " + out.string() +
+                   " --cases 3 --timeout 2 --jobs 1");
+  ASSERT_EQ(r.code, 0) << r.out;
+  for (const char* name : {"printf_flood", "printf_flood_out_of_bounds"}) {
+    SCOPED_TRACE(name);
+    const std::string md = readText(out / (std::string(name) + ".md"));
+    json g = readJson(out / (std::string(name) + ".json"));
+    checkGrade(g, expectations(fs::path(floods) / (std::string(name) + ".cl")), md);
+    EXPECT_EQ(g["points"], 10) << md;
+    bool simulatorTimedOut = false;
+    for (const auto& d : g["devices"])
+      simulatorTimedOut =
+          simulatorTimedOut || (d["simulator"].get<bool>() && d["end"] == "timeout");
+    EXPECT_TRUE(simulatorTimedOut) << g["devices"].dump(2);
+    EXPECT_NE(g["items"][1]["evidence"].dump().find("the reference solution took"),
+              std::string::npos)
+        << md;
+    // One story per case: no "not your fault" beside "your kernel did not finish".
+    EXPECT_EQ(md.find("not your fault"), std::string::npos) << md;
+  }
+}
+
 TEST(GradeTool, GradescopeResultsJson) {
   REQUIRE_DEVICES();
   fs::path out = freshDir("gradescope");
