@@ -293,6 +293,10 @@ bool isSimulatorLimit(std::string_view note) {
          note.find("checks the kernel as written") == std::string_view::npos;
 }
 
+bool isLocalShapesNote(std::string_view note) {
+  return note.find("leaves its local size to the driver") != std::string_view::npos;
+}
+
 void DeviceSession::noteSimulator(std::string note) {
   if (std::find(sim_notes_.begin(), sim_notes_.end(), note) == sim_notes_.end())
     sim_notes_.push_back(std::move(note));
@@ -304,17 +308,27 @@ std::vector<std::string> DeviceSession::takeSimulatorNotes() {
   if (std::string skipped = skippedChecksNote(sim_->skippedChecks()); !skipped.empty())
     out.push_back(std::move(skipped));
   for (auto& n : sim_notes_) out.push_back(std::move(n));
-  for (const auto& [kernel, shapes] : null_local_shapes_) {
+  auto listOf = [](const std::set<std::string>& shapes) {
     std::string list;
     for (const auto& s : shapes) list += (list.empty() ? "" : ", ") + s;
-    out.push_back(fmt::format(
+    return list;
+  };
+  for (const auto& [kernel, shapes] : null_local_shapes_) {
+    std::string note = fmt::format(
         "'{}' leaves its local size to the driver: on the simulator it ran in work-groups a "
         "driver could pick ({}), not Oclgrind's 1x1, so races inside a group can show",
-        kernel, list));
+        kernel, listOf(shapes));
+    if (auto several = several_group_shapes_.find(kernel); several != several_group_shapes_.end())
+      note += fmt::format(
+          "; and each case again in at least two work-groups in each dimension the global size "
+          "allows ({}), so races between groups can show",
+          listOf(several->second));
+    out.push_back(std::move(note));
   }
   for (const auto& kernel : single_item_kernels_) out.push_back(singleItemGroupsNote(kernel));
   sim_notes_.clear();
   null_local_shapes_.clear();
+  several_group_shapes_.clear();
   single_item_kernels_.clear();
   return out;
 }
@@ -556,9 +570,19 @@ struct DeviceSession::CaseRun {
     } catch (const cl::Error&) {
     }
     if (required[0] != 0) return {required.begin(), required.begin() + launch.global.size()};
+    const std::vector<size_t> several =
+        severalGroupsLocalSize(launch.global, kernelMax, dev.max_work_item_sizes);
+    if (s.several_groups_pass_) {
+      s.several_group_shapes_[launch.kernel].insert(formatShape(several));
+      return several;
+    }
     const auto shapes =
         driverLikeLocalSizes(launch.global, kernelMax, multiple, dev.max_work_item_sizes);
     std::vector<size_t> local = pickLocalSize(shapes, hash64(formatSizes(sizes), seed));
+    // A driver-like group often covers the whole range (mmul's N x N in one group): no race
+    // between groups could show. The case runs again in several groups (runCase).
+    if (!spansSeveralGroups(launch.global, local) && several != local)
+      s.several_groups_wanted_ = true;
     size_t items = 1, groupItems = 1;
     for (size_t g : launch.global) items *= g;
     for (size_t l : local) groupItems *= l;
@@ -724,8 +748,8 @@ struct DeviceSession::CaseRun {
   bool completed = false;
 };
 
-CaseOutcome DeviceSession::runCase(const Spec& spec, const Sizes& sizes, uint64_t seed,
-                                   const RunOptions& run) {
+CaseOutcome DeviceSession::runCaseOnce(const Spec& spec, const Sizes& sizes, uint64_t seed,
+                                       const RunOptions& run) {
   needs_reset_ = false;
   CaseRun c(*this, spec, sizes, seed, run);
   const bool launched = c.resolve() && c.makeBuffers() && c.launchAll() && c.readBack();
@@ -736,6 +760,31 @@ CaseOutcome DeviceSession::runCase(const Spec& spec, const Sizes& sizes, uint64_
     c.compare();
   }
   return std::move(c.out);
+}
+
+// On the simulator, a case whose launch leaves its local size to the driver and ran in one
+// work-group along some dimension runs again in several groups per dimension (severalGroups-
+// LocalSize): a race between groups shows on every seed, not only where the pick of driver-like
+// shapes happened to split the range. Every case, so that a replay runs both as the search did.
+CaseOutcome DeviceSession::runCase(const Spec& spec, const Sizes& sizes, uint64_t seed,
+                                   const RunOptions& run) {
+  several_groups_wanted_ = false;
+  CaseOutcome out = runCaseOnce(spec, sizes, seed, run);
+  if (!sim_ || !several_groups_wanted_ || !out.ok()) return out;
+  several_groups_pass_ = true;
+  CaseOutcome again;
+  try {
+    again = runCaseOnce(spec, sizes, seed, run);
+  } catch (...) {
+    several_groups_pass_ = false;
+    throw;
+  }
+  several_groups_pass_ = false;
+  if (!again.ok()) return again;
+  for (auto& o : again.observations)
+    if (std::find(out.observations.begin(), out.observations.end(), o) == out.observations.end())
+      out.observations.push_back(std::move(o));
+  return out;
 }
 
 }  // namespace clh

@@ -72,6 +72,9 @@ std::string singleItemGroupsNote(const std::string& kernel);
 /// look at something (a check left off, the kernel as written, races inside a work-group), as
 /// opposed to how it ran: grading names these beside a passing simulator item.
 bool isSimulatorLimit(std::string_view note);
+/// Whether a simulator note says which work-group shapes a launch with a NULL local size ran in
+/// (grading shows these on the simulator's line of the feedback).
+bool isLocalShapesNote(std::string_view note);
 
 /// Sets a scalar kernel argument: `value` converted to the kernel's type `type`, in that type's
 /// bytes.
@@ -98,6 +101,9 @@ class DeviceSession {
   /// Runs one case: resolves the sizes, builds, fills and poisons buffers, runs every launch,
   /// reads back, runs the reference and compares. Findings are values; only a broken spec throws,
   /// and CaseTooLarge (core/fit.hpp) for sizes whose buffers cannot exist on the device or host.
+  /// On the simulator, a case whose NULL-local launch ran in one work-group along a dimension
+  /// that allows two runs again in several groups per dimension (sim/work_groups.hpp), and the
+  /// first of the two runs that fails is the outcome.
   CaseOutcome runCase(const Spec& spec, const Sizes& sizes, uint64_t seed,
                       const RunOptions& run = {});
 
@@ -173,6 +179,12 @@ class DeviceSession {
   std::vector<std::string> sim_notes_;  ///< for takeSimulatorNotes, in order, once each
   std::map<std::string, std::set<std::string>> null_local_shapes_;  ///< kernel -> shapes run
   std::set<std::string> single_item_kernels_;  ///< NULL local, and no group larger than 1 fits
+  /// kernel -> the shapes of several groups per dimension its NULL-local cases ran again in
+  std::map<std::string, std::set<std::string>> several_group_shapes_;
+  bool several_groups_wanted_ = false;  ///< this case ran a NULL local launch in one group
+  bool several_groups_pass_ = false;    ///< the case's second run, in several groups (runCase)
+  CaseOutcome runCaseOnce(const Spec& spec, const Sizes& sizes, uint64_t seed,
+                          const RunOptions& run);
   void noteSimulator(std::string note);
   std::string probe_source_ = "kernel void clh_probe(global int* p) { p[get_global_id(0)] = 1; }";
 };

@@ -280,7 +280,21 @@ void chargeConfirmedTimeout(gr::DeviceRun& run, const gr::PhaseStop& first,
   const std::string twice =
       fmt::format("stopped after {}, then again after {} when rerun alone with the limit doubled",
                   secondsText(first.elapsed_s), secondsText(second.elapsed_s));
+  if (second.phase == "case" && run.simulator &&
+      !(second.reference_s && *second.reference_s * 10 <= second.limit_s)) {
+    // The simulator interprets the kernel: without the reference solution's time there to
+    // compare, a timeout may be its slowness alone. It could not look; the kernel is not charged.
+    run.end = gr::RunEnd::tool_error;
+    f.kind = clh::FindingKind::tool_error;
+    f.summary = fmt::format(
+        "the simulator did not finish this case ({}) and the reference solution's time on it is "
+        "unknown: the simulator may be too slow for it, not your kernel's fault",
+        twice);
+    return;
+  }
   if (second.phase == "case") {
+    // On a real device or on the simulator alike: the reference solution finished the same
+    // case in a tenth of the limit or less (a printf flood, a loop without end are the kernel's).
     f.kind = clh::FindingKind::timeout;
     f.summary =
         fmt::format("your kernel did not finish this case within its time limit: {}", twice);

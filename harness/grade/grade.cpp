@@ -139,6 +139,65 @@ std::string simulatorLimits(const std::vector<DeviceRun>& runs, const std::vecto
   return out;
 }
 
+// Which runs say nothing about the student: a tool's or the driver's failure (a grading process
+// that could not start, a simulator that crashed, a timeout that the rerun alone could not pin on
+// the kernel: grade/command.cpp makes those tool_error). A timeout confirmed as the kernel's is the
+// kernel's on the simulator as on any device: its printf flood or its loop is its own doing.
+std::vector<bool> excusedRuns(const std::vector<DeviceRun>& runs) {
+  std::vector<bool> excused(runs.size(), false);
+  for (size_t i = 0; i < runs.size(); ++i)
+    excused[i] = runs[i].end == RunEnd::tool_error || hasToolError(runs[i]);
+  return excused;
+}
+
+// Why a device could not look: its first tool_error finding, else how its run ended.
+std::string whyItCouldNotLook(const DeviceRun& r) {
+  for (const CaseOutcome* c : casesOf(r))
+    for (const auto& f : c->findings)
+      if (f.kind == FindingKind::tool_error) return f.summary;
+  return std::string(toString(r.end));
+}
+
+// The evidence of a device whose tool failed: its findings, and that it could not look.
+Evidence excusedEvidence(const DeviceRun& r) {
+  Evidence e;
+  e.device = r.device;
+  for (const CaseOutcome* c : casesOf(r))
+    for (const auto& f : c->findings) e.findings.push_back(f);
+  e.note = "this device could not look at your kernel (the tool failed here, not your kernel)";
+  return e;
+}
+
+// An item some of whose devices failed as tools: a device that did look (`ok`) judges it, and
+// the failures cost nothing; when none looked, nobody checked it, so it earns nothing and an
+// instructor must look: "not your fault" never awards points nobody checked.
+void judgeDespiteToolFailures(ItemGrade& ig, const RubricItem& item,
+                              const std::vector<DeviceRun>& runs, const std::vector<size_t>& ok,
+                              const std::vector<size_t>& excusedHere) {
+  for (size_t i : excusedHere) ig.evidence.push_back(excusedEvidence(runs[i]));
+  std::string couldNot;
+  for (size_t i : excusedHere)
+    couldNot += fmt::format("{}{} could not look ({})", couldNot.empty() ? "" : "; ",
+                            runs[i].device, whyItCouldNotLook(runs[i]));
+  if (ok.empty()) {
+    ig.assessed = false;
+    ig.passed = false;
+    ig.points = 0;
+    ig.kinds = {FindingKind::tool_error};
+    ig.note = "not assessed: no device could judge it: " + couldNot +
+              "; no points either way: grade it by hand";
+    return;
+  }
+  std::string judgedOn;
+  for (size_t i : ok) judgedOn += (judgedOn.empty() ? "" : ", ") + runs[i].device;
+  ig.passed = true;
+  ig.points = item.points;
+  ig.not_students_fault = true;
+  ig.kinds = {FindingKind::tool_error};
+  ig.note =
+      "judged on " + judgedOn + " alone: " + couldNot + "; not the student's fault, no points lost";
+}
+
 std::string formatNs(double ns) {
   if (ns >= 1e9) return fmt::format("{:.2f} s", ns / 1e9);
   if (ns >= 1e6) return fmt::format("{:.2f} ms", ns / 1e6);
@@ -195,20 +254,7 @@ Grade gradeSubmission(const Assignment& a, const Submission& s, const std::vecto
   }
   const std::vector<DeviceRun>& runs = g.runs;
 
-  // Which runs say nothing about the student: a tool failure, a simulator that crashed, or a
-  // simulator that ran out of time on a kernel every real device finished.
-  bool realFinished = false, realStuck = false;
-  for (const auto& r : runs) {
-    if (r.simulator) continue;
-    if (r.end == RunEnd::completed && !hasToolError(r)) realFinished = true;
-    if (r.end == RunEnd::timeout || r.end == RunEnd::crashed) realStuck = true;
-  }
-  std::vector<bool> excused(runs.size(), false);
-  for (size_t i = 0; i < runs.size(); ++i) {
-    const DeviceRun& r = runs[i];
-    excused[i] = r.end == RunEnd::tool_error || hasToolError(r) ||
-                 (r.simulator && r.end == RunEnd::timeout && realFinished && !realStuck);
-  }
+  const std::vector<bool> excused = excusedRuns(runs);
 
   // Attribute each finding of each counted run to the item that claims its kind.
   std::vector<std::vector<Evidence>> evidence(rubric.items.size());
@@ -303,14 +349,7 @@ Grade gradeSubmission(const Assignment& a, const Submission& s, const std::vecto
     std::vector<size_t> judging;
     for (size_t i = 0; i < runs.size(); ++i)
       if (judges(item, runs[i])) judging.push_back(i);
-    auto excuse = [&](size_t i) {
-      Evidence e;
-      e.device = runs[i].device;
-      for (const CaseOutcome* c : casesOf(runs[i]))
-        for (const auto& f : c->findings) e.findings.push_back(f);
-      e.note = "not the student's fault: the tool failed here while another device ran the kernel";
-      return e;
-    };
+    auto excuse = [&](size_t i) { return excusedEvidence(runs[i]); };
 
     if (!ig.evidence.empty()) {
       ig.passed = false;
@@ -419,22 +458,8 @@ Grade gradeSubmission(const Assignment& a, const Submission& s, const std::vecto
         ig.note = fmt::format("not assessed: {} on {}", toString(runs[lostHere[0]].end),
                               runs[lostHere[0]].device);
       } else if (!excusedHere.empty()) {
-        bool otherRan = false;
-        for (size_t i = 0; i < runs.size(); ++i)
-          otherRan = otherRan || (!excused[i] && runs[i].end == RunEnd::completed);
-        for (size_t i : excusedHere) ig.evidence.push_back(excuse(i));
-        if (ok.empty() && !otherRan) {
-          ig.assessed = false;
-          g.review = true;
-          ig.note = "not assessed: the tools failed on every device; grade it by hand";
-        } else {
-          ig.passed = true;
-          ig.points = item.points;
-          ig.not_students_fault = true;
-          ig.kinds = {FindingKind::tool_error};
-          ig.note = "a tool failed on " + runs[excusedHere[0]].device +
-                    " while another device ran the kernel: not the student's fault, no points lost";
-        }
+        judgeDespiteToolFailures(ig, item, runs, ok, excusedHere);
+        g.review = g.review || !ig.assessed;
       } else {
         ig.passed = true;
         ig.points = item.points;

@@ -8,6 +8,7 @@
 #include <sstream>
 #include <string_view>
 
+#include "cl/session.hpp"
 #include "core/sizes.hpp"
 #include "report/reporters.hpp"
 
@@ -17,6 +18,16 @@ namespace {
 
 constexpr size_t kMismatchesShown = 5;
 constexpr size_t kLogShown = 3000;
+
+// For the instructor's table: the devices whose tools failed on an item nobody could judge.
+std::string couldNotLook(const ItemGrade& i) {
+  std::string who;
+  for (const auto& e : i.evidence)
+    if (!e.device.empty() &&
+        std::find(i.kinds.begin(), i.kinds.end(), FindingKind::tool_error) != i.kinds.end())
+      who += (who.empty() ? "" : ", ") + e.device.substr(0, e.device.find(':'));
+  return who.empty() ? "" : " (" + who + " could not look)";
+}
 
 std::string verdict(const ItemGrade& i) {
   if (i.passed) return i.not_students_fault ? "pass (a tool failed: not your fault)" : "pass";
@@ -134,7 +145,7 @@ std::string itemMarkdown(const ItemGrade& item) {
   os << fmt::format("**{}** ({} / {} points)\n\n", verdict(item), formatPoints(item.points),
                     formatPoints(item.max_points));
   if (!item.note.empty()) os << item.note << ".\n\n";
-  if (!item.passed && item.blocked_by.empty())
+  if (!item.passed && item.blocked_by.empty() && item.assessed)  // nothing to fix where unjudged
     for (auto k : item.kinds) {
       // One hint per memory space the findings of this kind were in (an out-of-bounds access in
       // local memory is another mistake than one in a global buffer).
@@ -240,6 +251,9 @@ void writeFeedbackMarkdown(std::ostream& os, const Grade& g) {
             r.cases_asked);
     }
     if (!r.note.empty()) os << "; " << r.note;
+    if (r.simulator && r.unit)  // which work-group shapes ran where the driver picks them
+      for (const auto& o : r.unit->observations)
+        if (isLocalShapesNote(o)) os << "; " << o;
     os << "\n";
   }
   os << fmt::format("\nSeed {}. Graded {} by clharness.\n", g.seed, g.graded_at);
@@ -344,7 +358,7 @@ void writeSummaryTable(std::ostream& os, const Rubric& rubric, const std::vector
       if (!ig->passed && !ig->blocked_by.empty())
         note = ig->id + ": after " + ig->blocked_by;
       else if (!ig->passed && !ig->assessed)
-        note = ig->id + ": not assessed";
+        note = ig->id + ": not assessed" + couldNotLook(*ig);
       else if (!ig->passed || ig->not_students_fault) {
         std::string kinds;
         for (auto kind : ig->kinds)

@@ -84,6 +84,26 @@ std::vector<std::vector<size_t>> driverLikeLocalSizes(const std::vector<size_t>&
   return out;
 }
 
+std::vector<size_t> severalGroupsLocalSize(const std::vector<size_t>& global, size_t kernel_max,
+                                           const std::vector<size_t>& max_dims) {
+  std::vector<size_t> shape;
+  size_t room = std::max<size_t>(kernel_max, 1);
+  for (size_t i = 0; i < global.size(); ++i) {
+    const size_t half = std::max<size_t>(global[i] / 2, 1);
+    shape.push_back(largestDivisor(global[i], capOf(max_dims, i, std::min(room, half)),
+                                   [](size_t) { return true; }));
+    room /= shape.back();
+  }
+  return shape;
+}
+
+bool spansSeveralGroups(const std::vector<size_t>& global, const std::vector<size_t>& local) {
+  for (size_t i = 0; i < global.size(); ++i)
+    if (global[i] > 1 && (i >= local.size() || local[i] == 0 || global[i] / local[i] < 2))
+      return false;
+  return true;
+}
+
 const std::vector<size_t>& pickLocalSize(const std::vector<std::vector<size_t>>& shapes,
                                          uint64_t key) {
   // splitmix64, so that neighbouring keys spread over the shapes.

@@ -19,6 +19,16 @@ std::vector<std::vector<size_t>> driverLikeLocalSizes(const std::vector<size_t>&
                                                       size_t kernel_max, size_t preferred_multiple,
                                                       const std::vector<size_t>& max_dims = {});
 
+/// A shape of at least two work-groups in each dimension whose global size allows it (is larger
+/// than one), for races between work-groups: in each dimension the largest divisor of the global
+/// size up to half of it, within `kernel_max` work-items in all and `max_dims`; 1 in a dimension
+/// of global size 1 or a prime (then each of its work-items is a group of its own there).
+std::vector<size_t> severalGroupsLocalSize(const std::vector<size_t>& global, size_t kernel_max,
+                                           const std::vector<size_t>& max_dims = {});
+
+/// Whether `local` makes at least two work-groups in every dimension whose global size allows it.
+bool spansSeveralGroups(const std::vector<size_t>& global, const std::vector<size_t>& local);
+
 /// The one of `shapes` a case runs: a function of `key` (the case's sizes and seed), so a replay of
 /// the case runs the same shape and the cases of a unit see several.
 const std::vector<size_t>& pickLocalSize(const std::vector<std::vector<size_t>>& shapes,

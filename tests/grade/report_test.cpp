@@ -247,6 +247,35 @@ TEST(Gradebook, SummaryTableNamesWhatWentWrong) {
   EXPECT_NE(t.find("1 submission, mean 40 / 100, 1 to review by hand"), std::string::npos) << t;
 }
 
+// An item that no device could judge (the simulator's, when the simulator crashed): the student
+// reads "not assessed" and no hint that says no points were lost; the instructor's table names the
+// device that could not look, and asks for a review (issue 43).
+TEST(Gradebook, AnItemNobodyJudgedSaysWhoCouldNotLookAndPromisesNothing) {
+  const Rubric r = sampleRubric();
+  Grade g = sampleGrade();
+  ItemGrade& clean = g.items[2];
+  clean.assessed = false;
+  clean.kinds = {FindingKind::tool_error};
+  clean.note =
+      "not assessed: no device could judge it: Oclgrind: Oclgrind Simulator could not look (the "
+      "simulator crashed (SIGSEGV): not the student's fault); no points either way: grade it by "
+      "hand";
+  Evidence e;
+  e.device = "Oclgrind: Oclgrind Simulator";
+  e.note = "this device could not look at your kernel (the tool failed here, not your kernel)";
+  clean.evidence = {e};
+  g.review = true;
+  std::ostringstream md;
+  writeFeedbackMarkdown(md, g);
+  EXPECT_NE(md.str().find("| No race | not assessed | 0 / 30 |"), std::string::npos) << md.str();
+  EXPECT_EQ(md.str().find("no points were lost"), std::string::npos) << md.str();
+  std::ostringstream t;
+  writeSummaryTable(t, r, {g});
+  EXPECT_NE(t.str().find("clean: not assessed (Oclgrind could not look); REVIEW"),
+            std::string::npos)
+      << t.str();
+}
+
 // The histogram of totals counts every submission once, in the bin of its total; the maximum is
 // in the last bin.
 TEST(GradeHtml, TheHistogramCountsEachTotalInItsBin) {

@@ -62,9 +62,12 @@ std::multimap<std::string, std::string> expectations(const fs::path& file) {
   return out;
 }
 
-// Checks one submission's grade against its file's expectations.
+// Checks one submission's grade against its file's expectations. "item=not_assessed?": where
+// the only device that judges the item failed as a tool (Oclgrind 21.10 on float4 code), it is not
+// assessed: no points and a review.
 void checkGrade(const json& g, const std::multimap<std::string, std::string>& expect,
                 const std::string& md) {
+  bool unjudged = false;
   std::set<std::string> lost, maybe;
   for (const auto& [item, kind] : expect)
     if (!item.empty()) (kind.ends_with("?") ? maybe : lost).insert(item);
@@ -88,6 +91,12 @@ void checkGrade(const json& g, const std::multimap<std::string, std::string>& ex
         EXPECT_TRUE(lostTo(item, it->second))
             << "expected kind " << it->second << " in " << item["kinds"].dump();
       EXPECT_FALSE(item["evidence"].empty());
+    } else if (maybe.count(id) && !item["assessed"].get<bool>()) {
+      EXPECT_EQ(expect.find(id)->second, "not_assessed?") << item.dump();
+      EXPECT_EQ(item["points"], 0);
+      EXPECT_EQ(item["kinds"], json::array({"tool_error"}));
+      EXPECT_TRUE(g["review"].get<bool>()) << "nobody judged it: an instructor must";
+      unjudged = true;
     } else if (maybe.count(id) && item["result"] == "fail") {
       EXPECT_TRUE(lostTo(item, expect.find(id)->second)) << item["kinds"].dump();
     } else if (item["blocked_by"].is_string()) {
@@ -98,7 +107,9 @@ void checkGrade(const json& g, const std::multimap<std::string, std::string>& ex
       EXPECT_EQ(item["points"], item["max_points"]);
     }
   }
-  EXPECT_FALSE(g["review"].get<bool>()) << md;
+  if (!unjudged) {
+    EXPECT_FALSE(g["review"].get<bool>()) << md;
+  }
 }
 
 // Grades the reference solution and every faulty submission of one assignment in one batch.
@@ -311,7 +322,7 @@ TEST(GradeTool, TiledFaultsLoseTheRightItemsAndRacesShowBothLines) {
             std::string::npos);
 }
 
-TEST(GradeTool, PiFaultsLoseTheRightItemsAndASimulatorCrashCostsNothing) {
+TEST(GradeTool, PiFaultsLoseTheRightItemsAndASimulatorCrashLeavesItsItemToAReview) {
   REQUIRE_DEVICES();
   gradeAssignment("pi");
   // A local-memory off-by-one gets the local-memory hint, not the rounded-up global size.
@@ -324,12 +335,47 @@ TEST(GradeTool, PiFaultsLoseTheRightItemsAndASimulatorCrashCostsNothing) {
   EXPECT_EQ(local.find("rounded up"), std::string::npos) << local;
   EXPECT_NE(local.find("Invalid read of size 4 at local memory"), std::string::npos) << local;
   json g = readJson(fs::path(::testing::TempDir()) / "grade_tool_pi" / "float4_sums.json");
-  EXPECT_EQ(g["points"], 100);
-  for (const auto& d : g["devices"]) {
-    if (!d["simulator"].get<bool>() || d["end"] != "crashed") continue;
-    // Oclgrind died on this correct kernel: the items it judges say so and keep their points.
-    EXPECT_TRUE(g["items"][2]["not_students_fault"].get<bool>()) << g["items"][2].dump(2);
-    EXPECT_EQ(g["items"][2]["kinds"], json::array({"tool_error"}));
+  bool simulatorCrashed = false;
+  for (const auto& d : g["devices"])
+    simulatorCrashed = simulatorCrashed || (d["simulator"].get<bool>() && d["end"] == "crashed");
+  // Oclgrind died on this correct kernel: PoCL's verdicts stand, and the simulator's item, which
+  // nobody else judges, earns nothing and asks for a review (issue 43); else full marks.
+  EXPECT_EQ(g["points"], simulatorCrashed ? 70 : 100) << g.dump(2);
+  EXPECT_EQ(g["review"].get<bool>(), simulatorCrashed);
+  if (simulatorCrashed) {
+    EXPECT_FALSE(g["items"][2]["assessed"].get<bool>()) << g["items"][2].dump(2);
+    EXPECT_NE(g["items"][2]["note"].get<std::string>().find("Oclgrind"), std::string::npos);
+  }
+}
+
+// Issue 43: a printf flood that only the simulator prints in full makes it run past its limit
+// where the reference solution finished in a fraction of it. The timeout is the kernel's (charged,
+// confirmed alone), not a tool's failure, on a correct kernel and on one with an out-of-bounds
+// read alike: before, both scored 100 ("pass (a tool failed: not your fault)") while the same page
+// said that the kernel did not finish.
+TEST(GradeTool, APrintfFloodIsTheKernelsTimeoutOnTheSimulatorToo) {
+  REQUIRE_DEVICES();
+  fs::path out = freshDir("floods");
+  const std::string floods = kSubmissions + "/../floods";
+  ToolRun r = tool("grade --assignment vadd " + floods + " --out " + out.string() +
+                   " --cases 3 --timeout 2 --jobs 1");
+  ASSERT_EQ(r.code, 0) << r.out;
+  for (const char* name : {"printf_flood", "printf_flood_out_of_bounds"}) {
+    SCOPED_TRACE(name);
+    const std::string md = readText(out / (std::string(name) + ".md"));
+    json g = readJson(out / (std::string(name) + ".json"));
+    checkGrade(g, expectations(fs::path(floods) / (std::string(name) + ".cl")), md);
+    EXPECT_EQ(g["points"], 10) << md;
+    bool simulatorTimedOut = false;
+    for (const auto& d : g["devices"])
+      simulatorTimedOut =
+          simulatorTimedOut || (d["simulator"].get<bool>() && d["end"] == "timeout");
+    EXPECT_TRUE(simulatorTimedOut) << g["devices"].dump(2);
+    EXPECT_NE(g["items"][1]["evidence"].dump().find("the reference solution took"),
+              std::string::npos)
+        << md;
+    // One story per case: no "not your fault" beside "your kernel did not finish".
+    EXPECT_EQ(md.find("not your fault"), std::string::npos) << md;
   }
 }
 

@@ -71,4 +71,23 @@ TEST(WorkGroups, TheSameKeyPicksTheSameShape) {
   EXPECT_TRUE(differs);
 }
 
+// mmul's N x N with N <= 16 fits one driver-like group: the shape for races between groups splits
+// every dimension that allows it into two groups or more (issue 43).
+TEST(WorkGroups, TheSeveralGroupsShapeSplitsEveryDimensionThatAllowsIt) {
+  const std::vector<size_t> whole{16, 16};
+  EXPECT_FALSE(clh::spansSeveralGroups(whole, clh::driverLikeLocalSizes(whole, 256, 1).front()));
+  EXPECT_EQ(clh::severalGroupsLocalSize(whole, 256), (std::vector<size_t>{8, 8}));
+  EXPECT_EQ(clh::severalGroupsLocalSize({12, 12}, 256), (std::vector<size_t>{6, 6}));
+  EXPECT_EQ(clh::severalGroupsLocalSize({7, 7}, 256), (std::vector<size_t>{1, 1}));  // a prime
+  EXPECT_EQ(clh::severalGroupsLocalSize({1, 6}, 256), (std::vector<size_t>{1, 3}));
+  EXPECT_EQ(clh::severalGroupsLocalSize({64, 64}, 64), (std::vector<size_t>{32, 2}));  // the limit
+  EXPECT_EQ(clh::severalGroupsLocalSize({16, 16}, 256, {4, 4}), (std::vector<size_t>{4, 4}));
+  for (const auto& global : {whole, std::vector<size_t>{12, 12}, std::vector<size_t>{7, 7},
+                             std::vector<size_t>{1, 6}, std::vector<size_t>{2}}) {
+    EXPECT_TRUE(clh::spansSeveralGroups(global, clh::severalGroupsLocalSize(global, 256)));
+  }
+  EXPECT_TRUE(clh::spansSeveralGroups({1, 1}, {1, 1}));  // no dimension allows two
+  EXPECT_FALSE(clh::spansSeveralGroups({16, 16}, {8, 16}));
+}
+
 }  // namespace

@@ -1,7 +1,8 @@
 // A correct pi submission that sums four steps at a time in float4 and the rest one by one.
 // Oclgrind 21.10 dies (SIGSEGV) on such float4 code while PoCL runs it right: the simulator's
-// failure is not the student's fault, so it must still score full marks.
-// expect: nothing
+// failure is not the student's fault, so it costs nothing that PoCL judged; the simulator's item,
+// which nobody else judges, is not assessed there (no points, a review), else it passes.
+// expect: nothing clean=not_assessed?
 __kernel void pi(const int niters, const float step_size, __local float* local_sums,
                  __global float* partial_sums) {
   int w = get_local_id(0);
