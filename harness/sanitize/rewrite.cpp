@@ -347,8 +347,9 @@ class Action : public ASTFrontendAction {
       : kernel_(kernel), out_(out), rewritten_(rewritten), diags_(diags) {}
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance& ci, StringRef) override {
     stream_ = std::make_unique<llvm::raw_string_ostream>(diags_);
-    ci.getDiagnostics().setClient(new TextDiagnosticPrinter(*stream_, &ci.getDiagnosticOpts()),
-                                  true);
+    auto* printer = new TextDiagnosticPrinter(*stream_, &ci.getDiagnosticOpts());
+    ci.getDiagnostics().setClient(printer, true);
+    printer->BeginSourceFile(ci.getLangOpts(), &ci.getPreprocessor());  // as the old one was
     auto c = std::make_unique<Consumer>(rw_, kernel_, out_);
     consumer_ = c.get();
     return c;
