@@ -84,18 +84,23 @@ Launch prepare(const char* source, const char* name, size_t items, bool sanitize
   cl_ulong words = 0;
   for (const auto& o : inst.locals) words += (o.bytes + 3) / 4;
   sizes.push_back(words);
+  sizes.push_back(2 * bytes / 4);  // __global shadow words: both buffers
   std::vector<uint32_t> records(inst.sites.size() * clh::sanitize::kRecordWords + 1, 0);
   l.buffers.emplace_back(f.ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizes.size() * 8,
                          sizes.data());
   l.buffers.emplace_back(f.ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, records.size() * 4,
                          records.data());
   l.buffers.emplace_back(f.ctx, CL_MEM_READ_WRITE, clh::sanitize::kGlobalDummyBytes);
+  std::vector<uint32_t> shadow(2 * bytes / 4 * clh::sanitize::kGlobalShadowUints, 0);
+  l.buffers.emplace_back(f.ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, shadow.size() * 4,
+                         shadow.data());
   const cl_uint at = static_cast<cl_uint>(inst.original_args);
   l.kernel.setArg(at, l.buffers[2]);
   l.kernel.setArg(at + 1, l.buffers[3]);
   l.kernel.setArg(
       at + 2, cl::Local(words * clh::sanitize::kShadowUints * 4 + clh::sanitize::kLocalDummyBytes));
   l.kernel.setArg(at + 3, l.buffers[4]);
+  l.kernel.setArg(at + 4, l.buffers[5]);
   return l;
 }
 

@@ -280,13 +280,13 @@ void Visitor::kernelPrologue(FunctionDecl* f) {
       bases += "__clh_c->lbase[" + std::to_string(id) + "] = (ulong)(" + name + "); ";
     }
   }
-  pro += "__clh_init(__clh_c, __clh_sizes, __clh_rec, __clh_lsh, __clh_dummy, " +
+  pro += "__clh_init(__clh_c, __clh_sizes, __clh_rec, __clh_lsh, __clh_dummy, __clh_gsh, " +
          std::to_string(out_.globals.size()) + ", " + std::to_string(nlArgs) + "); " + bases +
          "__clh_begin(__clh_c);";
   rw_.InsertTextAfter(open, pro);
   const char* hidden =
       "__global ulong* __clh_sizes, __global uint* __clh_rec, __local uint* __clh_lsh, "
-      "__global uchar* __clh_dummy";
+      "__global uchar* __clh_dummy, __global uint* __clh_gsh";
   FunctionTypeLoc tl = f->getFunctionTypeLoc();
   const SourceLocation lp = tl.getLParenLoc().getLocWithOffset(1), rp = tl.getRParenLoc();
   const unsigned length = sm_.getFileOffset(rp) - sm_.getFileOffset(lp);

@@ -55,7 +55,8 @@ struct Instrumented {
 };
 
 /// The hidden arguments appended to the kernel, in this order after `original_args`.
-inline constexpr int kHiddenArgs = 4;  // sizes (ulong*), records (uint*), __local shadow, dummy
+/// sizes (ulong*), records (uint*), __local shadow, dummy, __global shadow (uint*).
+inline constexpr int kHiddenArgs = 5;
 
 /// Rewrites kernel `kernel` of `text` (the file `file_name`), parsed as OpenCL C with the
 /// `-D`, `-I`, `-U` and `-cl-std=` options among `build_options` (default CL1.2).

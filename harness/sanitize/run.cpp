@@ -82,18 +82,28 @@ Finding outOfBounds(const Instrumented& inst, size_t s, const uint32_t* r,
 Finding race(const Instrumented& inst, size_t s, const uint32_t* r) {
   const Site& site = inst.sites[s];
   const size_t other = r[kRaceOther] < inst.sites.size() ? r[kRaceOther] : s;
-  const char* type = r[kRaceType] == 1 ? "write-write" : "read-write";
-  const std::string them =
+  const bool across = r[kRaceType] >= 4;  // two work-groups, __global memory
+  const char* type = r[kRaceType] == 1 || r[kRaceType] == 4 ? "write-write" : "read-write";
+  std::string them =
       r[kRaceThem] == 0xFFFFu ? "several work-items" : fmt::format("local item {}", r[kRaceThem]);
+  if (across)
+    them = r[kRaceThem] == 0xFFFFFFFFu ? "several work-groups"
+                                       : fmt::format("work-group {}", r[kRaceThem] - 1);
   Finding f;
   f.kind = FindingKind::race;
   f.address_space = site.space;
+  const std::string me = across ? fmt::format("work-group {}", r[kRaceGroup])
+                                : fmt::format("local item {}", r[kRaceMe]);
   f.summary = fmt::format(
-      "{} data race on __local memory in one barrier interval: {} of {} by local item {} and "
-      "{} of {} by {} of work-group {} ({} racing access{} at this line)",
-      type, verb(site.kind), site.text, r[kRaceMe], verb(inst.sites[other].kind),
-      inst.sites[other].text, them, r[kRaceGroup], r[kRaceCount], r[kRaceCount] == 1 ? "" : "es");
-  f.work_items = {fmt::format("local item {} of group {}", r[kRaceMe], r[kRaceGroup])};
+      "{} data race {}: {} of {} by {} and {} of {} by {}{} ({} racing access{} at this line)",
+      type,
+      across ? "on __global memory between work-groups of one launch (nothing orders them)"
+             : "on __local memory in one barrier interval",
+      verb(site.kind), site.text, me, verb(inst.sites[other].kind), inst.sites[other].text, them,
+      across ? "" : fmt::format(" of work-group {}", r[kRaceGroup]), r[kRaceCount],
+      r[kRaceCount] == 1 ? "" : "es");
+  f.work_items = {across ? me
+                         : fmt::format("local item {} of group {}", r[kRaceMe], r[kRaceGroup])};
   return f;
 }
 
@@ -243,6 +253,31 @@ uint64_t shadowWords(const Instrumented& inst, const std::vector<uint64_t>& loca
   return words;
 }
 
+// The words of __global shadow: one per 4 bytes of the kernel's buffers, or 0 (races across
+// work-groups not looked at, said in a note) past kMaxGlobalShadowBytes or the device's largest
+// allocation.
+uint64_t globalShadowWords(const std::vector<uint64_t>& global_bytes, const DeviceInfo& dev,
+                           std::vector<std::string>& notes) {
+  uint64_t words = 0, own = 0;
+  for (uint64_t b : global_bytes) words += (b + 3) / 4, own += b;
+  const uint64_t need = words * kGlobalShadowUints * 4;
+  const uint64_t most = dev.max_mem_alloc_size
+                            ? std::min(kMaxGlobalShadowBytes, dev.max_mem_alloc_size)
+                            : kMaxGlobalShadowBytes;
+  if (need > most) {
+    notes.push_back(fmt::format(
+        "sanitizer: the __global shadow ({} bytes for {} bytes of buffers) is over {} bytes: races "
+        "across work-groups not looked at",
+        need, own, most));
+    return 0;
+  }
+  if (words)
+    notes.push_back(fmt::format(
+        "sanitizer: __global shadow of {} bytes for {} bytes of buffers ({} bytes per 4-byte word)",
+        need, own, kGlobalShadowUints * 4));
+  return words;
+}
+
 }  // namespace
 
 namespace {
@@ -270,6 +305,12 @@ std::vector<uint32_t> launchInstrumented(DeviceSession& session, cl::Kernel& ker
       std::accumulate(launch.local.begin(), launch.local.end(), size_t{1}, std::multiplies<>());
   const uint64_t words = shadowWords(inst, local_bytes, session.device(), items, out.notes);
   sizes.push_back(words);
+  const uint64_t gwords = globalShadowWords(global_bytes, session.device(), out.notes);
+  sizes.push_back(gwords);
+  cl::Buffer globalShadow(session.context(), CL_MEM_READ_WRITE,
+                          std::max<uint64_t>(gwords, 1) * kGlobalShadowUints * 4);
+  session.queue().enqueueFillBuffer(globalShadow, cl_uint{0}, 0,
+                                    std::max<uint64_t>(gwords, 1) * kGlobalShadowUints * 4);
   const cl_uint hidden = static_cast<cl_uint>(inst.original_args);
   cl::Buffer sizeBuffer(session.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
                         sizes.size() * sizeof(cl_ulong), sizes.data());
@@ -281,6 +322,7 @@ std::vector<uint32_t> launchInstrumented(DeviceSession& session, cl::Kernel& ker
   kernel.setArg(hidden + 1, recordBuffer);
   kernel.setArg(hidden + 2, cl::Local(words * kShadowUints * 4 + kLocalDummyBytes));
   kernel.setArg(hidden + 3, dummy);
+  kernel.setArg(hidden + 4, globalShadow);
   session.queue().enqueueNDRangeKernel(kernel, ndRange(launch.offset), ndRange(launch.global),
                                        ndRange(launch.local));
   session.queue().enqueueReadBuffer(recordBuffer, CL_TRUE, 0, records.size() * sizeof(uint32_t),

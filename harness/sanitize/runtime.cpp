@@ -18,19 +18,23 @@ struct __clh_ctx {
   __global uint* rec;
   __local uint* lsh;
   ulong lwords, ldyn;
+  __global uint* gsh;
+  ulong gwords;
   __global uchar* gdummy;
   __local uchar* ldummy;
-  ulong gbase[__CLH_NG], gsize[__CLH_NG];
+  ulong gbase[__CLH_NG], gsize[__CLH_NG], goff[__CLH_NG];
   ulong lbase[__CLH_NL], lsize[__CLH_NL], loff[__CLH_NL];
 };
 void __clh_init(struct __clh_ctx* c, __global ulong* sizes, __global uint* rec, __local uint* lsh,
-                __global uchar* dummy, int ng, int nla) {
+                __global uchar* dummy, __global uint* gsh, int ng, int nla) {
   c->on = 1; c->ng = ng; c->nl = nla; c->nla = nla; c->epoch = 0;
   c->lid = get_local_id(0) + get_local_size(0) * (get_local_id(1) + get_local_size(1) * get_local_id(2));
   c->group = get_group_id(0) + get_num_groups(0) * (get_group_id(1) + get_num_groups(1) * get_group_id(2));
   c->sizes = sizes; c->rec = rec; c->lsh = lsh; c->gdummy = dummy;
   ulong words = 0;
-  for (int k = 0; k < ng; ++k) c->gsize[k] = sizes[k];
+  for (int k = 0; k < ng; ++k) { c->gsize[k] = sizes[k]; c->goff[k] = words; words += (sizes[k] + 3) / 4; }
+  c->gsh = gsh; c->gwords = sizes[ng + nla + 1];
+  words = 0;
   for (int k = 0; k < nla; ++k) {
     c->lsize[k] = sizes[ng + k]; c->loff[k] = words; words += (c->lsize[k] + 3) / 4;
   }
@@ -86,26 +90,53 @@ void __clh_uninit(struct __clh_ctx* c, uint site, uint object, ulong byte) {
 )CL";
 
 // The accesses. A __global one is checked against the buffer it names (hint), else the buffer
-// holding its address; out of bounds, it goes to the dummy instead. A __local one the same, then
-// the shadow of each 4-byte word it covers: (epoch+1, writer<<16|reader, their sites, written).
+// holding its address; out of bounds, it goes to the dummy instead; then the __global shadow of
+// each 4-byte word it covers: (writer group+1, reader group+1, ~0 for several; their sites),
+// updated with atomics (work-groups run at once). A __local one the same, then the __local
+// shadow of each word: (epoch+1, writer<<16|reader, their sites, written).
 constexpr const char* kAccesses = R"CL(
+void __clh_gshadow(struct __clh_ctx* c, uint site, uint kind, ulong w) {
+  __global uint* s = c->gsh + 4 * w;
+  uint me = c->group + 1;
+  if (kind & 2u) {
+    uint old = atomic_cmpxchg(s, 0u, me);
+    if (old == 0u) s[2] = site;
+    else if (old != me) { __clh_race(c, site, s[2], old, 4); atomic_xchg(s, 0xFFFFFFFFu); }
+    uint r = atomic_or(s + 1, 0u);
+    if (r != 0u && r != me) __clh_race(c, site, s[3], r, 5);
+  }
+  if (kind & 1u) {
+    uint old = atomic_cmpxchg(s + 1, 0u, me);
+    if (old == 0u) s[3] = site;
+    else if (old != me && old != 0xFFFFFFFFu) atomic_xchg(s + 1, 0xFFFFFFFFu);
+    uint wr = atomic_or(s, 0u);
+    if (wr != 0u && wr != me) __clh_race(c, site, s[2], wr, 6);
+  }
+}
 __global void* __clh_ga(struct __clh_ctx* c, uint site, int hint, uint kind, __global void* p, ulong bytes) {
   if (!c->on) return p;
   ulong a = (ulong)p;
   int b = hint;
   if (b < 0) {
-    for (int k = 0; k < c->ng; ++k)
-      if (a >= c->gbase[k] && a + bytes <= c->gbase[k] + c->gsize[k]) return p;
-    ulong best = 0;
-    for (int k = 0; k < c->ng; ++k)
-      if (c->gbase[k] != 0 && c->gbase[k] <= a && c->gbase[k] >= best) { best = c->gbase[k]; b = k; }
-    if (b < 0) b = 0;
-  } else if (a >= c->gbase[b] && a + bytes <= c->gbase[b] + c->gsize[b]) {
-    return p;
+    for (int k = 0; k < c->ng && b < 0; ++k)
+      if (a >= c->gbase[k] && a + bytes <= c->gbase[k] + c->gsize[k]) b = k;
+    if (b < 0) {
+      ulong best = 0;
+      for (int k = 0; k < c->ng; ++k)
+        if (c->gbase[k] != 0 && c->gbase[k] <= a && c->gbase[k] >= best) { best = c->gbase[k]; b = k; }
+      if (b < 0) b = 0;
+    }
   }
-  long off = (long)(a - c->gbase[b]);
-  __clh_oob(c, site, (uint)b, off >= 0 ? off / (long)bytes : -((-off + (long)bytes - 1) / (long)bytes));
-  return (__global void*)c->gdummy;
+  if (c->ng == 0 || !(a >= c->gbase[b] && a + bytes <= c->gbase[b] + c->gsize[b])) {
+    long off = c->ng ? (long)(a - c->gbase[b]) : 0;
+    __clh_oob(c, site, (uint)b, off >= 0 ? off / (long)bytes : -((-off + (long)bytes - 1) / (long)bytes));
+    return (__global void*)c->gdummy;
+  }
+  if (kind == 4u || c->gwords == 0) return p;
+  ulong first = (a - c->gbase[b]) / 4, last = (a + bytes - 1 - c->gbase[b]) / 4;
+  for (ulong w = first; w <= last; ++w)
+    if (c->goff[b] + w < c->gwords) __clh_gshadow(c, site, kind, c->goff[b] + w);
+  return p;
 }
 void __clh_shadow(struct __clh_ctx* c, uint site, uint kind, int k, ulong w, ulong byte) {
   __local uint* s = c->lsh + 4 * w;

@@ -23,8 +23,9 @@ enum Record : size_t {
   kRaceClaim = 10,     ///< the first one's details follow
   kRaceOther = 11,     ///< the other access's site
   kRaceMe = 12,        ///< this access's work-item (local flat id)
-  kRaceThem = 13,      ///< the other work-item (0xFFFF: several readers)
-  kRaceType = 14,      ///< 1 write-write, 2 read then write, 3 write then read
+  kRaceThem = 13,      ///< the other work-item (0xFFFF: several readers), or group + 1 (4-6)
+  kRaceType = 14,      ///< __local: 1 write-write, 2 read then write, 3 write then read;
+                       ///< across work-groups (__global): 4, 5, 6 the same
   kRaceGroup = 15,     ///< the work-group (flat)
   kUninitCount = 16,   ///< reads of __local words no work-item of the group wrote
   kUninitClaim = 17,   ///< the first one's details follow
@@ -35,6 +36,12 @@ enum Record : size_t {
 };
 /// uints of __local shadow per 4 bytes of the kernel's __local memory (epoch, items, sites, set).
 inline constexpr size_t kShadowUints = 4;
+/// uints of __global shadow per 4 bytes of the kernel's __global buffers (writer and reader
+/// group, their sites).
+inline constexpr size_t kGlobalShadowUints = 4;
+/// The most bytes of __global shadow a launch gets; past it, races across work-groups are not
+/// looked at (a note says so).
+inline constexpr uint64_t kMaxGlobalShadowBytes = uint64_t{1} << 30;
 /// Bytes after the shadow where an out-of-bounds __local access is sent instead.
 inline constexpr size_t kLocalDummyBytes = 256;
 /// Bytes of the __global buffer where an out-of-bounds __global access is sent instead.

@@ -64,14 +64,17 @@ std::vector<float> runMatmul(const std::string& source, bool instrumented, size_
   cl::Buffer B(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, b.data());
   cl::Buffer C(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, c.data());
   k.setArg(0, A), k.setArg(1, B), k.setArg(2, C), k.setArg(3, n);
-  std::vector<cl_ulong> sizes = {bytes, bytes, bytes, 2 * 16 * 16};  // shadow words: two tiles
+  // __local shadow words: two tiles; __global: the three matrices
+  std::vector<cl_ulong> sizes = {bytes, bytes, bytes, 2 * 16 * 16, 3 * bytes / 4};
   std::vector<uint32_t> rec(sites * clh::sanitize::kRecordWords + 1, 0);
   cl::Buffer S(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizes.size() * 8, sizes.data());
   cl::Buffer R(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, rec.size() * 4, rec.data());
   cl::Buffer D(ctx, CL_MEM_READ_WRITE, clh::sanitize::kGlobalDummyBytes);
+  std::vector<uint32_t> shadow(3 * bytes / 4 * clh::sanitize::kGlobalShadowUints, 0);
+  cl::Buffer G(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, shadow.size() * 4, shadow.data());
   if (instrumented) {
-    k.setArg(4, S), k.setArg(5, R), k.setArg(7, D);
-    k.setArg(6, cl::Local(sizes.back() * 16 + clh::sanitize::kLocalDummyBytes));
+    k.setArg(4, S), k.setArg(5, R), k.setArg(7, D), k.setArg(8, G);
+    k.setArg(6, cl::Local(sizes[3] * 16 + clh::sanitize::kLocalDummyBytes));
   }
   q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(n, n), cl::NDRange(16, 16));
   q.enqueueReadBuffer(C, CL_TRUE, 0, bytes, c.data());
@@ -133,6 +136,20 @@ TEST(PoclSanitizeScan, ARaceMadeInsideHelperFunctionsIsFoundAtTheHelpersLines) {
   EXPECT_EQ(r.run.code, 1) << r.run.out;
   ASSERT_NE(r.find("race"), nullptr) << r.run.out;
   EXPECT_EQ(lineSet(*r.find("race")), (std::set<int>{4, 7})) << r.run.out;
+}
+
+TEST(PoclSanitizeScan, ARowZeroedByOneWorkGroupAndReadByOthersIsARaceAcrossWorkGroups) {
+  REQUIRE_DEVICE(kPocl);
+  const ScanOut r = sanitized("cross_group_race.cl",
+                              "--kernel zero_then_read --global 256 --local 64 --arg a=64 "
+                              "--arg out=256",
+                              "sanitize_cross_group");
+  EXPECT_EQ(r.run.code, 1) << r.run.out;
+  ASSERT_EQ(r.kinds(), std::vector<std::string>{"race"}) << r.run.out;
+  const auto& f = *r.find("race");
+  EXPECT_EQ(lineSet(f), (std::set<int>{6, 7})) << r.run.out;
+  EXPECT_EQ(f["address_space"], "global");
+  EXPECT_NE(f["summary"].get<std::string>().find("between work-groups"), std::string::npos);
 }
 
 TEST(PoclSanitizeScan, AReadOfLocalMemoryNoWorkItemWroteIsUninitializedAtItsLine) {

@@ -94,7 +94,7 @@ TEST(SanitizeRewrite, TheProgramKeepsTheFilesLinesAndThreadsTheContextThroughHel
   EXPECT_NE(program.find("float get(struct __clh_ctx* __clh_c, __global const float* a"),
             std::string::npos);
   EXPECT_NE(program.find("get(__clh_c, a, i)"), std::string::npos);
-  EXPECT_NE(program.find("__global uchar* __clh_dummy)"), std::string::npos);
+  EXPECT_NE(program.find("__global uint* __clh_gsh)"), std::string::npos);
   EXPECT_NE(program.find("__clh_c0.on = 0;"), std::string::npos);  // the other kernel: off
   EXPECT_NE(program.find("__clh_barrier(CLK_LOCAL_MEM_FENCE)"), std::string::npos);
 }
