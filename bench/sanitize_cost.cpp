@@ -1,5 +1,6 @@
 // The sanitizer's cost per launch on a real device: each kernel as written and instrumented
-// (harness/sanitize), at 16, 256, 1024 and 2^20 work-items, enqueue to finish, same buffers.
+// (harness/sanitize), at 16, 256, 1024 and 2^20 work-items, enqueue to finish, same buffers
+// (sanitized: the __global shadow's zeroing before each launch included).
 //   build/bench/bench_sanitize [--benchmark_filter=...]   (CLH_BENCH_DEVICE: a platform's name
 //   part, default "Portable Computing Language"); docs/performance.md has the figures.
 #include <benchmark/benchmark.h>
@@ -112,6 +113,8 @@ void run(benchmark::State& state, const char* source, const char* name, bool san
   f.queue.enqueueNDRangeKernel(l.kernel, cl::NullRange, cl::NDRange(items), cl::NDRange(l.local));
   f.queue.finish();
   for (auto _ : state) {
+    if (sanitized)  // the __global shadow starts empty at each launch, as the scan's does
+      f.queue.enqueueFillBuffer(l.buffers[5], cl_uint{0}, 0, 2 * items * sizeof(float) * 4);
     f.queue.enqueueNDRangeKernel(l.kernel, cl::NullRange, cl::NDRange(items), cl::NDRange(l.local));
     f.queue.finish();
   }

@@ -92,24 +92,32 @@ void __clh_uninit(struct __clh_ctx* c, uint site, uint object, ulong byte) {
 // The accesses. A __global one is checked against the buffer it names (hint), else the buffer
 // holding its address; out of bounds, it goes to the dummy instead; then the __global shadow of
 // each 4-byte word it covers: (writer group+1, reader group+1, ~0 for several; their sites),
-// updated with atomics (work-groups run at once). A __local one the same, then the __local
+// set with an atomic when it changes (work-groups run at once), then the other group's word read:
+// each side's compare-and-swap orders its own mark before its read of the other's (a locked
+// instruction on PoCL's CPUs; a GPU slice must fence there). A __local one the same, then the __local
 // shadow of each word: (epoch+1, writer<<16|reader, their sites, written).
 constexpr const char* kAccesses = R"CL(
 void __clh_gshadow(struct __clh_ctx* c, uint site, uint kind, ulong w) {
   __global uint* s = c->gsh + 4 * w;
   uint me = c->group + 1;
   if (kind & 2u) {
-    uint old = atomic_cmpxchg(s, 0u, me);
-    if (old == 0u) s[2] = site;
-    else if (old != me) { __clh_race(c, site, s[2], old, 4); atomic_xchg(s, 0xFFFFFFFFu); }
-    uint r = atomic_or(s + 1, 0u);
+    uint old = s[0];
+    if (old != me) {
+      old = atomic_cmpxchg(s, 0u, me);
+      if (old == 0u) s[2] = site;
+      else if (old != me) { __clh_race(c, site, s[2], old, 4); atomic_xchg(s, 0xFFFFFFFFu); }
+    }
+    uint r = s[1];
     if (r != 0u && r != me) __clh_race(c, site, s[3], r, 5);
   }
   if (kind & 1u) {
-    uint old = atomic_cmpxchg(s + 1, 0u, me);
-    if (old == 0u) s[3] = site;
-    else if (old != me && old != 0xFFFFFFFFu) atomic_xchg(s + 1, 0xFFFFFFFFu);
-    uint wr = atomic_or(s, 0u);
+    uint old = s[1];
+    if (old != me && old != 0xFFFFFFFFu) {
+      old = atomic_cmpxchg(s + 1, 0u, me);
+      if (old == 0u) s[3] = site;
+      else if (old != me && old != 0xFFFFFFFFu) atomic_xchg(s + 1, 0xFFFFFFFFu);
+    }
+    uint wr = s[0];
     if (wr != 0u && wr != me) __clh_race(c, site, s[2], wr, 6);
   }
 }
