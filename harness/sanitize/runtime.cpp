@@ -94,8 +94,8 @@ void __clh_uninit(struct __clh_ctx* c, uint site, uint object, ulong byte) {
 // each 4-byte word it covers: (writer group+1, reader group+1, ~0 for several; their sites),
 // set with an atomic when it changes (work-groups run at once), then the other group's word read:
 // each side's compare-and-swap orders its own mark before its read of the other's (a locked
-// instruction on PoCL's CPUs; a GPU slice must fence there). A __local one the same, then the __local
-// shadow of each word: (epoch+1, writer<<16|reader, their sites, written).
+// instruction on PoCL's CPUs; a GPU slice must fence there). A __local one the same, then the
+// __local shadow of each word: (epoch+1, writer<<16|reader, their sites, written).
 constexpr const char* kAccesses = R"CL(
 void __clh_gshadow(struct __clh_ctx* c, uint site, uint kind, ulong w) {
   __global uint* s = c->gsh + 4 * w;
