@@ -14,6 +14,7 @@
 #include "core/expr.hpp"
 #include "core/sizes.hpp"
 #include "core/text.hpp"
+#include "sanitize/helper.hpp"
 #include "sanitize/runtime.hpp"
 
 namespace clh::sanitize {
@@ -336,10 +337,9 @@ SanitizeOutcome runSanitized(DeviceSession& session, const Spec& spec,
                              const std::string& source_path, const std::string& shown_path,
                              uint64_t seed) {
   SanitizeOutcome out;
-  std::ifstream in(source_path);
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   const std::string& kernelName = spec.launches.at(0).kernel;
-  const Instrumented inst = instrument(text, shown_path, kernelName, spec.build_options);
+  const Instrumented inst =
+      instrumentInHelper(source_path, shown_path, kernelName, spec.build_options);
   out.unchecked = inst.unchecked;
   out.sites = inst.sites.size();
   if (inst.async_copies)

@@ -190,4 +190,16 @@ TEST(PoclSanitizeScan, AnAsyncCopyIsCleanAndWhatTheSanitizerDoesNotFollowIsSaid)
   EXPECT_NE(notes.find("does not follow yet"), std::string::npos) << notes;
 }
 
+// clang 15's libraries in the tool's process crashed Oclgrind (LLVM 14) on every scan: the rewrite
+// runs in its own process, and a plain scan on the simulator still finds the race.
+TEST(OclgrindSanitize, TheToolWithoutClangInItsProcessStillRunsTheSimulator) {
+  REQUIRE_DEVICE("Oclgrind");
+  const ScanOut r = scanJson(kernelFile("local_race.cl") +
+                                 " --kernel add_neighbour --global 128 --local 64 --tries 1 "
+                                 "--device Oclgrind",
+                             "sanitize_oclgrind_plain");
+  EXPECT_EQ(r.run.code, 1) << r.run.out;
+  ASSERT_EQ(r.kinds(), std::vector<std::string>{"race"}) << r.run.out;
+}
+
 }  // namespace
