@@ -50,6 +50,9 @@ if(TARGET clharness_oclgrind_plugin)
           LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}/clharness")
 endif()
 
+# The sanitizer's rewriting helper: beside the tool, where it looks first (sanitize/helper.cpp).
+install(TARGETS clharness-rewrite RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
+
 install(EXPORT clharnessTargets NAMESPACE clharness:: DESTINATION "${CLHARNESS_INSTALL_CMAKEDIR}")
 configure_package_config_file("${CMAKE_CURRENT_LIST_DIR}/clharnessConfig.cmake.in"
                               "${PROJECT_BINARY_DIR}/clharnessConfig.cmake"

@@ -142,6 +142,9 @@ clh::scan::ScanOptions toOptions(const ScanArgs& a, uint64_t seed) {
   }
   o.stub_bodiless = a.stub_bodiless;
   o.max_items = a.max_items;
+  o.sanitize = a.sanitize;
+  // A real device runs the grid as given: the simulator's budget is not the sanitizer's.
+  if (a.sanitize && a.max_items == kScanMaxItems) o.max_items = 0;
   if (a.tries < 1) throw clh::scan::ScanUsageError("--tries: at least 1");
   if (o.sim_path.empty()) o.tries = a.tries;
   for (const auto& word : a.suppress) {
@@ -276,6 +279,7 @@ void to_json(nlohmann::json& j, const ScanJob& job) {
        {"max_items", a.max_items},
        {"uniform_writes", a.uniform_writes},
        {"stub_bodiless", a.stub_bodiless},
+       {"sanitize", a.sanitize},
        {"max_groups", job.max_groups},
        {"optimised", job.optimised},
        {"cpu_budget_s", job.cpu_budget_s}};
@@ -296,6 +300,7 @@ void from_json(const nlohmann::json& j, ScanJob& job) {
   a.max_items = j.value("max_items", a.max_items);
   a.uniform_writes = j.value("uniform_writes", a.uniform_writes);
   a.stub_bodiless = j.value("stub_bodiless", a.stub_bodiless);
+  a.sanitize = j.value("sanitize", a.sanitize);
   job.max_groups = j.value("max_groups", job.max_groups);
   job.optimised = j.value("optimised", job.optimised);
   job.cpu_budget_s = j.value("cpu_budget_s", job.cpu_budget_s);

@@ -26,6 +26,7 @@ struct ScanArgs {
   bool no_isolate = false;
   bool uniform_writes = false;  // report write-write races of equal values too
   bool stub_bodiless = false;   // functions declared without a body return zero
+  bool sanitize = false;        // run the kernel instrumented by the sanitizer
 };
 
 /// The job of a scan's child (`__scan`): the options as given, the seed read once by the parent,

@@ -22,6 +22,7 @@
 #include "core/reference.hpp"
 #include "core/result.hpp"
 #include "core/text.hpp"
+#include "sanitize/run.hpp"
 #include "scan/grid.hpp"
 #include "scan/stubs.hpp"
 #include "sim/work_groups.hpp"
@@ -232,6 +233,27 @@ ArgSpec simArgument(const SimArgument& s, ScanArgument& a, Spec& spec, const std
                         : s.wo ? ", write-only"
                                : "");
   return arg;
+}
+
+// One launch of the sanitized kernel (--sanitize); the first one's notes say what was looked at.
+CaseOutcome sanitizedCase(DeviceSession& session, const Spec& one, const std::string& build_path,
+                          const ScanOptions& options, ScanResult& r, const std::string& label) {
+  sanitize::SanitizeOutcome s =
+      sanitize::runSanitized(session, one, build_path, options.source_path, options.seed);
+  CaseOutcome outcome;
+  outcome.findings = std::move(s.findings);
+  if (!r.tries.empty()) return outcome;
+  r.notes.push_back(fmt::format(
+      "sanitized ({}): the kernel instrumented by the sanitizer ran on {} at global {}, local {}: "
+      "{} access{} to __global and __local memory checked (bounds; races in __local memory "
+      "and across work-groups; uninitialized __local reads), {} not looked at{}",
+      label, r.device, commaList(r.global), commaList(r.local), s.sites, s.sites == 1 ? "" : "es",
+      s.unchecked.size(), s.unchecked.empty() ? "" : " (below)"));
+  for (const auto& u : s.unchecked)
+    r.notes.push_back(
+        fmt::format("sanitizer: not looked at: line {}: {}: {}", u.line, u.what, u.why));
+  for (auto& note : s.notes) r.notes.push_back(std::move(note));
+  return outcome;
 }
 
 }  // namespace
@@ -793,7 +815,9 @@ ScanResult runScan(DeviceSession& session, const ScanOptions& options) {
     one.launches[0].local.clear();
     for (size_t l : t.local) one.launches[0].local.push_back({std::to_string(l), 0});
     const auto start = std::chrono::steady_clock::now();
-    CaseOutcome outcome = session.runCase(one, {}, options.seed);
+    CaseOutcome outcome = options.sanitize
+                              ? sanitizedCase(session, one, buildPath, options, r, t.label)
+                              : session.runCase(one, {}, options.seed);
     ScanTry done{t.label, t.local, outcome.findings.size(),
                  std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()};
     r.tries.push_back(done);

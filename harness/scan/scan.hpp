@@ -72,6 +72,9 @@ struct ScanOptions {
   /// At most this many work-groups in each dimension (0: no cap): the parent's second and third
   /// try of a grid that ran past the time limit.
   size_t max_groups = 0;
+  /// Run the kernel instrumented by the sanitizer (harness/sanitize) instead of as written: its
+  /// findings are the runtime's records, on whatever device the session has.
+  bool sanitize = false;
   /// CPU seconds the launches may use in all (0: no budget): a launch other than the defaults
   /// that would likely pass it is not run, and a note says so.
   double cpu_budget_s = 0;

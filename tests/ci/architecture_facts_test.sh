@@ -34,7 +34,7 @@ fresh
 expect "the doc as it is" 0 "match the code"
 
 fresh
-sed -i 's/^scan clharness::scan cl proc$/scan clharness::scan cl proc report/' "$tmp/t/harness/layers.txt"
+sed -i 's/^scan clharness::scan cl proc sanitize$/scan clharness::scan cl proc sanitize report/' "$tmp/t/harness/layers.txt"
 drifts "a layer's uses changed" "+  scan --> report"
 
 fresh

@@ -1,0 +1,135 @@
+// The sanitizer's cost per launch on a real device: each kernel as written and instrumented
+// (harness/sanitize), at 16, 256, 1024 and 2^20 work-items, enqueue to finish, same buffers
+// (sanitized: the __global shadow's zeroing before each launch included).
+//   build/bench/bench_sanitize [--benchmark_filter=...]   (CLH_BENCH_DEVICE: a platform's name
+//   part, default "Portable Computing Language"); docs/performance.md has the figures.
+#include <benchmark/benchmark.h>
+
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cl/opencl.hpp"
+#include "sanitize/rewrite.hpp"
+#include "sanitize/runtime.hpp"
+
+namespace {
+
+// Global accesses only; __local memory and a barrier. Both correct at every size used.
+const char* kSaxpy = R"CL(__kernel void saxpy(__global const float* x, __global float* y, float a) {
+  int i = get_global_id(0);
+  y[i] = a * x[i] + y[i];
+}
+)CL";
+const char* kReverse = R"CL(__kernel void reverse(__global const float* in, __global float* out) {
+  __local float tile[64];
+  int l = get_local_id(0), n = get_local_size(0);
+  tile[l] = in[get_global_id(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = tile[n - 1 - l];
+}
+)CL";
+
+struct Fixture {
+  cl::Context ctx;
+  cl::Device dev;
+  cl::CommandQueue queue;
+};
+
+Fixture& fixture() {
+  static std::unique_ptr<Fixture> f = [] {
+    const char* want = std::getenv("CLH_BENCH_DEVICE");
+    const std::string name = want ? want : "Portable Computing Language";
+    std::vector<cl::Platform> platforms;
+    cl::Platform::get(&platforms);
+    for (auto& p : platforms) {
+      if (p.getInfo<CL_PLATFORM_NAME>().find(name) == std::string::npos) continue;
+      std::vector<cl::Device> devices;
+      p.getDevices(CL_DEVICE_TYPE_ALL, &devices);
+      auto out = std::make_unique<Fixture>();
+      out->dev = devices.at(0);
+      out->ctx = cl::Context(out->dev);
+      out->queue = cl::CommandQueue(out->ctx, out->dev);
+      return out;
+    }
+    throw std::runtime_error("no platform named like " + name);
+  }();
+  return *f;
+}
+
+// One kernel with its buffers at `items` work-items, as written or instrumented.
+struct Launch {
+  cl::Kernel kernel;
+  std::vector<cl::Buffer> buffers;
+  size_t items = 0, local = 0;
+};
+
+Launch prepare(const char* source, const char* name, size_t items, bool sanitized) {
+  Fixture& f = fixture();
+  const clh::sanitize::Instrumented inst = clh::sanitize::instrument(source, "bench.cl", name, "");
+  if (!inst.error.empty()) throw std::runtime_error(inst.error);
+  cl::Program program(f.ctx, sanitized ? inst.source : std::string(source));
+  program.build({f.dev}, "");
+  Launch l{cl::Kernel(program, name), {}, items, std::min<size_t>(items, 64)};
+  const size_t bytes = items * sizeof(float);
+  std::vector<float> init(items, 0.5f);
+  for (int b = 0; b < 2; ++b)
+    l.buffers.emplace_back(f.ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, init.data());
+  l.kernel.setArg(0, l.buffers[0]);
+  l.kernel.setArg(1, l.buffers[1]);
+  if (std::string(name) == "saxpy") l.kernel.setArg(2, 2.0f);
+  if (!sanitized) return l;
+  std::vector<cl_ulong> sizes = {bytes, bytes};
+  cl_ulong words = 0;
+  for (const auto& o : inst.locals) words += (o.bytes + 3) / 4;
+  sizes.push_back(words);
+  sizes.push_back(2 * bytes / 4);  // __global shadow words: both buffers
+  std::vector<uint32_t> records(inst.sites.size() * clh::sanitize::kRecordWords + 1, 0);
+  l.buffers.emplace_back(f.ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizes.size() * 8,
+                         sizes.data());
+  l.buffers.emplace_back(f.ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, records.size() * 4,
+                         records.data());
+  l.buffers.emplace_back(f.ctx, CL_MEM_READ_WRITE, clh::sanitize::kGlobalDummyBytes);
+  std::vector<uint32_t> shadow(2 * bytes / 4 * clh::sanitize::kGlobalShadowUints, 0);
+  l.buffers.emplace_back(f.ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, shadow.size() * 4,
+                         shadow.data());
+  const cl_uint at = static_cast<cl_uint>(inst.original_args);
+  l.kernel.setArg(at, l.buffers[2]);
+  l.kernel.setArg(at + 1, l.buffers[3]);
+  l.kernel.setArg(
+      at + 2, cl::Local(words * clh::sanitize::kShadowUints * 4 + clh::sanitize::kLocalDummyBytes));
+  l.kernel.setArg(at + 3, l.buffers[4]);
+  l.kernel.setArg(at + 4, l.buffers[5]);
+  return l;
+}
+
+void run(benchmark::State& state, const char* source, const char* name, bool sanitized) {
+  const size_t items = static_cast<size_t>(state.range(0));
+  Launch l = prepare(source, name, items, sanitized);
+  Fixture& f = fixture();
+  // PoCL compiles a kernel for each local size at its first launch: not the sanitizer's cost.
+  f.queue.enqueueNDRangeKernel(l.kernel, cl::NullRange, cl::NDRange(items), cl::NDRange(l.local));
+  f.queue.finish();
+  for (auto _ : state) {
+    if (sanitized)  // the __global shadow starts empty at each launch, as the scan's does
+      f.queue.enqueueFillBuffer(l.buffers[5], cl_uint{0}, 0, 2 * items * sizeof(float) * 4);
+    f.queue.enqueueNDRangeKernel(l.kernel, cl::NullRange, cl::NDRange(items), cl::NDRange(l.local));
+    f.queue.finish();
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * items));
+}
+
+void sizes(benchmark::internal::Benchmark* b) {
+  for (int64_t n : {16, 256, 1024, 1 << 20}) b->Arg(n);
+  b->UseRealTime()->Unit(benchmark::kMicrosecond);
+}
+
+}  // namespace
+
+BENCHMARK_CAPTURE(run, saxpy_plain, kSaxpy, "saxpy", false)->Apply(sizes);
+BENCHMARK_CAPTURE(run, saxpy_sanitized, kSaxpy, "saxpy", true)->Apply(sizes);
+BENCHMARK_CAPTURE(run, reverse_plain, kReverse, "reverse", false)->Apply(sizes);
+BENCHMARK_CAPTURE(run, reverse_sanitized, kReverse, "reverse", true)->Apply(sizes);
+BENCHMARK_MAIN();

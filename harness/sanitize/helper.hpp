@@ -1,0 +1,16 @@
+// The rewrite run in its own process (clharness-rewrite), for the tool: clang 15's libraries must
+// not share a process with Oclgrind's LLVM 14.
+#pragma once
+
+#include <string>
+
+#include "sanitize/rewrite.hpp"
+
+namespace clh::sanitize {
+
+/// instrument() through the helper executable beside the running one (or the build tree's);
+/// a helper that cannot be run or answers nothing is the result's `error`.
+Instrumented instrumentInHelper(const std::string& source_path, const std::string& file_name,
+                                const std::string& kernel, const std::string& build_options);
+
+}  // namespace clh::sanitize

@@ -1,0 +1,429 @@
+// The instrumenting rewrite on clang's syntax tree: every load and store through __global and
+// __local memory in the kernel and the functions it calls goes through the runtime (runtime.cpp).
+#include "sanitize/rewrite.hpp"
+
+#include <clang/AST/ASTConsumer.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/FrontendAction.h>
+#include <clang/Frontend/TextDiagnosticPrinter.h>
+#include <clang/Lex/Lexer.h>
+#include <clang/Rewrite/Core/Rewriter.h>
+#include <clang/Tooling/Tooling.h>
+
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "sanitize/runtime.hpp"
+
+namespace clh::sanitize {
+
+namespace {
+
+using namespace clang;
+
+constexpr int kMaxSites = 65000;  // a site id takes 16 bits in the local shadow
+
+bool isKernel(const FunctionDecl* f) {
+  return f->hasAttr<OpenCLKernelAttr>();
+}
+
+// Parentheses and vector lanes (`a[i].x`: the access is the whole vector) around an access.
+const Expr* accessRoot(const Expr* e) {
+  while (true) {
+    e = e->IgnoreParens();
+    if (const auto* v = dyn_cast<ExtVectorElementExpr>(e))
+      e = v->getBase();
+    else
+      return e;
+  }
+}
+
+class Visitor : public RecursiveASTVisitor<Visitor> {
+ public:
+  Visitor(ASTContext& ctx, Rewriter& rw, const std::string& kernel, Instrumented& out)
+      : ctx_(ctx), sm_(ctx.getSourceManager()), rw_(rw), kernel_(kernel), out_(out) {}
+
+  bool TraverseFunctionDecl(FunctionDecl* f) {
+    if (!sm_.isInMainFile(f->getLocation())) return true;
+    const FunctionDecl* def = f->getDefinition();
+    if (!def) return true;  // a builtin or a declaration never defined: left as it is
+    if (!isKernel(f)) addContextParameter(f);
+    if (!f->doesThisDeclarationHaveABody()) return true;
+    current_ = f;
+    target_ = isKernel(f) && f->getName() == kernel_;
+    if (isKernel(f)) kernelPrologue(f);
+    bool ok = RecursiveASTVisitor::TraverseFunctionDecl(f);
+    current_ = nullptr;
+    target_ = false;
+    return ok;
+  }
+
+  bool VisitBinaryOperator(BinaryOperator* b) {
+    if (b->isAssignmentOp())
+      kinds_[accessRoot(b->getLHS())] =
+          b->isCompoundAssignmentOp() ? AccessKind::read_write : AccessKind::write;
+    return true;
+  }
+
+  bool VisitUnaryOperator(UnaryOperator* u) {
+    if (u->isIncrementDecrementOp()) kinds_[accessRoot(u->getSubExpr())] = AccessKind::read_write;
+    if (u->getOpcode() == UO_AddrOf && !atomics_.count(accessRoot(u->getSubExpr())))
+      notAccess_.insert(accessRoot(u->getSubExpr()));
+    if (u->getOpcode() == UO_Deref) access(u);
+    return true;
+  }
+
+  bool VisitArraySubscriptExpr(ArraySubscriptExpr* e) {
+    access(e);
+    return true;
+  }
+
+  bool VisitMemberExpr(MemberExpr* m) {
+    if (!m->isArrow()) notAccess_.insert(m->getBase()->IgnoreParens());  // the field is
+    access(m);
+    return true;
+  }
+
+  bool VisitDeclRefExpr(DeclRefExpr* d) {
+    access(d);  // a __local variable named directly
+    return true;
+  }
+
+  bool VisitDeclStmt(DeclStmt* s) {
+    if (!target_) return true;
+    for (Decl* d : s->decls()) {
+      auto* v = dyn_cast<VarDecl>(d);
+      if (!v || v->getType().getAddressSpace() != LangAS::opencl_local) continue;
+      registerLocal(v, s);
+    }
+    return true;
+  }
+
+  bool VisitCallExpr(CallExpr* c);
+
+ private:
+  bool inScope() const { return current_ && (target_ || !isKernel(current_)); }
+  void access(Expr* e);
+  void addContextParameter(FunctionDecl* f);
+  void kernelPrologue(FunctionDecl* f);
+  void registerLocal(VarDecl* v, DeclStmt* s);
+  void unchecked(SourceLocation at, const std::string& what, const std::string& why);
+  int hintFor(const Expr* e, bool local) const;
+  std::string text(SourceRange r) const {
+    return Lexer::getSourceText(CharSourceRange::getTokenRange(r), sm_, ctx_.getLangOpts()).str();
+  }
+
+  ASTContext& ctx_;
+  SourceManager& sm_;
+  Rewriter& rw_;
+  const std::string& kernel_;
+  Instrumented& out_;
+  FunctionDecl* current_ = nullptr;
+  bool target_ = false;
+  std::map<const Expr*, AccessKind> kinds_;
+  std::set<const Expr*> notAccess_, atomics_;
+  std::map<const Decl*, int> globalIds_, localIds_;
+  size_t declaredWords_ = 0;
+};
+
+void Visitor::unchecked(SourceLocation at, const std::string& what, const std::string& why) {
+  const PresumedLoc p = sm_.getPresumedLoc(sm_.getExpansionLoc(at));
+  out_.unchecked.push_back({p.isValid() ? static_cast<int>(p.getLine()) : 0,
+                            p.isValid() ? static_cast<int>(p.getColumn()) : 0, what, why});
+}
+
+// The table entry an access names directly (`a[i]` with `a` a parameter or a __local variable of
+// the kernel): the runtime checks the bounds against it; -1: found by the address at run time.
+int Visitor::hintFor(const Expr* e, bool local) const {
+  while (true) {
+    e = e->IgnoreParenImpCasts();
+    if (const auto* s = dyn_cast<ArraySubscriptExpr>(e))
+      e = s->getBase();
+    else
+      break;
+  }
+  const auto* d = dyn_cast<DeclRefExpr>(e);
+  if (!d || !target_) return -1;
+  const auto& ids = local ? localIds_ : globalIds_;
+  auto it = ids.find(d->getDecl());
+  return it == ids.end() ? -1 : it->second;
+}
+
+void Visitor::access(Expr* e) {
+  if (!inScope() || !e->isLValue() || notAccess_.count(e)) return;
+  const QualType t = e->getType();
+  const LangAS as = t.getAddressSpace();
+  if (as != LangAS::opencl_global && as != LangAS::opencl_local) return;
+  if (t->isArrayType() || t->isFunctionType()) return;
+  const bool local = as == LangAS::opencl_local;
+  if (auto* d = dyn_cast<DeclRefExpr>(e); d && !local) return;  // a __global variable (2.0)
+  const std::string shown = text(e->getSourceRange());
+  if (e->getBeginLoc().isMacroID() || e->getEndLoc().isMacroID()) {
+    unchecked(e->getBeginLoc(), shown, "written inside a macro");
+    return;
+  }
+  if (out_.sites.size() >= static_cast<size_t>(kMaxSites)) {
+    unchecked(e->getBeginLoc(), shown, "past the sanitizer's limit of accesses per program");
+    return;
+  }
+  auto k = kinds_.find(e);
+  Site site;
+  site.kind = k == kinds_.end() ? AccessKind::read : k->second;
+  const PresumedLoc p = sm_.getPresumedLoc(e->getBeginLoc());
+  site.line = static_cast<int>(p.getLine());
+  site.column = static_cast<int>(p.getColumn());
+  site.space = local ? "local" : "global";
+  site.text = shown;
+  const int id = static_cast<int>(out_.sites.size());
+  PrintingPolicy policy(ctx_.getLangOpts());
+  const std::string pointer = ctx_.getPointerType(t).getAsString(policy);
+  const long bytes = static_cast<long>(ctx_.getTypeSizeInChars(t).getQuantity());
+  site.bytes = static_cast<size_t>(bytes);
+  out_.sites.push_back(site);
+  rw_.InsertTextAfter(e->getBeginLoc(), "(*(" + pointer + ")" + (local ? "__clh_la" : "__clh_ga") +
+                                            "(__clh_c, " + std::to_string(id) + ", " +
+                                            std::to_string(hintFor(e, local)) + ", " +
+                                            std::to_string(static_cast<int>(site.kind)) + ", (" +
+                                            (local ? "__local" : "__global") + " void*)&(");
+  const SourceLocation end = Lexer::getLocForEndOfToken(e->getEndLoc(), 0, sm_, ctx_.getLangOpts());
+  rw_.InsertTextBefore(end, "), " + std::to_string(bytes) + "))");
+}
+
+bool Visitor::VisitCallExpr(CallExpr* c) {
+  if (!inScope()) return true;
+  const FunctionDecl* f = c->getDirectCallee();
+  if (!f) return true;
+  const std::string name = f->getNameAsString();
+  if (c->getBeginLoc().isMacroID()) return true;
+  if (const FunctionDecl* def = f->getDefinition(); def && sm_.isInMainFile(def->getLocation())) {
+    if (isKernel(def)) return true;
+    if (c->getNumArgs() > 0)
+      rw_.InsertTextBefore(c->getArg(0)->getBeginLoc(), "__clh_c, ");
+    else
+      rw_.InsertTextBefore(c->getRParenLoc(), "__clh_c");
+    return true;
+  }
+  if (name == "barrier" || name == "work_group_barrier") {
+    rw_.InsertTextBefore(c->getCallee()->getBeginLoc(), "__clh_");
+    return true;
+  }
+  const bool atomic = name.rfind("atomic_", 0) == 0 || name.rfind("atom_", 0) == 0;
+  if (name.rfind("async_work_group", 0) == 0) out_.async_copies = true;
+  for (unsigned i = 0; i < c->getNumArgs(); ++i) {
+    const Expr* a = c->getArg(i)->IgnoreParenImpCasts();
+    const QualType t = a->getType();
+    if (!t->isPointerType()) continue;
+    const LangAS as = t->getPointeeType().getAddressSpace();
+    if (as != LangAS::opencl_global && as != LangAS::opencl_local) continue;
+    const auto* addr = dyn_cast<UnaryOperator>(a);
+    if (atomic && i == 0 && addr && addr->getOpcode() == UO_AddrOf) {
+      kinds_[accessRoot(addr->getSubExpr())] = AccessKind::atomic;
+      atomics_.insert(accessRoot(addr->getSubExpr()));
+      continue;
+    }
+    unchecked(c->getBeginLoc(), text(c->getSourceRange()),
+              "'" + name + "' is given a " + (as == LangAS::opencl_local ? "__local" : "__global") +
+                  " pointer: the accesses it makes are not checked");
+    break;
+  }
+  return true;
+}
+
+// A function the kernel may call gets the runtime's context as its first parameter.
+void Visitor::addContextParameter(FunctionDecl* f) {
+  const char* param = "struct __clh_ctx* __clh_c";
+  if (f->getNumParams() > 0) {
+    rw_.InsertTextBefore(f->getParamDecl(0)->getBeginLoc(), std::string(param) + ", ");
+    return;
+  }
+  FunctionTypeLoc tl = f->getFunctionTypeLoc();
+  if (tl.isNull()) return;
+  const SourceLocation open = tl.getLParenLoc().getLocWithOffset(1), close = tl.getRParenLoc();
+  const unsigned length = sm_.getFileOffset(close) - sm_.getFileOffset(open);
+  if (length > 0)
+    rw_.ReplaceText(open, length, param);  // `(void)`
+  else
+    rw_.InsertTextBefore(close, param);
+}
+
+// The kernel's hidden parameters and the context every access uses: on for the kernel scanned,
+// off for the file's other kernels (the functions they share take it too).
+void Visitor::kernelPrologue(FunctionDecl* f) {
+  auto* body = dyn_cast_or_null<CompoundStmt>(f->getBody());
+  if (!body) return;
+  const SourceLocation open = body->getLBracLoc().getLocWithOffset(1);
+  std::string pro = "struct __clh_ctx __clh_c0; struct __clh_ctx* __clh_c = &__clh_c0; ";
+  if (!target_) {
+    rw_.InsertTextAfter(open, pro + "__clh_c0.on = 0;");
+    return;
+  }
+  out_.original_args = static_cast<int>(f->getNumParams());
+  std::string bases;
+  int nlArgs = 0;
+  for (unsigned i = 0; i < f->getNumParams(); ++i) {
+    const ParmVarDecl* p = f->getParamDecl(i);
+    const QualType t = p->getType();
+    if (!t->isPointerType()) continue;
+    const LangAS as = t->getPointeeType().getAddressSpace();
+    const std::string name = p->getNameAsString();
+    if (as == LangAS::opencl_global) {
+      const int id = static_cast<int>(out_.globals.size());
+      globalIds_[p] = id;
+      out_.globals.push_back({name, static_cast<int>(i)});
+      bases += "__clh_c->gbase[" + std::to_string(id) + "] = (ulong)(" + name + "); ";
+    } else if (as == LangAS::opencl_local) {
+      const int id = nlArgs++;
+      localIds_[p] = id;
+      out_.locals.push_back({name, static_cast<int>(i), 0, 0});
+      bases += "__clh_c->lbase[" + std::to_string(id) + "] = (ulong)(" + name + "); ";
+    }
+  }
+  pro += "__clh_init(__clh_c, __clh_sizes, __clh_rec, __clh_lsh, __clh_dummy, __clh_gsh, " +
+         std::to_string(out_.globals.size()) + ", " + std::to_string(nlArgs) + "); " + bases +
+         "__clh_begin(__clh_c);";
+  rw_.InsertTextAfter(open, pro);
+  const char* hidden =
+      "__global ulong* __clh_sizes, __global uint* __clh_rec, __local uint* __clh_lsh, "
+      "__global uchar* __clh_dummy, __global uint* __clh_gsh";
+  FunctionTypeLoc tl = f->getFunctionTypeLoc();
+  const SourceLocation lp = tl.getLParenLoc().getLocWithOffset(1), rp = tl.getRParenLoc();
+  const unsigned length = sm_.getFileOffset(rp) - sm_.getFileOffset(lp);
+  if (f->getNumParams() > 0)
+    rw_.InsertTextBefore(rp, std::string(", ") + hidden);
+  else if (length > 0)
+    rw_.ReplaceText(lp, length, hidden);
+  else
+    rw_.InsertTextBefore(rp, hidden);
+}
+
+// A __local variable of the kernel: its bounds and shadow words, set once it is declared.
+void Visitor::registerLocal(VarDecl* v, DeclStmt* s) {
+  const int id = static_cast<int>(out_.locals.size());
+  const size_t bytes = static_cast<size_t>(ctx_.getTypeSizeInChars(v->getType()).getQuantity());
+  localIds_[v] = id;
+  out_.locals.push_back({v->getNameAsString(), -1, bytes, declaredWords_});
+  const std::string name = v->getNameAsString(), k = std::to_string(id);
+  const std::string reg = " __clh_local(__clh_c, " + k + ", (__local void*)&(" + name + "), " +
+                          std::to_string(bytes) + ", " + std::to_string(declaredWords_) + ");";
+  declaredWords_ += (bytes + 3) / 4;
+  if (s->getEndLoc().isMacroID()) {
+    unchecked(s->getBeginLoc(), name, "declared inside a macro: its accesses are not checked");
+    return;
+  }
+  rw_.InsertTextAfter(s->getEndLoc().getLocWithOffset(1), reg);
+}
+
+class Consumer : public ASTConsumer {
+ public:
+  Consumer(Rewriter& rw, const std::string& kernel, Instrumented& out)
+      : rw_(rw), kernel_(kernel), out_(out) {}
+  void HandleTranslationUnit(ASTContext& ctx) override {
+    if (ctx.getDiagnostics().hasErrorOccurred()) return;
+    rw_.setSourceMgr(ctx.getSourceManager(), ctx.getLangOpts());
+    Visitor v(ctx, rw_, kernel_, out_);
+    v.TraverseDecl(ctx.getTranslationUnitDecl());
+    const RewriteBuffer* b = rw_.getRewriteBufferFor(ctx.getSourceManager().getMainFileID());
+    if (b)
+      rewritten_ = std::string(b->begin(), b->end());
+    else
+      rewritten_ =
+          ctx.getSourceManager().getBufferData(ctx.getSourceManager().getMainFileID()).str();
+    done_ = true;
+  }
+  bool done_ = false;
+  std::string rewritten_;
+
+ private:
+  Rewriter& rw_;
+  const std::string& kernel_;
+  Instrumented& out_;
+};
+
+class Action : public ASTFrontendAction {
+ public:
+  Action(const std::string& kernel, Instrumented& out, std::string& rewritten, std::string& diags)
+      : kernel_(kernel), out_(out), rewritten_(rewritten), diags_(diags) {}
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance& ci, StringRef) override {
+    stream_ = std::make_unique<llvm::raw_string_ostream>(diags_);
+    auto* printer = new TextDiagnosticPrinter(*stream_, &ci.getDiagnosticOpts());
+    ci.getDiagnostics().setClient(printer, true);
+    printer->BeginSourceFile(ci.getLangOpts(), &ci.getPreprocessor());  // as the old one was
+    auto c = std::make_unique<Consumer>(rw_, kernel_, out_);
+    consumer_ = c.get();
+    return c;
+  }
+  void EndSourceFileAction() override {
+    if (consumer_ && consumer_->done_) rewritten_ = consumer_->rewritten_;
+    if (stream_) stream_->flush();
+  }
+
+ private:
+  const std::string& kernel_;
+  Instrumented& out_;
+  std::string& rewritten_;
+  std::string& diags_;
+  Rewriter rw_;
+  Consumer* consumer_ = nullptr;
+  std::unique_ptr<llvm::raw_string_ostream> stream_;
+};
+
+// The options clang needs from the kernel's build options: macros, include folders, the standard.
+std::vector<std::string> parseArguments(const std::string& build_options) {
+  std::vector<std::string> args = {"-x",
+                                   "cl",
+                                   "-Xclang",
+                                   "-finclude-default-header",
+                                   "-Xclang",
+                                   "-fdeclare-opencl-builtins",
+                                   "-resource-dir=" CLH_CLANG_RESOURCE_DIR,
+                                   "-fsyntax-only",
+                                   "-Wno-everything"};
+  std::istringstream in(build_options);
+  bool standard = false;
+  for (std::string word, pending; in >> word;) {
+    if (!pending.empty()) {
+      args.push_back(pending + word);
+      pending.clear();
+      continue;
+    }
+    if (word == "-D" || word == "-I" || word == "-U") {
+      pending = word;
+      continue;
+    }
+    if (word.rfind("-D", 0) == 0 || word.rfind("-I", 0) == 0 || word.rfind("-U", 0) == 0)
+      args.push_back(word);
+    if (word.rfind("-cl-std=", 0) == 0) {
+      args.push_back(word);
+      standard = true;
+    }
+  }
+  if (!standard) args.push_back("-cl-std=CL1.2");
+  return args;
+}
+
+}  // namespace
+
+Instrumented instrument(const std::string& text, const std::string& file_name,
+                        const std::string& kernel, const std::string& build_options) {
+  Instrumented out;
+  std::string rewritten, diags;
+  const bool ok = clang::tooling::runToolOnCodeWithArgs(
+      std::make_unique<Action>(kernel, out, rewritten, diags), text, parseArguments(build_options),
+      file_name, "clharness-sanitize");
+  if (!ok || rewritten.empty()) {
+    out.error = diags.empty() ? "clang could not parse the file" : diags;
+    return out;
+  }
+  if (rewritten.find("__global ulong* __clh_sizes") == std::string::npos) {
+    out.error = "no kernel named '" + kernel + "' in " + file_name;
+    return out;
+  }
+  size_t nl = out.locals.size();
+  out.source = runtimeSource(out.globals.size(), nl, !out.async_copies) + "#line 1 \"" + file_name +
+               "\"\n" + rewritten;
+  return out;
+}
+
+}  // namespace clh::sanitize

@@ -1,0 +1,386 @@
+// The sanitizer's run on a real device and the decoding of its records (sanitize/run.hpp).
+#include "sanitize/run.hpp"
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <map>
+#include <numeric>
+#include <set>
+#include <utility>
+
+#include "cl/opencl.hpp"
+#include "core/case.hpp"
+#include "core/expr.hpp"
+#include "core/sizes.hpp"
+#include "core/text.hpp"
+#include "sanitize/helper.hpp"
+#include "sanitize/runtime.hpp"
+
+namespace clh::sanitize {
+
+namespace {
+
+std::vector<std::string> fileLines(const std::string& path) {
+  std::ifstream in(path);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+SourceLine sourceLine(const std::string& path, const std::vector<std::string>& lines, int line) {
+  const bool known = line >= 1 && static_cast<size_t>(line) <= lines.size();
+  return {path, line, known ? trim(lines[static_cast<size_t>(line) - 1]) : std::string()};
+}
+
+const char* verb(AccessKind k) {
+  switch (k) {
+    case AccessKind::write:
+      return "write";
+    case AccessKind::read_write:
+      return "read and write";
+    case AccessKind::atomic:
+      return "atomic access";
+    default:
+      return "read";
+  }
+}
+
+std::string item3(const uint32_t* r) {
+  return fmt::format("global({},{},{})", r[0], r[1], r[2]);
+}
+
+Finding outOfBounds(const Instrumented& inst, size_t s, const uint32_t* r,
+                    const std::vector<uint64_t>& global_bytes,
+                    const std::vector<uint64_t>& local_bytes) {
+  const Site& site = inst.sites[s];
+  const bool local = (r[kOobObject] & 0x10000u) != 0;
+  const size_t object = r[kOobObject] & 0xFFFFu;
+  const int64_t index = static_cast<int64_t>(static_cast<uint64_t>(r[kOobIndexLo]) |
+                                             (static_cast<uint64_t>(r[kOobIndexHi]) << 32));
+  std::string name = "?";
+  uint64_t bytes = 0;
+  if (local && object < inst.locals.size()) {
+    name = inst.locals[object].name;
+    bytes = object < local_bytes.size() ? local_bytes[object] : 0;
+  } else if (!local && object < inst.globals.size()) {
+    name = inst.globals[object].name;
+    bytes = object < global_bytes.size() ? global_bytes[object] : 0;
+  }
+  const uint64_t elements = site.bytes ? bytes / site.bytes : 0;
+  Finding f;
+  f.kind = FindingKind::out_of_bounds;
+  f.address_space = site.space;
+  f.summary = fmt::format(
+      "{} of {}[{}] ({}), outside {} ({} elements of {} bytes): {} such access{} at this line; "
+      "not performed",
+      verb(site.kind), name, index, site.text, name, elements, site.bytes, r[kOobCount],
+      r[kOobCount] == 1 ? "" : "es");
+  f.work_items = {item3(r + kOobItem)};
+  return f;
+}
+
+Finding race(const Instrumented& inst, size_t s, const uint32_t* r) {
+  const Site& site = inst.sites[s];
+  const size_t other = r[kRaceOther] < inst.sites.size() ? r[kRaceOther] : s;
+  const bool across = r[kRaceType] >= 4;  // two work-groups, __global memory
+  const char* type = r[kRaceType] == 1 || r[kRaceType] == 4 ? "write-write" : "read-write";
+  std::string them =
+      r[kRaceThem] == 0xFFFFu ? "several work-items" : fmt::format("local item {}", r[kRaceThem]);
+  if (across)
+    them = r[kRaceThem] == 0xFFFFFFFFu ? "several work-groups"
+                                       : fmt::format("work-group {}", r[kRaceThem] - 1);
+  Finding f;
+  f.kind = FindingKind::race;
+  f.address_space = site.space;
+  const std::string me = across ? fmt::format("work-group {}", r[kRaceGroup])
+                                : fmt::format("local item {}", r[kRaceMe]);
+  f.summary = fmt::format(
+      "{} data race {}: {} of {} by {} and {} of {} by {}{} ({} racing access{} at this line)",
+      type,
+      across ? "on __global memory between work-groups of one launch (nothing orders them)"
+             : "on __local memory in one barrier interval",
+      verb(site.kind), site.text, me, verb(inst.sites[other].kind), inst.sites[other].text, them,
+      across ? "" : fmt::format(" of work-group {}", r[kRaceGroup]), r[kRaceCount],
+      r[kRaceCount] == 1 ? "" : "es");
+  f.work_items = {across ? me
+                         : fmt::format("local item {} of group {}", r[kRaceMe], r[kRaceGroup])};
+  return f;
+}
+
+Finding uninitialized(const Instrumented& inst, size_t s, const uint32_t* r) {
+  const Site& site = inst.sites[s];
+  const size_t object = r[kUninitObject];
+  const std::string name = object < inst.locals.size() ? inst.locals[object].name : "?";
+  Finding f;
+  f.kind = FindingKind::uninitialized;
+  f.address_space = "local";
+  f.summary = fmt::format(
+      "read of {} ({}, byte {} of {}) that no work-item of work-group {} wrote ({} such read{})",
+      site.text, name, r[kUninitByte], name, r[kUninitGroup], r[kUninitCount],
+      r[kUninitCount] == 1 ? "" : "s");
+  f.work_items = {item3(r + kUninitItem)};
+  return f;
+}
+
+}  // namespace
+
+// One race is recorded at both of its sites (whichever access came second saw the first): it is
+// listed once. A read found uninitialized at a site that races with a write is the race (run in
+// the other order, the read would have seen the write): it is not listed as uninitialized.
+std::vector<Finding> decodeRecords(const Instrumented& inst, const std::vector<uint32_t>& records,
+                                   const std::vector<uint64_t>& global_bytes,
+                                   const std::vector<uint64_t>& local_bytes,
+                                   const std::string& shown_path,
+                                   const std::vector<std::string>& source_lines) {
+  const size_t sites = std::min(inst.sites.size(), records.size() / kRecordWords);
+  std::set<std::pair<size_t, size_t>> pairs;
+  std::set<size_t> racing;
+  std::vector<Finding> out;
+  std::vector<size_t> at;  // each finding's site
+  for (size_t s = 0; s < sites; ++s) {
+    const uint32_t* r = records.data() + s * kRecordWords;
+    std::vector<Finding> here;
+    if (r[kMask] & 1u) here.push_back(outOfBounds(inst, s, r, global_bytes, local_bytes));
+    const size_t other = r[kRaceOther] < sites ? r[kRaceOther] : s;
+    if ((r[kMask] & 2u) && pairs.insert({std::min(s, other), std::max(s, other)}).second) {
+      here.push_back(race(inst, s, r));
+      if (other != s)
+        here.back().lines.push_back(sourceLine(shown_path, source_lines, inst.sites[other].line));
+    }
+    if (r[kMask] & 2u) racing.insert({s, other});
+    if (r[kMask] & 4u) here.push_back(uninitialized(inst, s, r));
+    for (auto& f : here) {
+      f.lines.insert(f.lines.begin(), sourceLine(shown_path, source_lines, inst.sites[s].line));
+      f.raw = fmt::format("site {} at {}:{}:{} ({})", s, shown_path, inst.sites[s].line,
+                          inst.sites[s].column, inst.sites[s].text);
+      out.push_back(std::move(f));
+      at.push_back(s);
+    }
+  }
+  std::vector<Finding> kept;
+  for (size_t i = 0; i < out.size(); ++i)
+    if (out[i].kind != FindingKind::uninitialized || !racing.count(at[i]))
+      kept.push_back(std::move(out[i]));
+  return kept;
+}
+
+namespace {
+
+cl::NDRange ndRange(const std::vector<size_t>& d) {
+  if (d.empty()) return cl::NullRange;
+  if (d.size() == 1) return cl::NDRange(d[0]);
+  if (d.size() == 2) return cl::NDRange(d[0], d[1]);
+  return cl::NDRange(d[0], d[1], d[2]);
+}
+
+Finding toolError(const std::string& summary, const std::string& raw) {
+  Finding f;
+  f.kind = FindingKind::tool_error;
+  f.summary = summary;
+  f.raw = raw;
+  return f;
+}
+
+// The kernel's own arguments, as the spec's launch gives them; the byte size of each argument
+// (0 for a NULL buffer or a scalar) in `bytes`. Throws std::runtime_error for what the sanitizer
+// cannot pass (images and samplers).
+void setOwnArguments(DeviceSession& session, cl::Kernel& kernel, const Spec& spec,
+                     const ResolvedCase& rc, std::map<std::string, HostBuffer>& host,
+                     std::vector<cl::Buffer>& keep, std::vector<uint64_t>& bytes) {
+  const ResolvedLaunch& launch = rc.launches.at(0);
+  for (size_t i = 0; i < launch.args.size(); ++i) {
+    const ResolvedArg& a = launch.args[i];
+    const cl_uint at = static_cast<cl_uint>(i);
+    bytes.push_back(0);
+    switch (a.kind) {
+      case ArgSpec::Kind::buffer: {
+        HostBuffer& h = host.at(spec.buffers.at(a.buffer).name);
+        const size_t n = std::max<size_t>(h.bytes(), 1);
+        keep.emplace_back(session.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n, h.data());
+        kernel.setArg(at, keep.back());
+        bytes.back() = h.bytes();
+        break;
+      }
+      case ArgSpec::Kind::scalar:
+        setScalarArg(kernel, at, a.type, a.value);
+        break;
+      case ArgSpec::Kind::local:
+        kernel.setArg(at, cl::Local(a.local_bytes));
+        bytes.back() = a.local_bytes;
+        break;
+      case ArgSpec::Kind::bytes:
+        kernel.setArg(at, a.bytes.size(), a.bytes.data());
+        break;
+      case ArgSpec::Kind::null:
+        kernel.setArg(at, sizeof(cl_mem), nullptr);
+        break;
+      default:
+        throw std::runtime_error("the sanitizer does not yet pass image or sampler arguments");
+    }
+  }
+}
+
+// The words of __local shadow the launch gets: one per 4 bytes of the kernel's __local memory,
+// or 0 (races and uninitialized reads not checked, said in a note) when it cannot have them.
+uint64_t shadowWords(const Instrumented& inst, const std::vector<uint64_t>& local_bytes,
+                     const DeviceInfo& dev, size_t group_items, std::vector<std::string>& notes) {
+  uint64_t words = 0, own = 0;
+  for (size_t k = 0; k < inst.locals.size(); ++k) {
+    const uint64_t b = inst.locals[k].arg_index >= 0 ? local_bytes[k] : inst.locals[k].bytes;
+    words += (b + 3) / 4;
+    own += b;
+  }
+  const uint64_t need = words * kShadowUints * 4 + kLocalDummyBytes;
+  if (group_items > kMaxGroupItems) {
+    notes.push_back(fmt::format(
+        "sanitizer: a work-group of {} work-items is more than the __local shadow tells apart "
+        "({}): races and uninitialized reads of __local memory not looked at",
+        group_items, kMaxGroupItems));
+    return 0;
+  }
+  if (dev.local_mem_size && own + need > dev.local_mem_size) {
+    notes.push_back(fmt::format(
+        "sanitizer: the __local shadow ({} bytes for {} bytes of __local memory) does not fit "
+        "the device's {} bytes: races and uninitialized reads of __local memory not looked at",
+        need, own, dev.local_mem_size));
+    return 0;
+  }
+  if (words)
+    notes.push_back(fmt::format(
+        "sanitizer: __local shadow of {} bytes per work-group for {} bytes of __local memory "
+        "({} bytes per 4-byte word)",
+        need, own, kShadowUints * 4));
+  return words;
+}
+
+// The words of __global shadow: one per 4 bytes of the kernel's buffers, or 0 (races across
+// work-groups not looked at, said in a note) past kMaxGlobalShadowBytes or the device's largest
+// allocation.
+uint64_t globalShadowWords(const std::vector<uint64_t>& global_bytes, const DeviceInfo& dev,
+                           std::vector<std::string>& notes) {
+  uint64_t words = 0, own = 0;
+  for (uint64_t b : global_bytes) words += (b + 3) / 4, own += b;
+  const uint64_t need = words * kGlobalShadowUints * 4;
+  const uint64_t most = dev.max_mem_alloc_size
+                            ? std::min(kMaxGlobalShadowBytes, dev.max_mem_alloc_size)
+                            : kMaxGlobalShadowBytes;
+  if (need > most) {
+    notes.push_back(fmt::format(
+        "sanitizer: the __global shadow ({} bytes for {} bytes of buffers) is over {} bytes: races "
+        "across work-groups not looked at",
+        need, own, most));
+    return 0;
+  }
+  if (words)
+    notes.push_back(fmt::format(
+        "sanitizer: __global shadow of {} bytes for {} bytes of buffers ({} bytes per 4-byte word)",
+        need, own, kGlobalShadowUints * 4));
+  return words;
+}
+
+}  // namespace
+
+namespace {
+
+// Launches the built, instrumented kernel with its own and hidden arguments; the records back.
+std::vector<uint32_t> launchInstrumented(DeviceSession& session, cl::Kernel& kernel,
+                                         const Spec& spec, const Instrumented& inst, uint64_t seed,
+                                         SanitizeOutcome& out, std::vector<uint64_t>& global_bytes,
+                                         std::vector<uint64_t>& local_bytes) {
+  ExprEnv env(paramNames(spec));
+  const ResolvedCase rc = resolveCase(spec, env, Sizes{});
+  std::map<std::string, HostBuffer> host = makeInitialBuffers(spec, rc, seed);
+  std::vector<cl::Buffer> keep;
+  std::vector<uint64_t> bytes;
+  setOwnArguments(session, kernel, spec, rc, host, keep, bytes);
+  std::vector<cl_ulong> sizes;
+  for (const GlobalBuffer& g : inst.globals) global_bytes.push_back(bytes.at(g.arg_index));
+  for (const LocalObject& l : inst.locals)
+    local_bytes.push_back(l.arg_index >= 0 ? bytes.at(l.arg_index) : l.bytes);
+  sizes.insert(sizes.end(), global_bytes.begin(), global_bytes.end());
+  for (const LocalObject& l : inst.locals)
+    if (l.arg_index >= 0) sizes.push_back(bytes.at(l.arg_index));
+  const ResolvedLaunch& launch = rc.launches.at(0);
+  const size_t items =
+      std::accumulate(launch.local.begin(), launch.local.end(), size_t{1}, std::multiplies<>());
+  const uint64_t words = shadowWords(inst, local_bytes, session.device(), items, out.notes);
+  sizes.push_back(words);
+  const uint64_t gwords = globalShadowWords(global_bytes, session.device(), out.notes);
+  sizes.push_back(gwords);
+  cl::Buffer globalShadow(session.context(), CL_MEM_READ_WRITE,
+                          std::max<uint64_t>(gwords, 1) * kGlobalShadowUints * 4);
+  session.queue().enqueueFillBuffer(globalShadow, cl_uint{0}, 0,
+                                    std::max<uint64_t>(gwords, 1) * kGlobalShadowUints * 4);
+  const cl_uint hidden = static_cast<cl_uint>(inst.original_args);
+  cl::Buffer sizeBuffer(session.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                        sizes.size() * sizeof(cl_ulong), sizes.data());
+  std::vector<uint32_t> records(std::max<size_t>(inst.sites.size(), 1) * kRecordWords, 0);
+  cl::Buffer recordBuffer(session.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                          records.size() * sizeof(uint32_t), records.data());
+  cl::Buffer dummy(session.context(), CL_MEM_READ_WRITE, kGlobalDummyBytes);
+  kernel.setArg(hidden, sizeBuffer);
+  kernel.setArg(hidden + 1, recordBuffer);
+  kernel.setArg(hidden + 2, cl::Local(words * kShadowUints * 4 + kLocalDummyBytes));
+  kernel.setArg(hidden + 3, dummy);
+  kernel.setArg(hidden + 4, globalShadow);
+  session.queue().enqueueNDRangeKernel(kernel, ndRange(launch.offset), ndRange(launch.global),
+                                       ndRange(launch.local));
+  session.queue().enqueueReadBuffer(recordBuffer, CL_TRUE, 0, records.size() * sizeof(uint32_t),
+                                    records.data());
+  return records;
+}
+
+}  // namespace
+
+SanitizeOutcome runSanitized(DeviceSession& session, const Spec& spec,
+                             const std::string& source_path, const std::string& shown_path,
+                             uint64_t seed) {
+  SanitizeOutcome out;
+  const std::string& kernelName = spec.launches.at(0).kernel;
+  const Instrumented inst =
+      instrumentInHelper(source_path, shown_path, kernelName, spec.build_options);
+  out.unchecked = inst.unchecked;
+  out.sites = inst.sites.size();
+  if (inst.async_copies)
+    out.notes.push_back(
+        "sanitizer: the kernel copies with async_work_group_copy, which the sanitizer does not "
+        "follow yet: reads of __local memory nobody wrote are not looked at, and the copies' "
+        "own accesses are not checked");
+  if (!inst.error.empty()) {
+    out.findings.push_back(
+        toolError("the sanitizer could not parse the kernel's file with clang (the tool's failure)",
+                  inst.error));
+    return out;
+  }
+  const BuildOutcome& built = session.buildText(inst.source, spec.build_options, {kernelName});
+  if (built.failure) {
+    out.findings.push_back(toolError(
+        "the sanitizer's instrumented program did not build (the tool's failure, not the kernel's)",
+        built.failure->raw));
+    return out;
+  }
+  std::vector<uint64_t> globalBytes, localBytes;
+  std::vector<uint32_t> records;
+  try {
+    records = launchInstrumented(session, built.kernels.at(kernelName), spec, inst, seed, out,
+                                 globalBytes, localBytes);
+  } catch (const cl::Error& e) {
+    out.findings.push_back(toolError(
+        fmt::format("the instrumented kernel did not run: {} ({})", e.what(), clErrorName(e.err())),
+        ""));
+    return out;
+  } catch (const std::runtime_error& e) {
+    out.findings.push_back(toolError(e.what(), ""));
+    return out;
+  }
+  for (Finding& f :
+       decodeRecords(inst, records, globalBytes, localBytes, shown_path, fileLines(source_path))) {
+    f.device = session.device().displayName();
+    f.kernel = kernelName;
+    out.findings.push_back(std::move(f));
+  }
+  return out;
+}
+
+}  // namespace clh::sanitize

@@ -1,0 +1,40 @@
+// The sanitizer's run: a scan's case (its spec's first launch) on a real device with the
+// instrumented program, the runtime's records read back as the project's findings.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cl/session.hpp"
+#include "core/finding.hpp"
+#include "core/spec.hpp"
+#include "sanitize/rewrite.hpp"
+
+namespace clh::sanitize {
+
+/// What one sanitized launch found and how it ran.
+struct SanitizeOutcome {
+  std::vector<Finding> findings;   ///< each charged to the kernel's line(s), one per site and kind
+  std::vector<std::string> notes;  ///< what was left unchecked and why; the shadow's size
+  std::vector<Unchecked> unchecked;
+  size_t sites = 0;  ///< accesses instrumented
+};
+
+/// Runs launch 0 of `spec` (buffers filled as the spec says, from `seed`) with `source_path`'s
+/// kernel instrumented, on the session's device. `shown_path` names the file in findings.
+/// Findings of the tool's own (a parse or build failure of the rewrite) are tool_error.
+SanitizeOutcome runSanitized(DeviceSession& session, const Spec& spec,
+                             const std::string& source_path, const std::string& shown_path,
+                             uint64_t seed);
+
+/// The findings in the record buffer `records` of a launch of `inst` (runtime.hpp's layout),
+/// with `source_lines` the original file's lines (for SourceLine::text) and each global
+/// buffer's element count by table index (`global_bytes`).
+std::vector<Finding> decodeRecords(const Instrumented& inst, const std::vector<uint32_t>& records,
+                                   const std::vector<uint64_t>& global_bytes,
+                                   const std::vector<uint64_t>& local_bytes,
+                                   const std::string& shown_path,
+                                   const std::vector<std::string>& source_lines);
+
+}  // namespace clh::sanitize

@@ -1,0 +1,204 @@
+// The sanitizer's runtime in OpenCL C: bounds, the __local shadow (races, uninitialized reads) and
+// the per-site records, prepended to the instrumented program (runtime.hpp gives the layout).
+#include "sanitize/runtime.hpp"
+
+#include <fmt/format.h>
+
+namespace clh::sanitize {
+
+namespace {
+
+// The context every instrumented access is given, and its setup. `on` is 0 in the file's other
+// kernels. The __local shadow: kShadowUints words per 4 bytes of __local memory, then the dummy.
+constexpr const char* kContext = R"CL(
+struct __clh_ctx {
+  int on, ng, nl, nla;
+  uint epoch, lid, group;
+  __global ulong* sizes;
+  __global uint* rec;
+  __local uint* lsh;
+  ulong lwords, ldyn;
+  __global uint* gsh;
+  ulong gwords;
+  __global uchar* gdummy;
+  __local uchar* ldummy;
+  ulong gbase[__CLH_NG], gsize[__CLH_NG], goff[__CLH_NG];
+  ulong lbase[__CLH_NL], lsize[__CLH_NL], loff[__CLH_NL];
+};
+void __clh_init(struct __clh_ctx* c, __global ulong* sizes, __global uint* rec, __local uint* lsh,
+                __global uchar* dummy, __global uint* gsh, int ng, int nla) {
+  c->on = 1; c->ng = ng; c->nl = nla; c->nla = nla; c->epoch = 0;
+  c->lid = get_local_id(0) + get_local_size(0) * (get_local_id(1) + get_local_size(1) * get_local_id(2));
+  c->group = get_group_id(0) + get_num_groups(0) * (get_group_id(1) + get_num_groups(1) * get_group_id(2));
+  c->sizes = sizes; c->rec = rec; c->lsh = lsh; c->gdummy = dummy;
+  ulong words = 0;
+  for (int k = 0; k < ng; ++k) { c->gsize[k] = sizes[k]; c->goff[k] = words; words += (sizes[k] + 3) / 4; }
+  c->gsh = gsh; c->gwords = sizes[ng + nla + 1];
+  words = 0;
+  for (int k = 0; k < nla; ++k) {
+    c->lsize[k] = sizes[ng + k]; c->loff[k] = words; words += (c->lsize[k] + 3) / 4;
+  }
+  c->ldyn = words;
+  c->lwords = sizes[ng + nla];
+  c->ldummy = (__local uchar*)(lsh + 4 * c->lwords);
+}
+void __clh_begin(struct __clh_ctx* c) {
+  uint n = get_local_size(0) * get_local_size(1) * get_local_size(2);
+  for (ulong w = c->lid; w < 4 * c->lwords; w += n) c->lsh[w] = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+}
+void __clh_local(struct __clh_ctx* c, int k, __local void* p, ulong bytes, ulong at) {
+  c->lbase[k] = (ulong)p; c->lsize[k] = bytes; c->loff[k] = c->ldyn + at;
+  if (c->nl < k + 1) c->nl = k + 1;
+}
+void __clh_barrier_f(struct __clh_ctx* c, cl_mem_fence_flags f) {
+  barrier(f);
+  if (f & CLK_LOCAL_MEM_FENCE) c->epoch++;
+}
+#define __clh_barrier(f) __clh_barrier_f(__clh_c, (f))
+#define __clh_work_group_barrier(f, ...) __clh_barrier_f(__clh_c, (f))
+)CL";
+
+// The records: the first finding of each kind at a site is kept whole, the others counted.
+constexpr const char* kRecords = R"CL(
+void __clh_oob(struct __clh_ctx* c, uint site, uint object, long index) {
+  __global uint* r = c->rec + site * __CLH_RW;
+  atomic_or(r + 0, 1u);
+  atomic_inc(r + 1);
+  if (atomic_cmpxchg(r + 2, 0u, 1u) == 0u) {
+    r[3] = object; r[4] = (uint)((ulong)index); r[5] = (uint)((ulong)index >> 32);
+    r[6] = get_global_id(0); r[7] = get_global_id(1); r[8] = get_global_id(2);
+  }
+}
+void __clh_race(struct __clh_ctx* c, uint site, uint other, uint them, uint type) {
+  __global uint* r = c->rec + site * __CLH_RW;
+  atomic_or(r + 0, 2u);
+  atomic_inc(r + 9);
+  if (atomic_cmpxchg(r + 10, 0u, 1u) == 0u) {
+    r[11] = other; r[12] = c->lid; r[13] = them; r[14] = type; r[15] = c->group;
+  }
+}
+void __clh_uninit(struct __clh_ctx* c, uint site, uint object, ulong byte) {
+  __global uint* r = c->rec + site * __CLH_RW;
+  atomic_or(r + 0, 4u);
+  atomic_inc(r + 16);
+  if (atomic_cmpxchg(r + 17, 0u, 1u) == 0u) {
+    r[18] = object; r[19] = (uint)byte;
+    r[20] = get_global_id(0); r[21] = get_global_id(1); r[22] = get_global_id(2); r[23] = c->group;
+  }
+}
+)CL";
+
+// The accesses. A __global one is checked against the buffer it names (hint), else the buffer
+// holding its address; out of bounds, it goes to the dummy instead; then the __global shadow of
+// each 4-byte word it covers: (writer group+1, reader group+1, ~0 for several; their sites),
+// set with an atomic when it changes (work-groups run at once), then the other group's word read:
+// each side's compare-and-swap orders its own mark before its read of the other's (a locked
+// instruction on PoCL's CPUs; a GPU slice must fence there). A __local one the same, then the
+// __local shadow of each word: (epoch+1, writer<<16|reader, their sites, written).
+constexpr const char* kAccesses = R"CL(
+void __clh_gshadow(struct __clh_ctx* c, uint site, uint kind, ulong w) {
+  __global uint* s = c->gsh + 4 * w;
+  uint me = c->group + 1;
+  if (kind & 2u) {
+    uint old = s[0];
+    if (old != me) {
+      old = atomic_cmpxchg(s, 0u, me);
+      if (old == 0u) s[2] = site;
+      else if (old != me) { __clh_race(c, site, s[2], old, 4); atomic_xchg(s, 0xFFFFFFFFu); }
+    }
+    uint r = s[1];
+    if (r != 0u && r != me) __clh_race(c, site, s[3], r, 5);
+  }
+  if (kind & 1u) {
+    uint old = s[1];
+    if (old != me && old != 0xFFFFFFFFu) {
+      old = atomic_cmpxchg(s + 1, 0u, me);
+      if (old == 0u) s[3] = site;
+      else if (old != me && old != 0xFFFFFFFFu) atomic_xchg(s + 1, 0xFFFFFFFFu);
+    }
+    uint wr = s[0];
+    if (wr != 0u && wr != me) __clh_race(c, site, s[2], wr, 6);
+  }
+}
+__global void* __clh_ga(struct __clh_ctx* c, uint site, int hint, uint kind, __global void* p, ulong bytes) {
+  if (!c->on) return p;
+  ulong a = (ulong)p;
+  int b = hint;
+  if (b < 0) {
+    for (int k = 0; k < c->ng && b < 0; ++k)
+      if (a >= c->gbase[k] && a + bytes <= c->gbase[k] + c->gsize[k]) b = k;
+    if (b < 0) {
+      ulong best = 0;
+      for (int k = 0; k < c->ng; ++k)
+        if (c->gbase[k] != 0 && c->gbase[k] <= a && c->gbase[k] >= best) { best = c->gbase[k]; b = k; }
+      if (b < 0) b = 0;
+    }
+  }
+  if (c->ng == 0 || !(a >= c->gbase[b] && a + bytes <= c->gbase[b] + c->gsize[b])) {
+    long off = c->ng ? (long)(a - c->gbase[b]) : 0;
+    __clh_oob(c, site, (uint)b, off >= 0 ? off / (long)bytes : -((-off + (long)bytes - 1) / (long)bytes));
+    return (__global void*)c->gdummy;
+  }
+  if (kind == 4u || c->gwords == 0) return p;
+  ulong first = (a - c->gbase[b]) / 4, last = (a + bytes - 1 - c->gbase[b]) / 4;
+  for (ulong w = first; w <= last; ++w)
+    if (c->goff[b] + w < c->gwords) __clh_gshadow(c, site, kind, c->goff[b] + w);
+  return p;
+}
+void __clh_shadow(struct __clh_ctx* c, uint site, uint kind, int k, ulong w, ulong byte) {
+  __local uint* s = c->lsh + 4 * w;
+  uint me = c->lid + 1;
+  if (s[0] != c->epoch + 1) { s[0] = c->epoch + 1; s[1] = 0; s[2] = 0; }
+  uint wr = s[1] >> 16, rd = s[1] & 0xFFFFu, ws = s[2] >> 16, rs = s[2] & 0xFFFFu;
+  if (kind & 1u) {
+    if (__CLH_UNINIT && !s[3]) __clh_uninit(c, site, (uint)k, byte);
+    if (wr && wr != me) __clh_race(c, site, ws, wr - 1, 3);
+    if (!rd) { rd = me; rs = site; } else if (rd != me) rd = 0xFFFFu;
+  }
+  if (kind & 2u) {
+    if (wr && wr != me) __clh_race(c, site, ws, wr - 1, 1);
+    else if (rd && rd != me) __clh_race(c, site, rs, rd == 0xFFFFu ? 0xFFFFu : rd - 1, 2);
+    wr = me; ws = site; s[3] = 1;
+  }
+  s[1] = (wr << 16) | rd; s[2] = (ws << 16) | rs;
+}
+__local void* __clh_la(struct __clh_ctx* c, uint site, int hint, uint kind, __local void* p, ulong bytes) {
+  if (!c->on) return p;
+  ulong a = (ulong)p;
+  int b = hint;
+  if (b < 0) {
+    for (int k = 0; k < c->nl; ++k)
+      if (a >= c->lbase[k] && a + bytes <= c->lbase[k] + c->lsize[k]) { b = k; break; }
+    if (b < 0) {
+      ulong best = 0;
+      for (int k = 0; k < c->nl; ++k)
+        if (c->lbase[k] <= a && c->lbase[k] >= best) { best = c->lbase[k]; b = k; }
+      if (b < 0) b = 0;
+    }
+  }
+  if (c->nl == 0 || !(a >= c->lbase[b] && a + bytes <= c->lbase[b] + c->lsize[b])) {
+    long off = c->nl ? (long)(a - c->lbase[b]) : 0;
+    __clh_oob(c, site, 0x10000u | (uint)b, off >= 0 ? off / (long)bytes : -((-off + (long)bytes - 1) / (long)bytes));
+    return (__local void*)c->ldummy;
+  }
+  if (kind == 4u) return p;
+  ulong first = (a - c->lbase[b]) / 4, last = (a + bytes - 1 - c->lbase[b]) / 4;
+  for (ulong w = first; w <= last; ++w)
+    if (c->loff[b] + w < c->lwords) __clh_shadow(c, site, kind, b, c->loff[b] + w, a - c->lbase[b]);
+  return p;
+}
+)CL";
+
+}  // namespace
+
+std::string runtimeSource(size_t globals, size_t locals, bool uninitialized) {
+  return fmt::format(
+             "#define __CLH_NG {}\n#define __CLH_NL {}\n#define __CLH_RW {}\n#define __CLH_UNINIT "
+             "{}\n",
+             globals == 0 ? 1 : globals, locals == 0 ? 1 : locals, kRecordWords,
+             uninitialized ? 1 : 0) +
+         kContext + kRecords + kAccesses;
+}
+
+}  // namespace clh::sanitize

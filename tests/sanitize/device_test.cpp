@@ -1,0 +1,205 @@
+// The sanitizer on PoCL: the instrumented program gives the original's results on a correct
+// kernel, and `clharness scan --sanitize` finds each fault of the project's own kernels with its
+// kind and line, and nothing in each correct kernel.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <iterator>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "audit/tool_support.hpp"
+#include "cl/opencl.hpp"
+#include "sanitize/rewrite.hpp"
+#include "sanitize/runtime.hpp"
+
+namespace {
+
+using clh::test::audit::lineSet;
+using clh::test::audit::scanJson;
+using clh::test::audit::ScanOut;
+
+const std::string kPocl = "Portable Computing Language";
+
+std::string kernelFile(const std::string& name) {
+  return std::string(CLH_SANITIZE_KERNELS) + "/" + name;
+}
+
+// `scan FILE --kernel K ... --device pocl --sanitize --tries 1`, its one result.
+ScanOut sanitized(const std::string& file, const std::string& args, const std::string& name) {
+  return scanJson(kernelFile(file) + " " + args + " --device '" + kPocl + "' --sanitize --tries 1",
+                  name);
+}
+
+cl::Device poclDevice() {
+  std::vector<cl::Platform> platforms;
+  cl::Platform::get(&platforms);
+  for (auto& p : platforms)
+    if (p.getInfo<CL_PLATFORM_NAME>().find(kPocl) != std::string::npos) {
+      std::vector<cl::Device> devices;
+      p.getDevices(CL_DEVICE_TYPE_ALL, &devices);
+      if (!devices.empty()) return devices.front();
+    }
+  return cl::Device();
+}
+
+// The tiled matmul at n = 64, as written or instrumented (hidden arguments after its own): C.
+std::vector<float> runMatmul(const std::string& source, bool instrumented, size_t sites,
+                             std::vector<uint32_t>* records) {
+  const int n = 64;
+  cl::Device dev = poclDevice();
+  cl::Context ctx(dev);
+  cl::CommandQueue q(ctx, dev);
+  cl::Program program(ctx, source);
+  program.build({dev}, "");
+  cl::Kernel k(program, "matmul_tiled");
+  std::vector<float> a(n * n), b(n * n), c(n * n, 0.0f);
+  std::mt19937 random(7);
+  std::uniform_real_distribution<float> u(-1, 1);
+  for (auto& v : a) v = u(random);
+  for (auto& v : b) v = u(random);
+  const size_t bytes = a.size() * sizeof(float);
+  cl::Buffer A(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, a.data());
+  cl::Buffer B(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, b.data());
+  cl::Buffer C(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, c.data());
+  k.setArg(0, A), k.setArg(1, B), k.setArg(2, C), k.setArg(3, n);
+  // __local shadow words: two tiles; __global: the three matrices
+  std::vector<cl_ulong> sizes = {bytes, bytes, bytes, 2 * 16 * 16, 3 * bytes / 4};
+  std::vector<uint32_t> rec(sites * clh::sanitize::kRecordWords + 1, 0);
+  cl::Buffer S(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizes.size() * 8, sizes.data());
+  cl::Buffer R(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, rec.size() * 4, rec.data());
+  cl::Buffer D(ctx, CL_MEM_READ_WRITE, clh::sanitize::kGlobalDummyBytes);
+  std::vector<uint32_t> shadow(3 * bytes / 4 * clh::sanitize::kGlobalShadowUints, 0);
+  cl::Buffer G(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, shadow.size() * 4, shadow.data());
+  if (instrumented) {
+    k.setArg(4, S), k.setArg(5, R), k.setArg(7, D), k.setArg(8, G);
+    k.setArg(6, cl::Local(sizes[3] * 16 + clh::sanitize::kLocalDummyBytes));
+  }
+  q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(n, n), cl::NDRange(16, 16));
+  q.enqueueReadBuffer(C, CL_TRUE, 0, bytes, c.data());
+  if (records) q.enqueueReadBuffer(R, CL_TRUE, 0, rec.size() * 4, rec.data()), *records = rec;
+  return c;
+}
+
+TEST(PoclSanitize, TheInstrumentedTiledMatmulGivesTheOriginalsResultsAndRecordsNothing) {
+  REQUIRE_DEVICE(kPocl);
+  std::ifstream in(kernelFile("tiled_matmul.cl"));
+  const std::string text((std::istreambuf_iterator<char>(in)), {});
+  const auto inst = clh::sanitize::instrument(text, "tiled_matmul.cl", "matmul_tiled", "");
+  ASSERT_EQ(inst.error, "");
+  ASSERT_EQ(inst.sites.size(), 7u);  // As, Bs and A, B written/read, the two tile reads, C
+  const std::vector<float> plain = runMatmul(text, false, 0, nullptr);
+  std::vector<uint32_t> records;
+  const std::vector<float> checked = runMatmul(inst.source, true, inst.sites.size(), &records);
+  EXPECT_EQ(plain, checked);
+  for (size_t i = 0; i < records.size(); ++i) EXPECT_EQ(records[i], 0u) << "record word " << i;
+}
+
+// Each detector test asserts the finding's kind and line(s) on the faulty kernel; the clean
+// kernels assert that nothing is found (a sanitizer that reports everything fails them).
+TEST(PoclSanitizeScan, AReadPastTheEndOnlyAtAMultipleOf128IsFoundWithItsElementAndLine) {
+  REQUIRE_DEVICE(kPocl);
+  const ScanOut big = sanitized("read_past_end.cl",
+                                "--kernel neighbour_sum --global 1024 --local 64 --arg a=1024 "
+                                "--arg out=1024 --arg n=1024",
+                                "sanitize_past_end_1024");
+  EXPECT_EQ(big.run.code, 1) << big.run.out;
+  ASSERT_EQ(big.kinds(), std::vector<std::string>{"out_of_bounds"}) << big.run.out;
+  const auto& f = *big.find("out_of_bounds");
+  EXPECT_EQ(lineSet(f), std::set<int>{7}) << big.run.out;
+  EXPECT_NE(f["summary"].get<std::string>().find("read of a[1024]"), std::string::npos)
+      << big.run.out;
+  EXPECT_EQ(f["work_items"][0], "global(1023,0,0)") << big.run.out;
+  const ScanOut small = sanitized("read_past_end.cl",
+                                  "--kernel neighbour_sum --global 1000 --local 8 --arg a=1000 "
+                                  "--arg out=1000 --arg n=1000",
+                                  "sanitize_past_end_1000");
+  EXPECT_EQ(small.run.code, 0) << small.run.out;
+  EXPECT_TRUE(small.kinds().empty()) << small.run.out;
+}
+
+TEST(PoclSanitizeScan, AMissingBarrierIsALocalRaceBetweenTheUpdateAndTheNeighboursRead) {
+  REQUIRE_DEVICE(kPocl);
+  const ScanOut r =
+      sanitized("local_race.cl", "--kernel add_neighbour --global 256 --local 64", "sanitize_race");
+  EXPECT_EQ(r.run.code, 1) << r.run.out;
+  ASSERT_EQ(r.kinds(), std::vector<std::string>{"race"}) << r.run.out;
+  EXPECT_EQ(lineSet(*r.find("race")), (std::set<int>{8, 9})) << r.run.out;
+  EXPECT_EQ((*r.find("race"))["address_space"], "local");
+}
+
+TEST(PoclSanitizeScan, ARaceMadeInsideHelperFunctionsIsFoundAtTheHelpersLines) {
+  REQUIRE_DEVICE(kPocl);
+  const ScanOut r = sanitized("helper_race.cl", "--kernel shift_left --global 128 --local 64",
+                              "sanitize_helper_race");
+  EXPECT_EQ(r.run.code, 1) << r.run.out;
+  ASSERT_NE(r.find("race"), nullptr) << r.run.out;
+  EXPECT_EQ(lineSet(*r.find("race")), (std::set<int>{4, 7})) << r.run.out;
+}
+
+TEST(PoclSanitizeScan, ARowZeroedByOneWorkGroupAndReadByOthersIsARaceAcrossWorkGroups) {
+  REQUIRE_DEVICE(kPocl);
+  const ScanOut r = sanitized("cross_group_race.cl",
+                              "--kernel zero_then_read --global 256 --local 64 --arg a=64 "
+                              "--arg out=256",
+                              "sanitize_cross_group");
+  EXPECT_EQ(r.run.code, 1) << r.run.out;
+  ASSERT_EQ(r.kinds(), std::vector<std::string>{"race"}) << r.run.out;
+  const auto& f = *r.find("race");
+  EXPECT_EQ(lineSet(f), (std::set<int>{6, 7})) << r.run.out;
+  EXPECT_EQ(f["address_space"], "global");
+  EXPECT_NE(f["summary"].get<std::string>().find("between work-groups"), std::string::npos);
+}
+
+TEST(PoclSanitizeScan, AReadOfLocalMemoryNoWorkItemWroteIsUninitializedAtItsLine) {
+  REQUIRE_DEVICE(kPocl);
+  const ScanOut r = sanitized("uninit_local.cl", "--kernel half_filled --global 128 --local 64",
+                              "sanitize_uninit");
+  EXPECT_EQ(r.run.code, 1) << r.run.out;
+  ASSERT_EQ(r.kinds(), std::vector<std::string>{"uninitialized"}) << r.run.out;
+  EXPECT_EQ(lineSet(*r.find("uninitialized")), std::set<int>{8}) << r.run.out;
+}
+
+TEST(PoclSanitizeScan, TheCorrectKernelsAreClean) {
+  REQUIRE_DEVICE(kPocl);
+  const ScanOut tiled = sanitized("tiled_matmul.cl",
+                                  "--kernel matmul_tiled --global 64,64 --local 16,16 --arg n=64 "
+                                  "--arg A=4096 --arg B=4096 --arg C=4096",
+                                  "sanitize_tiled");
+  EXPECT_EQ(tiled.run.code, 0) << tiled.run.out;
+  EXPECT_TRUE(tiled.kinds().empty()) << tiled.run.out;
+  const ScanOut atomic =
+      sanitized("atomic_counter.cl",
+                "--kernel count_positive --global 1024 --local 64 --arg x=1024 --arg count=1",
+                "sanitize_atomic");
+  EXPECT_EQ(atomic.run.code, 0) << atomic.run.out;
+  EXPECT_TRUE(atomic.kinds().empty()) << atomic.run.out;
+}
+
+TEST(PoclSanitizeScan, AnAsyncCopyIsCleanAndWhatTheSanitizerDoesNotFollowIsSaid) {
+  REQUIRE_DEVICE(kPocl);
+  const ScanOut r = sanitized("async_copy.cl",
+                              "--kernel reverse_slices --global 256 --local 64 --arg in=256 "
+                              "--arg out=256",
+                              "sanitize_async");
+  EXPECT_EQ(r.run.code, 0) << r.run.out;
+  EXPECT_TRUE(r.kinds().empty()) << r.run.out;
+  const std::string notes = r.result["notes"].dump();
+  EXPECT_NE(notes.find("not looked at: line 6: async_work_group_copy"), std::string::npos) << notes;
+  EXPECT_NE(notes.find("does not follow yet"), std::string::npos) << notes;
+}
+
+// clang 15's libraries in the tool's process crashed Oclgrind (LLVM 14) on every scan: the rewrite
+// runs in its own process, and a plain scan on the simulator still finds the race.
+TEST(OclgrindSanitize, TheToolWithoutClangInItsProcessStillRunsTheSimulator) {
+  REQUIRE_DEVICE("Oclgrind");
+  const ScanOut r = scanJson(kernelFile("local_race.cl") +
+                                 " --kernel add_neighbour --global 128 --local 64 --tries 1 "
+                                 "--device Oclgrind",
+                             "sanitize_oclgrind_plain");
+  EXPECT_EQ(r.run.code, 1) << r.run.out;
+  ASSERT_EQ(r.kinds(), std::vector<std::string>{"race"}) << r.run.out;
+}
+
+}  // namespace
