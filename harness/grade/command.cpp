@@ -437,6 +437,7 @@ std::string outcomeLine(const gr::Grade& g) {
     if (!i.passed) {
       std::string kinds;
       for (auto k : i.kinds) kinds += (kinds.empty() ? "" : " ") + std::string(clh::toString(k));
+      if (i.partial()) kinds += (kinds.empty() ? "" : " ") + std::string("partial");
       lost += fmt::format("{}{}{}", lost.empty() ? "" : ", ", i.id,
                           kinds.empty() ? "" : " (" + kinds + ")");
     }

@@ -429,8 +429,9 @@ Grade gradeSubmission(const Assignment& a, const Submission& s, const std::vecto
         g.review = true;
         ig.note = "not assessed: no real device could time the kernel";
       } else {
-        ig.points = item.points * fraction;
-        ig.passed = fraction >= 1;
+        // Points as shown: 9.998 of 10 is 10, and a pass.
+        ig.points = roundPoints(item.points * fraction);
+        ig.passed = ig.points >= roundPoints(item.points);
         if (!ig.passed) ig.note = fmt::format("{:.0f}% of the points for speed", fraction * 100);
       }
     } else {

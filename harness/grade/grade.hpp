@@ -107,6 +107,8 @@ struct ItemGrade {
   bool not_students_fault = false;  ///< a tool or driver failure was excused; no points lost for it
   std::string note;                 ///< one sentence on why, when the verdict needs one
   std::vector<Evidence> evidence;
+  /// Kept some of its points but not all (a speed item between its two ratios): "partial".
+  bool partial() const { return !passed && assessed && blocked_by.empty() && points > 0; }
 };
 
 /// The grade of one submission.

@@ -107,7 +107,9 @@ void to_json(json& j, const ItemGrade& i) {
   j = {{"id", i.id},
        {"title", i.title},
        {"check", toString(i.check)},
-       {"result", i.passed ? "pass" : "fail"},
+       {"result", i.passed      ? "pass"
+                  : i.partial() ? "partial"
+                                : "fail"},
        {"points", i.points},
        {"max_points", i.max_points},
        {"kinds", kinds},

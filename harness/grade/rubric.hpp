@@ -36,6 +36,10 @@ struct SpeedRule {
   int repeats = 3;  ///< runs of each kernel; the fastest counts
 };
 
+/// Points as every grade, feedback, gradebook and summary shows them: to a hundredth (9.998 is
+/// 10). An item whose rounded points reach its maximum is a pass.
+double roundPoints(double points);
+
 struct RubricItem {
   std::string id;  ///< [A-Za-z0-9_-]+, a column of the gradebook
   std::string title;
