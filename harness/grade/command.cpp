@@ -35,6 +35,7 @@
 #include "grade/report.hpp"
 #include "grade/sandbox.hpp"
 #include "grade/source_guard.hpp"
+#include "grade/speed.hpp"
 #include "grade/submission_file.hpp"
 #include "grade/time_limits.hpp"
 #include "grade/trace.hpp"
@@ -222,7 +223,7 @@ Attempt runOnDevice(const Batch& b, const std::string& kernelPath, const clh::De
   gr::ReferenceTimes known;
   if (auto it = b.reference.find(dev.identity()); it != b.reference.end()) known = it->second;
   gr::TimePolicy p = policy;
-  if (b.speed && !dev.simulator) p.speed_runs = 2 * b.speed->speed->repeats + 2;
+  if (b.speed && !dev.simulator) p.speed_runs = 2 * gr::speedRounds(*b.speed->speed) + 2;
   gr::PhaseWatch watch(p, known);
   gr::LineTail tail(events);
   std::optional<gr::PhaseStop> stop;

@@ -39,8 +39,9 @@ using EventSink = std::function<void(const nlohmann::json&)>;
 
 /// Runs the assignment's spec with the submission as its source on `device`: the random-size
 /// search (shrunk to the smallest failing case), then, when asked and the kernel built, the speed
-/// case for the submission and the reference solution alternately. `simulator_log`: the Oclgrind
-/// plugin's log file for a simulator device. Throws for a spec or environment that cannot be used.
+/// case for the submission and the reference solution in turns, round by round. `simulator_log`:
+/// the Oclgrind plugin's log file for a simulator device. Throws for a spec or environment that
+/// cannot be used.
 void runDeviceJob(const DeviceInfo& device, const DeviceJob& job, const std::string& repo_root,
                   const std::string& simulator_log, const EventSink& emit);
 
