@@ -115,6 +115,12 @@ void runDeviceJob(const DeviceInfo& device, const DeviceJob& job, const std::str
     struct Unhook {
       ~Unhook() { setBuildHook({}); }
     } unhook;
+    if (job.speed_only && job.speed && !device.simulator) {
+      // A ratio that lost points, measured again alone: the timed case only (docs/grading.md).
+      emit({{"event", "speed"},
+            {"speed", timeSpeedCase(session, student, reference, *job.speed, job.seed, emit)}});
+      return;  // a real device: no simulator files to remove
+    }
     if (job.reference_first) {
       // The reference solution at the case a first try stopped in, timed here and now: the same
       // device, the same machine load.
@@ -168,6 +174,7 @@ void to_json(nlohmann::json& j, const DeviceJob& job) {
   if (job.speed) j["speed"] = {{"sizes", job.speed->sizes}, {"repeats", job.speed->repeats}};
   putOptional(j, "trace", job.trace);
   putOptional(j, "reference_first", job.reference_first);
+  if (job.speed_only) j["speed_only"] = true;
 }
 
 void from_json(const nlohmann::json& j, DeviceJob& job) {
@@ -185,6 +192,7 @@ void from_json(const nlohmann::json& j, DeviceJob& job) {
   }
   getOptional(j, "trace", job.trace);
   getOptional(j, "reference_first", job.reference_first);
+  job.speed_only = j.value("speed_only", false);
 }
 
 std::string signalWord(int sig) {

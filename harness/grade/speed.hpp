@@ -3,6 +3,7 @@
 // alone, which of two measurements counts, and the words the feedback says about it.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -55,6 +56,18 @@ bool speedNeedsRerun(const RubricItem& item, const SpeedSample& first);
 /// one with no timing, the first counts and `rerun_problem` says why (`why_none`).
 SpeedSample confirmedSpeed(const SpeedSample& first, const std::optional<SpeedSample>& alone,
                            const std::string& why_none);
+
+/// What a rerun alone gave: its sample, or none and why.
+struct AloneMeasurement {
+  std::optional<SpeedSample> sample;
+  std::string why_none;
+};
+
+/// The sample that counts on one device: `first` when it keeps every point; else
+/// `measure_alone` runs (the caller measures the timed case again with nothing else of the batch
+/// beside it) and confirmedSpeed picks.
+SpeedSample speedThatCounts(const RubricItem& item, const SpeedSample& first,
+                            const std::function<AloneMeasurement()>& measure_alone);
 
 /// The feedback's sentence on a timed sample: "measured 1.42x the reference solution's time
 /// (median of 9 rounds, quartiles 1.35-1.51x) ...", and how a rerun alone went.

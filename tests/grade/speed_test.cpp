@@ -1,7 +1,7 @@
 // Tests of the speed item's measurement in pairs (no device): the median of the rounds' ratios and
 // its quartiles, a planted slow round that a ratio of the fastest runs would be fooled by, the
 // turning order within rounds, points rounded as shown (9.998 of 10 is a pass), partial credit
-// named "partial", and which of two measurements counts.
+// named "partial", and a losing ratio measured again alone before it is charged.
 #include "grade/speed.hpp"
 
 #include <gtest/gtest.h>
@@ -161,6 +161,58 @@ TEST(SpeedPoints, PartialCreditIsPartialNeverFail) {
   EXPECT_DOUBLE_EQ(none->points, 0);
   EXPECT_FALSE(none->partial());
   EXPECT_EQ(nlohmann::json(*none)["result"], "fail");
+}
+
+TEST(SpeedRerun, OnlyALosingRatioIsMeasuredAgainAlone) {
+  int calls = 0;
+  auto alone = [&](std::vector<double> ratios) {
+    return [&calls, ratios] {
+      ++calls;
+      return AloneMeasurement{sampleOf(ratios), ""};
+    };
+  };
+  // Keeps every point: no rerun.
+  SpeedSample kept = speedThatCounts(speedItem(), sampleOf({1.9, 2.0, 1.8}), alone({1.0}));
+  EXPECT_EQ(calls, 0);
+  EXPECT_FALSE(kept.rerun);
+  // A kernel that failed at the timed case: no timing, nothing the machine's load explains.
+  SpeedSample wrong;
+  wrong.problem = "at the timed case N=128,TS=16: C differs";
+  speedThatCounts(speedItem(), wrong, alone({1.0}));
+  EXPECT_EQ(calls, 0);
+
+  // Loses points (2.5x: 7.5 of 10): measured again; the rerun alone is better and counts.
+  SpeedSample better = speedThatCounts(speedItem(), sampleOf({2.5, 2.4, 2.6}), alone({1.4, 1.5}));
+  EXPECT_EQ(calls, 1);
+  EXPECT_TRUE(better.rerun);
+  EXPECT_TRUE(better.alone);
+  EXPECT_NEAR(better.ratio(), 1.45, 1e-12);
+  EXPECT_EQ(better.other_ratios, (std::vector<double>{2.5, 2.4, 2.6}));
+  const Grade g = gradeWith(better);
+  EXPECT_DOUBLE_EQ(g.item("speed")->points, 10);
+  EXPECT_NE(g.item("speed")->evidence.at(0).note.find("alone on the device: the first, beside the "
+                                                      "rest of the batch, gave 2.50x"),
+            std::string::npos)
+      << g.item("speed")->evidence.at(0).note;
+
+  // The rerun is worse: the first counts (a rerun never charges more).
+  SpeedSample worse = speedThatCounts(speedItem(), sampleOf({2.5}), alone({3.5}));
+  EXPECT_EQ(calls, 2);
+  EXPECT_TRUE(worse.rerun);
+  EXPECT_FALSE(worse.alone);
+  EXPECT_DOUBLE_EQ(worse.ratio(), 2.5);
+  EXPECT_DOUBLE_EQ(gradeWith(worse).item("speed")->points, 7.5);
+  EXPECT_NE(gradeWith(worse).item("speed")->evidence.at(0).note.find("the rerun gave 3.50x"),
+            std::string::npos);
+
+  // The rerun gave no timing: the first counts, and the feedback says why.
+  SpeedSample lost = speedThatCounts(speedItem(), sampleOf({2.5}), [&] {
+    ++calls;
+    return AloneMeasurement{std::nullopt, "crashed (SIGSEGV)"};
+  });
+  EXPECT_EQ(calls, 3);
+  EXPECT_DOUBLE_EQ(lost.ratio(), 2.5);
+  EXPECT_EQ(lost.rerun_problem, "crashed (SIGSEGV)");
 }
 
 TEST(SpeedRerun, TheJsonKeepsTheRoundsAndTheRerun) {
