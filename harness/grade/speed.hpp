@@ -15,8 +15,8 @@ namespace clh::grade {
 
 /// The fewest rounds a speed item measures, whatever its `repeats` says: with 9 rounds, four
 /// rounds slowed by the machine (on one side of the pair) cannot move the median past the
-/// undisturbed rounds' range. A round of mmul_tiled's N=128 on PoCL costs about 10 ms (two
-/// runs of the case), so 9 rounds add a tenth of a second to a submission (docs/grading.md).
+/// undisturbed rounds' range. A round is two runs of the case (mmul_tiled's N=128: a kernel of
+/// about 3 ms on PoCL on the 2-core development machine); docs/grading.md says what 9 cost.
 inline constexpr int kMinSpeedRounds = 9;
 
 /// The rounds a speed item measures: the rubric's `repeats`, at least kMinSpeedRounds.
