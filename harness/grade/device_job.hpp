@@ -28,6 +28,8 @@ struct DeviceJob {
   std::optional<SimulatorTrace> trace;
   /// Time the reference solution at this case first (a confirming rerun names its time).
   std::optional<Sizes> reference_first;
+  /// Only the speed case (a losing ratio measured again alone): no random-size search.
+  bool speed_only = false;
 };
 
 void to_json(nlohmann::json& j, const DeviceJob& job);
@@ -39,7 +41,8 @@ using EventSink = std::function<void(const nlohmann::json&)>;
 
 /// Runs the assignment's spec with the submission as its source on `device`: the random-size
 /// search (shrunk to the smallest failing case), then, when asked and the kernel built, the speed
-/// case for the submission and the reference solution alternately. `simulator_log`: the Oclgrind
+/// case for the submission and the reference solution in turns, round by round (`speed_only`:
+/// that case alone). `simulator_log`: the Oclgrind
 /// plugin's log file for a simulator device. Throws for a spec or environment that cannot be used.
 void runDeviceJob(const DeviceInfo& device, const DeviceJob& job, const std::string& repo_root,
                   const std::string& simulator_log, const EventSink& emit);

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <ctime>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <regex>
 #include <set>
@@ -18,6 +19,7 @@
 #include "core/text.hpp"
 #include "grade/explain.hpp"
 #include "grade/source_guard.hpp"
+#include "grade/speed.hpp"
 #include "grade/trace.hpp"
 
 namespace fs = std::filesystem;
@@ -198,10 +200,53 @@ void judgeDespiteToolFailures(ItemGrade& ig, const RubricItem& item,
       "judged on " + judgedOn + " alone: " + couldNot + "; not the student's fault, no points lost";
 }
 
-std::string formatNs(double ns) {
-  if (ns >= 1e9) return fmt::format("{:.2f} s", ns / 1e9);
-  if (ns >= 1e6) return fmt::format("{:.2f} ms", ns / 1e6);
-  return fmt::format("{:.1f} us", ns / 1e3);
+// The runs a speed item is judged on: the real devices, with which of them are excused and the
+// evidence an excused one shows.
+struct SpeedRuns {
+  const std::vector<DeviceRun>& runs;
+  const std::vector<size_t>& judging;
+  const std::vector<bool>& excused;
+  std::function<Evidence(size_t)> excuse;
+};
+
+// The speed item: each real device's paired measurement, the median of its rounds' ratios (a
+// losing one already measured again alone, grade/speed.hpp); the slowest device scores. A device
+// without a sample is excused or lost; one where the kernel failed at the timed case scores 0.
+void judgeSpeed(ItemGrade& ig, Grade& g, const RubricItem& item, const SpeedRuns& in,
+                const GradeContext& ctx, const Submission& s) {
+  double points = roundPoints(item.points);
+  int measured = 0;
+  for (size_t i : in.judging) {
+    const DeviceRun& r = in.runs[i];
+    if (in.excused[i] || !r.speed) {
+      if (in.excused[i]) ig.evidence.push_back(in.excuse(i));
+      continue;
+    }
+    ++measured;
+    Evidence e;
+    e.device = r.device;
+    e.sizes = r.speed->sizes;
+    if (!r.speed->problem.empty() || r.speed->ratio() <= 0) {
+      e.note = r.speed->problem.empty() ? "no timing could be taken" : r.speed->problem;
+      e.replay = gradeReplayCommand(ctx, s, r.device, r.speed->sizes);
+      points = 0;
+    } else {
+      points = std::min(points, speedPoints(item, r.speed->ratio()));
+      e.note = speedNote(*item.speed, *r.speed);
+    }
+    ig.evidence.push_back(std::move(e));
+  }
+  if (measured == 0) {
+    ig.assessed = false;
+    g.review = true;
+    ig.note = "not assessed: no real device could time the kernel";
+    return;
+  }
+  // Points as shown: 9.998 of 10 is 10, and a pass.
+  ig.points = points;
+  ig.passed = points >= roundPoints(item.points);
+  if (!ig.passed && item.points > 0)
+    ig.note = fmt::format("{:.0f}% of the points for speed", 100 * points / item.points);
 }
 
 }  // namespace
@@ -388,51 +433,7 @@ Grade gradeSubmission(const Assignment& a, const Submission& s, const std::vecto
                     ? "not assessed: no simulator device was selected"
                     : "not assessed: no real device was selected";
     } else if (item.check == ItemCheck::speed) {
-      // Score the slowest device; a device without a sample is excused or lost.
-      double fraction = 1;
-      int measured = 0;
-      const SpeedRule& rule = *item.speed;
-      for (size_t i : judging) {
-        const DeviceRun& r = runs[i];
-        Evidence e;
-        e.device = r.device;
-        if (excused[i] || !r.speed) {
-          if (excused[i]) ig.evidence.push_back(excuse(i));
-          continue;
-        }
-        e.sizes = r.speed->sizes;
-        if (!r.speed->problem.empty() || r.speed->reference_ns <= 0) {
-          e.note = r.speed->problem.empty() ? "no timing could be taken" : r.speed->problem;
-          e.replay = gradeReplayCommand(ctx, s, r.device, r.speed->sizes);
-          fraction = 0;
-          ++measured;
-          ig.evidence.push_back(std::move(e));
-          continue;
-        }
-        ++measured;
-        double ratio = r.speed->ratio(), f = 1;
-        if (ratio > rule.full_within)
-          f = rule.none_beyond > rule.full_within
-                  ? std::clamp((rule.none_beyond - ratio) / (rule.none_beyond - rule.full_within),
-                               0.0, 1.0)
-                  : 0.0;
-        fraction = std::min(fraction, f);
-        e.note = fmt::format(
-            "kernel {} against the reference solution's {}: {:.2f}x ({} within {:.2g}x{})",
-            formatNs(r.speed->student_ns), formatNs(r.speed->reference_ns), ratio, "full points",
-            rule.full_within,
-            rule.none_beyond > 0 ? fmt::format(", none beyond {:.2g}x", rule.none_beyond) : "");
-        ig.evidence.push_back(std::move(e));
-      }
-      if (measured == 0) {
-        ig.assessed = false;
-        g.review = true;
-        ig.note = "not assessed: no real device could time the kernel";
-      } else {
-        ig.points = item.points * fraction;
-        ig.passed = fraction >= 1;
-        if (!ig.passed) ig.note = fmt::format("{:.0f}% of the points for speed", fraction * 100);
-      }
+      judgeSpeed(ig, g, item, {runs, judging, excused, excuse}, ctx, s);
     } else {
       std::vector<size_t> ok, excusedHere, lostHere;
       for (size_t i : judging) {

@@ -25,13 +25,23 @@ struct Submission {
   std::string safe_id() const;    ///< id usable as a file name ("alice/vadd" -> "alice__vadd")
 };
 
-/// The speed item's measurement on one real device.
+/// The speed item's measurement on one real device: rounds of one run of each kernel, in turns,
+/// in one process (grade/speed.hpp).
 struct SpeedSample {
   Sizes sizes;
-  double student_ns = 0;    ///< the fastest of the repeats
-  double reference_ns = 0;  ///< the fastest of the repeats of the reference solution
-  std::string problem;      ///< why there is no timing (the student's kernel failed at this case)
-  double ratio() const { return reference_ns > 0 ? student_ns / reference_ns : 0; }
+  double student_ns = 0;       ///< the median of the student's kernel times over the rounds
+  double reference_ns = 0;     ///< the median of the reference solution's
+  std::vector<double> ratios;  ///< each round's student time / reference time, in order
+  std::string problem;  ///< why there is no timing (the student's kernel failed at this case)
+  /// Measured again alone, because the first measurement lost points: `alone` says whether the
+  /// rerun is the one counted (else the first is), `other_ratios` holds the other's rounds, and
+  /// `rerun_problem` why the rerun gave no timing (the first then counts).
+  bool rerun = false, alone = false;
+  std::vector<double> other_ratios;
+  std::string rerun_problem;
+  /// The median of the rounds' ratios (student_ns / reference_ns for a sample without rounds);
+  /// 0: no timing.
+  double ratio() const;
 };
 
 /// One output element a real device got wrong, and what the simulator saw of it in the same case.
@@ -107,6 +117,8 @@ struct ItemGrade {
   bool not_students_fault = false;  ///< a tool or driver failure was excused; no points lost for it
   std::string note;                 ///< one sentence on why, when the verdict needs one
   std::vector<Evidence> evidence;
+  /// Kept some of its points but not all (a speed item between its two ratios): "partial".
+  bool partial() const { return !passed && assessed && blocked_by.empty() && points > 0; }
 };
 
 /// The grade of one submission.

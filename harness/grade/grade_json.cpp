@@ -7,6 +7,7 @@
 
 #include "core/shell.hpp"
 #include "grade/grade.hpp"
+#include "grade/speed.hpp"
 
 namespace fs = std::filesystem;
 using json = nlohmann::json;
@@ -15,14 +16,38 @@ namespace clh::grade {
 
 void to_json(json& j, const SpeedSample& s) {
   j = {{"sizes", s.sizes}, {"student_ns", s.student_ns}, {"reference_ns", s.reference_ns}};
-  if (s.reference_ns > 0 && s.student_ns > 0) j["ratio"] = s.ratio();
+  if (s.ratio() > 0) j["ratio"] = s.ratio();
+  if (!s.ratios.empty()) {
+    const RatioSpread spread = ratioSpread(s.ratios);
+    j["rounds"] = spread.rounds;
+    j["ratios"] = s.ratios;
+    j["quartiles"] = {spread.q1, spread.q3};
+    j["range"] = {spread.min, spread.max};
+  }
   if (!s.problem.empty()) j["problem"] = s.problem;
+  if (s.rerun) {
+    json rerun = {{"counted", s.alone ? "alone" : "first"}};
+    if (!s.other_ratios.empty()) {
+      rerun["other_ratio"] = quantile(s.other_ratios, 0.5);
+      rerun["other_ratios"] = s.other_ratios;
+    }
+    if (!s.rerun_problem.empty()) rerun["problem"] = s.rerun_problem;
+    j["rerun"] = rerun;
+  }
 }
 void from_json(const json& j, SpeedSample& s) {
   s.sizes = j.value("sizes", Sizes{});
   s.student_ns = j.value("student_ns", 0.0);
   s.reference_ns = j.value("reference_ns", 0.0);
+  s.ratios = j.value("ratios", std::vector<double>{});
   s.problem = j.value("problem", "");
+  if (j.contains("rerun") && j["rerun"].is_object()) {
+    const json& r = j["rerun"];
+    s.rerun = true;
+    s.alone = r.value("counted", "") == "alone";
+    s.other_ratios = r.value("other_ratios", std::vector<double>{});
+    s.rerun_problem = r.value("problem", "");
+  }
 }
 
 void to_json(json& j, const ElementTrace& e) {
@@ -107,7 +132,9 @@ void to_json(json& j, const ItemGrade& i) {
   j = {{"id", i.id},
        {"title", i.title},
        {"check", toString(i.check)},
-       {"result", i.passed ? "pass" : "fail"},
+       {"result", i.passed      ? "pass"
+                  : i.partial() ? "partial"
+                                : "fail"},
        {"points", i.points},
        {"max_points", i.max_points},
        {"kinds", kinds},

@@ -23,6 +23,7 @@ std::string itemVerdict(const ItemGrade& i) {
     return html::badge(i.not_students_fault ? "pass (tool failure excused)" : "pass", "pass");
   if (!i.blocked_by.empty()) return html::badge("blocked by " + i.blocked_by, "skipped");
   if (!i.assessed) return html::badge("not assessed", "review");
+  if (i.partial()) return html::badge("partial", "review");
   std::string kinds;
   for (auto k : i.kinds) kinds += (kinds.empty() ? "" : ", ") + std::string(toString(k));
   return html::badge(kinds.empty() ? "fail" : "fail: " + kinds, "fail");
@@ -78,7 +79,11 @@ void overview(std::ostream& os, const Rubric& rubric, const std::vector<Grade>& 
     for (const auto& item : rubric.items) {
       const ItemGrade* i = g.item(item.id);
       os << "<td class=\"pts\">"
-         << (i ? html::badge(formatPoints(i->points), i->passed ? "pass" : "fail") : "") << "</td>";
+         << (i ? html::badge(formatPoints(i->points), i->passed      ? "pass"
+                                                      : i->partial() ? "review"
+                                                                     : "fail")
+               : "")
+         << "</td>";
     }
     os << "<td>" << (g.review ? html::badge("review", "review") : "") << "</td></tr>\n";
   }

@@ -33,6 +33,7 @@ std::string verdict(const ItemGrade& i) {
   if (i.passed) return i.not_students_fault ? "pass (a tool failed: not your fault)" : "pass";
   if (!i.blocked_by.empty()) return "fail (not assessed: '" + i.blocked_by + "' failed)";
   if (!i.assessed) return "not assessed";
+  if (i.partial()) return "partial";
   std::string kinds;
   for (auto k : i.kinds) kinds += (kinds.empty() ? "" : ", ") + std::string(toString(k));
   return kinds.empty() ? "fail" : "fail: " + kinds;
@@ -76,7 +77,7 @@ void writeFinding(std::ostream& os, const Finding& f) {
 }  // namespace
 
 std::string formatPoints(double points) {
-  return fmt::format("{:g}", std::round(points * 100) / 100);
+  return fmt::format("{:g}", roundPoints(points));
 }
 
 std::string hintFor(FindingKind kind) {
@@ -267,7 +268,7 @@ nlohmann::json gradescopeResults(const Grade& g) {
     for (auto k : i.kinds) tags.push_back(std::string(toString(k)));
     tests.push_back({{"name", i.title},
                      {"number", std::to_string(++number)},
-                     {"score", std::round(i.points * 100) / 100},
+                     {"score", roundPoints(i.points)},
                      {"max_score", i.max_points},
                      {"status", i.passed ? "passed" : "failed"},
                      {"output", itemMarkdown(i)},
@@ -278,7 +279,7 @@ nlohmann::json gradescopeResults(const Grade& g) {
   std::string summary = fmt::format("clharness graded {} for {}: {} / {} points.", g.file,
                                     g.assignment_title.empty() ? g.assignment : g.assignment_title,
                                     formatPoints(g.points), formatPoints(g.max_points));
-  return {{"score", std::round(g.points * 100) / 100},
+  return {{"score", roundPoints(g.points)},
           {"execution_time", static_cast<int>(std::ceil(g.seconds))},
           {"output", summary},
           {"output_format", "md"},
@@ -363,6 +364,7 @@ void writeSummaryTable(std::ostream& os, const Rubric& rubric, const std::vector
         std::string kinds;
         for (auto kind : ig->kinds)
           kinds += (kinds.empty() ? "" : " ") + std::string(toString(kind));
+        if (ig->partial()) kinds += std::string(kinds.empty() ? "" : " ") + "partial";
         note = ig->id + (ig->not_students_fault ? " excused" : "") +
                (kinds.empty() ? "" : ": " + kinds);
       }

@@ -4,6 +4,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -250,6 +251,10 @@ std::vector<FindingKind> defaultKinds(ItemCheck check) {
       return {};
   }
   return {};
+}
+
+double roundPoints(double points) {
+  return std::round(points * 100) / 100;
 }
 
 double Rubric::maxPoints() const {

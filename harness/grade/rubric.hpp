@@ -26,15 +26,21 @@ std::optional<ItemCheck> itemCheckFromString(std::string_view word);
 /// The finding kinds that cost an item of this check its points when a rubric names none.
 std::vector<FindingKind> defaultKinds(ItemCheck check);
 
-/// How a speed item scores: the student's best kernel time over the reference solution's, both
-/// measured alternately in the same process on the same device at one fixed case.
+/// How a speed item scores: the median, over rounds, of each round's student kernel time over the
+/// reference solution's, the two run in turns in the same process on the same device at one
+/// fixed case (grade/speed.hpp).
 struct SpeedRule {
   std::string sizes;         ///< the timed case, "TS=16,N=256" (the --sizes syntax)
   double full_within = 2.0;  ///< full points while the ratio is at most this
   /// Above full_within the points fall linearly to zero at this ratio; 0: all or nothing.
   double none_beyond = 0;
-  int repeats = 3;  ///< runs of each kernel; the fastest counts
+  /// Rounds of one run of each kernel, at least kMinSpeedRounds; the median of their ratios counts.
+  int repeats = 3;
 };
+
+/// Points as every grade, feedback, gradebook and summary shows them: to a hundredth (9.998 is
+/// 10). An item whose rounded points reach its maximum is a pass.
+double roundPoints(double points);
 
 struct RubricItem {
   std::string id;  ///< [A-Za-z0-9_-]+, a column of the gradebook
