@@ -204,26 +204,30 @@ DeviceRun collectDeviceRun(std::istream& events, const ChildEnd& end, const RunD
   return collectDeviceRun(readJsonLines(events), end, device);
 }
 
-DeviceRun collectDeviceRun(const std::vector<nlohmann::json>& events, const ChildEnd& end,
-                           const RunDevice& device) {
-  DeviceRun run;
-  run.device = device.name;
-  run.device_kind = device.kind;
-  run.simulator = device.simulator;
-  std::optional<Sizes> lastSizes;
-  std::set<Sizes> distinct;
+namespace {
+
+// What a child's events tell beyond the values they carry: the case running when it ended, its
+// error, and whether it was inside the driver's compiler.
+struct ChildTrail {
+  std::optional<Sizes> last_sizes;
   std::string error;
-  std::optional<std::vector<size_t>> compileCrash;  // died compiling a launch of this local size
-  bool building = false;          // between build_start and build_end: inside the driver's compiler
+  std::optional<std::vector<size_t>> compile_crash;  // died compiling a launch of this local size
+  bool building = false;  // between build_start and build_end: inside the driver's compiler
+};
+
+// Reads the child's events into `run` (its unit, trace, speed and case counts).
+ChildTrail readChildEvents(const std::vector<nlohmann::json>& events, DeviceRun& run) {
+  ChildTrail t;
+  std::set<Sizes> distinct;
   for (const auto& j : events) {  // whole objects: a line cut short by a crash is none
     std::string ev = j.value("event", "");
     try {
       if (ev == "case_start" && j.value("who", "") == "reference") {
         continue;  // the reference solution timed first: not the student's case
       } else if (ev == "case_start") {
-        lastSizes = j.at("sizes").get<Sizes>();
+        t.last_sizes = j.at("sizes").get<Sizes>();
         ++run.cases_started;
-        if (!j.contains("phase")) distinct.insert(*lastSizes);
+        if (!j.contains("phase")) distinct.insert(*t.last_sizes);
       } else if (ev == "unit") {
         run.unit = j.at("unit").get<UnitResult>();
         run.cases_asked = j.value("cases_asked", 0);
@@ -232,11 +236,11 @@ DeviceRun collectDeviceRun(const std::vector<nlohmann::json>& events, const Chil
       } else if (ev == "speed") {
         run.speed = j.at("speed").get<SpeedSample>();
       } else if (ev == "error") {
-        error = j.value("message", "");
+        t.error = j.value("message", "");
       } else if (ev == clh::kLaunchCompileCrashEvent) {
-        compileCrash = j.value("local", std::vector<size_t>{});
+        t.compile_crash = j.value("local", std::vector<size_t>{});
       } else if (const auto inside = clh::buildEventState(ev)) {
-        building = *inside;
+        t.building = *inside;
       }
     } catch (const nlohmann::json::exception&) {
       continue;  // a damaged event says nothing
@@ -244,76 +248,90 @@ DeviceRun collectDeviceRun(const std::vector<nlohmann::json>& events, const Chil
   }
   if (run.unit) run.seconds = run.unit->seconds;
   run.distinct_cases = static_cast<int>(distinct.size());
+  return t;
+}
 
+// The finding of a child that a signal other than the CPU limit's ended: whose it is depends on
+// where the process was.
+Finding signalFinding(const ChildEnd& end, const RunDevice& device, const ChildTrail& t) {
   Finding f;
-  f.device = device.name;
-  if (end.timed_out) {
-    run.end = RunEnd::timeout;
-    f.kind = FindingKind::timeout;
-    f.summary = fmt::format(
-        "did not finish within the time limit ({:.0f} s) and was stopped: a loop that never ends?",
-        end.limit_s);
-  } else if (end.signal == SIGXCPU) {
-    run.end = RunEnd::timeout;
-    f.kind = FindingKind::timeout;
-    f.summary = "ran past its CPU-time limit and was stopped: a loop that never ends?";
-  } else if (end.signal && building && end.reference_built) {
+  f.raw = end.log_tail;
+  f.kind = FindingKind::tool_error;
+  const std::string sig = signalWord(end.signal);
+  if (t.building && end.reference_built) {
     // The compiler died on this source where the reference solution builds: the source provoked
     // it, and it is the student's to change (a compiler should print an error, but did not).
-    run.end = RunEnd::crashed;
     f.kind = FindingKind::build_error;
     f.summary = fmt::format(
         "the compiler crashed while building your kernel ({}); the reference solution builds on "
         "the same device, so something in your source provokes it (a `#pragma clang` line, or "
         "macros or nesting that need more than the memory limit?)",
-        signalWord(end.signal));
-    f.raw = end.log_tail;
-  } else if (end.signal && building) {
-    run.end = RunEnd::crashed;
-    f.kind = FindingKind::tool_error;
+        sig);
+  } else if (t.building) {
     f.summary = fmt::format(
         "the compiler of {} crashed ({}) while building your kernel, and the reference solution "
         "was not seen to build there: the {}'s failure, not the student's",
-        device.name, signalWord(end.signal), device.simulator ? "simulator" : "driver");
-    f.raw = end.log_tail;
-  } else if (end.signal && compileCrash && !device.simulator) {
+        device.name, sig, device.simulator ? "simulator" : "driver");
+  } else if (t.compile_crash && !device.simulator) {
     // No code of the kernel's had been loaded for the launch (cl/compile_watch.hpp).
-    run.end = RunEnd::crashed;
-    f.kind = FindingKind::tool_error;
-    f.summary = clh::launchCompileCrashSummary(device.name, signalWord(end.signal), *compileCrash);
-    f.raw = end.log_tail;
-  } else if (end.signal && device.simulator) {
-    run.end = RunEnd::crashed;
-    f.kind = FindingKind::tool_error;
-    f.summary =
-        fmt::format("the simulator crashed ({}): not the student's fault", signalWord(end.signal));
-    f.raw = end.log_tail;
-  } else if (end.signal) {
-    run.end = RunEnd::crashed;
-    f.kind = FindingKind::crash;
-    f.summary = fmt::format("crashed ({}): the kernel killed the process running it",
-                            signalWord(end.signal));
-    f.raw = end.log_tail;
-  } else if (!end.started) {
-    run.end = RunEnd::tool_error;
-    f.kind = FindingKind::tool_error;
-    f.summary = "the grading process could not start: " + end.error;
-  } else if (!error.empty()) {
-    run.end = RunEnd::tool_error;
-    f.kind = FindingKind::tool_error;
-    f.summary = "the grading process failed: " + error;
-    f.raw = end.log_tail;
-  } else if (!run.unit) {
-    run.end = RunEnd::tool_error;
-    f.kind = FindingKind::tool_error;
-    f.summary = fmt::format("the grading process exited with code {} and no result", end.exit_code);
-    f.raw = end.log_tail;
+    f.summary = clh::launchCompileCrashSummary(device.name, sig, *t.compile_crash);
+  } else if (device.simulator) {
+    f.summary = fmt::format("the simulator crashed ({}): not the student's fault", sig);
   } else {
-    return run;
+    f.kind = FindingKind::crash;
+    f.summary = fmt::format("crashed ({}): the kernel killed the process running it", sig);
   }
+  return f;
+}
+
+// The finding of a child that did not give its result, and how it ended; none when it did.
+std::optional<Finding> lostFinding(const ChildEnd& end, const RunDevice& device,
+                                   const ChildTrail& t, bool reported, RunEnd& how) {
+  Finding f;
+  if (end.timed_out) {
+    how = RunEnd::timeout;
+    f.kind = FindingKind::timeout;
+    f.summary = fmt::format(
+        "did not finish within the time limit ({:.0f} s) and was stopped: a loop that never ends?",
+        end.limit_s);
+  } else if (end.signal == SIGXCPU) {
+    how = RunEnd::timeout;
+    f.kind = FindingKind::timeout;
+    f.summary = "ran past its CPU-time limit and was stopped: a loop that never ends?";
+  } else if (end.signal) {
+    how = RunEnd::crashed;
+    f = signalFinding(end, device, t);
+  } else if (!end.started || !t.error.empty() || !reported) {
+    how = RunEnd::tool_error;
+    f.kind = FindingKind::tool_error;
+    f.summary = !end.started       ? "the grading process could not start: " + end.error
+                : !t.error.empty() ? "the grading process failed: " + t.error
+                                   : fmt::format(
+                                         "the grading process exited with code {} and no "
+                                         "result",
+                                         end.exit_code);
+    if (end.started) f.raw = end.log_tail;
+  } else {
+    return std::nullopt;
+  }
+  f.device = device.name;
+  return f;
+}
+
+}  // namespace
+
+DeviceRun collectDeviceRun(const std::vector<nlohmann::json>& events, const ChildEnd& end,
+                           const RunDevice& device) {
+  DeviceRun run;
+  run.device = device.name;
+  run.device_kind = device.kind;
+  run.simulator = device.simulator;
+  const ChildTrail trail = readChildEvents(events, run);
+  std::optional<Finding> f = lostFinding(end, device, trail, run.unit.has_value(), run.end);
+  if (!f) return run;
   CaseOutcome lost;
-  if (lastSizes) lost.sizes = *lastSizes;
-  lost.findings.push_back(std::move(f));
+  if (trail.last_sizes) lost.sizes = *trail.last_sizes;
+  lost.findings.push_back(std::move(*f));
   run.lost = std::move(lost);
   return run;
 }
