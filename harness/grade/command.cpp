@@ -244,6 +244,14 @@ Attempt runOnDevice(const Batch& b, const std::string& kernelPath, const clh::De
     std::vector<std::string> inputs = b.sandbox_inputs;
     inputs.push_back(job.submission);
     co.sandbox = gr::gradingSandbox(jobDir.string(), inputs, *co.env);
+    // The reference solution only where this process runs it (the speed item, the case a first
+    // try stopped in); elsewhere the submission itself stands at its path, for the spec to load.
+    const std::string reference =
+        fs::absolute(b.assignment.spec.source_path).lexically_normal().string();
+    if (job.speed || job.reference_first)
+      co.sandbox->read_only.push_back(reference);
+    else
+      co.sandbox->shown_as.emplace_back(job.submission, reference);
   }
   co.cpu_limit_s = std::ceil(cpuBudget);
   co.memory_limit_bytes = static_cast<uint64_t>(b.args.memory_mb) * 1024 * 1024;
@@ -523,11 +531,9 @@ int setUpSandbox(Batch& b) {
               << b.sandbox.why
               << "); each grading process has its environment, folder and limits alone "
                  "(docs/grading.md)\n";
-  // What every grading process reads besides its submission: the assignment, its reference
-  // solution (the speed item and a confirming rerun run it) and the simulator's plugin.
-  b.sandbox_inputs = {b.assignment.spec_file,
-                      fs::absolute(b.assignment.spec.source_path).lexically_normal().string(),
-                      clh::findOclgrindPlugin()};
+  // What every grading process reads besides its submission: the assignment and the simulator's
+  // plugin (the reference solution only where a process runs it: runOnDevice).
+  b.sandbox_inputs = {b.assignment.spec_file, clh::findOclgrindPlugin()};
   return 0;
 }
 

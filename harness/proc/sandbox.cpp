@@ -541,21 +541,27 @@ SandboxPlanPtr planSandbox(const SandboxSpec& spec, const std::string& program) 
   addPath(*plan, "/sys", MountStep::bind_ro);
   plan->steps.push_back({MountStep::proc, "", "/newroot/proc", true});
   addDev(*plan);
-  // The caller's paths, a folder before what is under it.
-  std::vector<std::pair<std::string, MountStep::Kind>> own;
-  for (const auto& p : spec.read_only) own.emplace_back(p, MountStep::bind_ro);
-  for (const auto& p : spec.writable) own.emplace_back(p, MountStep::bind_rw);
-  own.emplace_back(program, MountStep::bind_ro);
+  // The caller's paths (where each appears, what is shown there), a folder before what is under
+  // it.
+  struct Own {
+    std::string at, shown;
+    MountStep::Kind kind;
+  };
+  std::vector<Own> own;
+  for (const auto& p : spec.read_only) own.push_back({p, p, MountStep::bind_ro});
+  for (const auto& p : spec.writable) own.push_back({p, p, MountStep::bind_rw});
+  for (const auto& [shown, at] : spec.shown_as) own.push_back({at, shown, MountStep::bind_ro});
+  own.push_back({program, program, MountStep::bind_ro});
   std::stable_sort(own.begin(), own.end(),
-                   [](const auto& a, const auto& b) { return a.first.size() < b.first.size(); });
-  for (const auto& [path, kind] : own) {
+                   [](const Own& a, const Own& b) { return a.at.size() < b.at.size(); });
+  for (const auto& o : own) {
     // Bound from where it really is (a link in its path would be read against the new root),
     // at the path the child is given.
     char real[PATH_MAX];
     struct stat st {};
-    if (!::realpath(path.c_str(), real) || ::stat(real, &st) != 0) continue;
+    if (!::realpath(o.shown.c_str(), real) || ::stat(real, &st) != 0) continue;
     plan->steps.push_back(
-        {kind, std::string("/oldroot") + real, "/newroot" + path, S_ISDIR(st.st_mode)});
+        {o.kind, std::string("/oldroot") + real, "/newroot" + o.at, S_ISDIR(st.st_mode)});
   }
   std::vector<std::string> exec = spec.executables;
   exec.push_back(program);

@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace clh {
@@ -19,6 +20,10 @@ namespace clh {
 struct SandboxSpec {
   std::vector<std::string> read_only;  ///< bound read-only (the job's inputs, the driver list)
   std::vector<std::string> writable;   ///< bound read-write (its scratch folder): nothing else is
+  /// Files shown read-only at another path: {the file shown, the path it appears at}. A grading
+  /// process that never runs the reference solution sees its own submission where the reference
+  /// solution's file would be (its spec names that path), never the reference's text.
+  std::vector<std::pair<std::string, std::string>> shown_as;
   /// The only files it may execute besides the program itself (Landlock), e.g. a driver's linker:
   /// PoCL 3.1 runs /usr/bin/ld for every work-group function it compiles, at kernel launches.
   std::vector<std::string> executables;

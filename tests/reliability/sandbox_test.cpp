@@ -67,7 +67,9 @@ struct Escape {
 
 // The probe as a grading process runs: its environment, its scratch folder, the batch's sandbox
 // (or none). Beside the scratch folder: the "reference solution" and the folder it writes into.
-Escape plantEscape(bool sandboxed) {
+// With `stand_in`, the sandbox shows the submission at the reference solution's path, as a grading
+// process that never runs the reference solution gets it.
+Escape plantEscape(bool sandboxed, bool stand_in = false) {
   const fs::path root =
       fs::path(::testing::TempDir()) / (sandboxed ? "clh-escape-on" : "clh-escape-off");
   fs::remove_all(root);
@@ -89,6 +91,13 @@ Escape plantEscape(bool sandboxed) {
   o.cwd = scratch.string();
   o.env = clh::grade::childEnvironment(environ, scratch.string());
   if (sandboxed) o.sandbox = clh::grade::gradingSandbox(scratch.string(), {}, *o.env);
+  if (sandboxed && stand_in) {
+    const fs::path submission = root / "submissions" / "alice.cl";
+    fs::create_directories(submission.parent_path());
+    std::ofstream(submission) << "__kernel void vadd() {} // alice's own\n";
+    o.sandbox->shown_as.emplace_back(submission.string(),
+                                     (root / "reference" / "vadd.cl").string());
+  }
   Escape e;
   e.child =
       clh::runChild({CLH_ESCAPE_PROBE, (root / "reference" / "vadd.cl").string(), outside.string(),
@@ -159,4 +168,15 @@ TEST(Sandbox, ACrashAndAnExitCodeComeThroughAsTheProgramsOwn) {
   o.cpu_limit_s = 1;
   const auto spun = clh::runChild({CLH_ESCAPE_PROBE, "spin"}, o);
   EXPECT_TRUE(spun.timed_out && spun.cpu_limited) << spun.signal << " " << spun.exit_code;
+}
+
+// A grading process that never runs the reference solution finds its own submission at the
+// reference's path (the spec it loads names that path), never the reference's text.
+TEST(Sandbox, PlantedEscapeFindsOnlyItsOwnTextAtTheReferencesPath) {
+  if (const std::string why = clh::sandboxUnavailable(); !why.empty())
+    GTEST_SKIP() << "this machine refuses the sandbox's namespaces: " << why;
+  const Escape e = plantEscape(true, true);
+  ASSERT_TRUE(e.child.started) << e.child.error;
+  ASSERT_TRUE(e.said.count("read")) << e.child.out;
+  EXPECT_EQ(e.said.at("read"), "stand-in") << e.child.out;
 }

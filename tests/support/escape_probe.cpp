@@ -27,11 +27,16 @@ void say(const char* name, bool ok, int err) {
     std::printf("%s refused: %s\n", name, strerror(err));
 }
 
+// "ok" only when the secret's own text was read ("the answer"); "stand-in" when the path held
+// another file (a sandbox that shows the submission there).
 void readSecret(const char* path) {
   char buf[64];
   const int fd = ::open(path, O_RDONLY);
   const ssize_t n = fd >= 0 ? ::read(fd, buf, sizeof buf) : -1;
-  say("read", n > 0, fd < 0 ? errno : EIO);
+  if (n > 0 && std::string(buf, static_cast<size_t>(n)).find("the answer") == std::string::npos)
+    std::printf("read stand-in\n");
+  else
+    say("read", n > 0, fd < 0 ? errno : EIO);
   if (fd >= 0) ::close(fd);
 }
 
