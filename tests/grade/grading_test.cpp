@@ -10,22 +10,16 @@
 #include "cl/session.hpp"
 #include "grade/device_job.hpp"
 #include "grade/grade.hpp"
+#include "grade_fixtures.hpp"
 
 namespace clh::grade {
 namespace {
 
-const std::string kRoot = CLHARNESS_SOURCE_ROOT;
-const std::string kPocl = "Portable Computing Language: pthread-x";
-const std::string kSim = "Oclgrind: Oclgrind Simulator";
-
-const Assignment& vadd() {
-  static const Assignment a = loadAssignment("vadd", kRoot);
-  return a;
-}
-const Assignment& tiled() {
-  static const Assignment a = loadAssignment("mmul_tiled", kRoot);
-  return a;
-}
+using fixtures::kPocl;
+using fixtures::kRoot;
+using fixtures::kSim;
+using fixtures::tiled;
+using fixtures::vadd;
 
 Finding finding(FindingKind kind, const std::string& summary = "s") {
   Finding f;

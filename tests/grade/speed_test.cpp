@@ -11,18 +11,14 @@
 
 #include "grade/grade.hpp"
 #include "grade/report.hpp"
+#include "grade_fixtures.hpp"
 
 namespace clh::grade::speed_tests {  // its own: a unity build joins this file with others
 namespace {
 
-const std::string kRoot = CLHARNESS_SOURCE_ROOT;
-const std::string kPocl = "Portable Computing Language: pthread-x";
-const std::string kSim = "Oclgrind: Oclgrind Simulator";
-
-const Assignment& tiled() {
-  static const Assignment a = loadAssignment("mmul_tiled", kRoot);
-  return a;
-}
+using fixtures::kPocl;
+using fixtures::kSim;
+using fixtures::tiled;
 const RubricItem& speedItem() {
   return *tiled().rubric.firstOf(ItemCheck::speed);
 }
