@@ -14,7 +14,10 @@
 #                             time-pocl: the catalog on the host's PoCL timed by
 #                             bench/time-check.sh, PoCL's kernel cache empty and filled, with
 #                             several --cpu-device-jobs (how the main job's units scale;
-#                             Oclgrind is not installed there)
+#                             Oclgrind is not installed there);
+#                             sanitize-testset: bench/sanitize-testset.sh on NVIDIA and the
+#                             host's PoCL; sanitize-bench: bench_sanitize on both (the rewrites
+#                             from the bundle's rewrite-cache/: no clang there)
 # The device tool brings back at most 8 files: give the steps a folder of their own and keep only the
 # archive, e.g.  OUT=/tmp/g ci/gpu-run.sh check-nvidia grade; cp /tmp/g/results.tgz "$OUT"/
 set -u
@@ -24,6 +27,7 @@ bundle="${BUNDLE:-$root/.device-carry}"
 out="${OUT:-$root/gpu-out}"
 mkdir -p "$out"
 export LD_LIBRARY_PATH="$bundle/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" CLHARNESS_ROOT="$root"
+[ -d "$bundle/rewrite-cache" ] && export CLHARNESS_REWRITE_CACHE="$bundle/rewrite-cache"
 tool="$bundle/clharness"
 step() {  # step NAME CMD...: runs, keeps stdout+stderr, notes the exit code and time
   local name=$1; shift
@@ -69,6 +73,14 @@ run_if time-pocl env CLHARNESS="$tool" bash -c 'c16=$(mktemp -d); c2=$(mktemp -d
   POCL_CACHE_DIR=$c2 bench/time-check.sh "$1/time-pocl-cold-units2" --device Portable --cpu-device-jobs 2
   for u in 1 2 4 16; do POCL_CACHE_DIR=$c16 bench/time-check.sh "$1/time-pocl-warm-units$u" \
     --device Portable --cpu-device-jobs $u; done' _ "$out"
+# The sanitizer (issue 42): its test set found on each driver, and its cost per launch.
+run_if sanitize-testset bash -c 'CLHARNESS="$2" bench/sanitize-testset.sh nvidia "$1/sanitize-testset-nvidia"
+  CLHARNESS="$2" bench/sanitize-testset.sh pocl "$1/sanitize-testset-pocl"' _ "$out" "$tool"
+if [ -x "$bundle/bench_sanitize" ]; then
+  run_if sanitize-bench bash -c 'for d in NVIDIA Portable; do CLH_BENCH_DEVICE=$d "$2" \
+    --benchmark_min_time=0.5 --benchmark_out="$1/bench-sanitize-$d.json" \
+    --benchmark_out_format=json; done' _ "$out" "$bundle/bench_sanitize"
+fi
 # Several GPUs through ctest's resource allocation (docs/ci.md, issue 30): the resource spec file
 # of the GPUs, one test per spec pooled over them (`__ctest --pool gpu=gpus`, what
 # `clharness_add_kernel_tests(... POOL gpu=gpus)` registers), run -j 4 while nvidia-smi logs every

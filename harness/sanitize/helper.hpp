@@ -8,6 +8,11 @@
 
 namespace clh::sanitize {
 
+/// The environment variable naming a folder of rewrites: each answer is kept there under a name
+/// made of the tool's revision, the file's text, the kernel and the build options, and read back
+/// instead of running the helper (a host without clang's libraries can use one filled elsewhere).
+inline constexpr const char* kRewriteCacheVariable = "CLHARNESS_REWRITE_CACHE";
+
 /// instrument() through the helper executable beside the running one (or the build tree's);
 /// a helper that cannot be run or answers nothing is the result's `error`.
 Instrumented instrumentInHelper(const std::string& source_path, const std::string& file_name,

@@ -221,6 +221,17 @@ void setOwnArguments(DeviceSession& session, cl::Kernel& kernel, const Spec& spe
   }
 }
 
+// The __local shadow's state is one 64-bit word per 4 bytes, updated with atom_cmpxchg: the
+// work-items of a group run at once on a GPU.
+bool hasInt64Atomics(const DeviceInfo& dev) {
+  try {
+    return dev.device.getInfo<CL_DEVICE_EXTENSIONS>().find("cl_khr_int64_base_atomics") !=
+           std::string::npos;
+  } catch (const cl::Error&) {
+    return false;
+  }
+}
+
 // The words of __local shadow the launch gets: one per 4 bytes of the kernel's __local memory,
 // or 0 (races and uninitialized reads not checked, said in a note) when it cannot have them.
 uint64_t shadowWords(const Instrumented& inst, const std::vector<uint64_t>& local_bytes,
@@ -237,6 +248,13 @@ uint64_t shadowWords(const Instrumented& inst, const std::vector<uint64_t>& loca
         "sanitizer: a work-group of {} work-items is more than the __local shadow tells apart "
         "({}): races and uninitialized reads of __local memory not looked at",
         group_items, kMaxGroupItems));
+    return 0;
+  }
+  if (words && !hasInt64Atomics(dev)) {
+    notes.push_back(
+        "sanitizer: the device has no 64-bit atomics (cl_khr_int64_base_atomics), which the "
+        "__local shadow is updated with: races and uninitialized reads of __local memory not "
+        "looked at");
     return 0;
   }
   if (dev.local_mem_size && own + need > dev.local_mem_size) {

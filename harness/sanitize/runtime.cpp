@@ -98,7 +98,7 @@ void __clh_uninit(struct __clh_ctx* c, uint site, uint object, ulong byte) {
 // __local shadow of each word: (epoch+1, writer<<16|reader, their sites, written).
 constexpr const char* kAccesses = R"CL(
 void __clh_gshadow(struct __clh_ctx* c, uint site, uint kind, ulong w) {
-  __global uint* s = c->gsh + 4 * w;
+  volatile __global uint* s = c->gsh + 4 * w;
   uint me = c->group + 1;
   if (kind & 2u) {
     uint old = s[0];
@@ -107,6 +107,7 @@ void __clh_gshadow(struct __clh_ctx* c, uint site, uint kind, ulong w) {
       if (old == 0u) s[2] = site;
       else if (old != me) { __clh_race(c, site, s[2], old, 4); atomic_xchg(s, 0xFFFFFFFFu); }
     }
+    mem_fence(CLK_GLOBAL_MEM_FENCE);
     uint r = s[1];
     if (r != 0u && r != me) __clh_race(c, site, s[3], r, 5);
   }
@@ -117,6 +118,7 @@ void __clh_gshadow(struct __clh_ctx* c, uint site, uint kind, ulong w) {
       if (old == 0u) s[3] = site;
       else if (old != me && old != 0xFFFFFFFFu) atomic_xchg(s + 1, 0xFFFFFFFFu);
     }
+    mem_fence(CLK_GLOBAL_MEM_FENCE);
     uint wr = s[0];
     if (wr != 0u && wr != me) __clh_race(c, site, s[2], wr, 6);
   }
@@ -146,23 +148,42 @@ __global void* __clh_ga(struct __clh_ctx* c, uint site, int hint, uint kind, __g
     if (c->goff[b] + w < c->gwords) __clh_gshadow(c, site, kind, c->goff[b] + w);
   return p;
 }
+#if __CLH_LSHADOW
+ulong __clh_lstate(ulong old, ulong epoch, uint me, uint kind, uint* wr0, uint* rd0) {
+  uint wr = (uint)(old >> 16) & 0xFFFFu, rd = (uint)old & 0xFFFFu;
+  if (((old >> 32) & 0x7FFFFFFFul) != epoch) { wr = 0; rd = 0; }
+  *wr0 = wr; *rd0 = rd;
+  if (kind & 1u) { if (!rd) rd = me; else if (rd != me) rd = 0xFFFFu; }
+  if (kind & 2u) wr = me;
+  ulong set = (old >> 63) | ((kind & 2u) ? 1ul : 0ul);
+  return (set << 63) | (epoch << 32) | ((ulong)wr << 16) | (ulong)rd;
+}
 void __clh_shadow(struct __clh_ctx* c, uint site, uint kind, int k, ulong w, ulong byte) {
-  __local uint* s = c->lsh + 4 * w;
-  uint me = c->lid + 1;
-  if (s[0] != c->epoch + 1) { s[0] = c->epoch + 1; s[1] = 0; s[2] = 0; }
-  uint wr = s[1] >> 16, rd = s[1] & 0xFFFFu, ws = s[2] >> 16, rs = s[2] & 0xFFFFu;
+  volatile __local ulong* st = (volatile __local ulong*)(c->lsh + 4 * w);
+  volatile __local uint* s = (volatile __local uint*)(c->lsh + 4 * w);
+  uint me = c->lid + 1, wr, rd;
+  ulong epoch = (ulong)(c->epoch + 1) & 0x7FFFFFFFul, old = *st, neu;
+  for (;;) {
+    neu = __clh_lstate(old, epoch, me, kind, &wr, &rd);
+    if (neu == old) break;
+    ulong seen = atom_cmpxchg(st, old, neu);
+    if (seen == old) break;
+    old = seen;
+  }
   if (kind & 1u) {
-    if (__CLH_UNINIT && !s[3]) __clh_uninit(c, site, (uint)k, byte);
-    if (wr && wr != me) __clh_race(c, site, ws, wr - 1, 3);
-    if (!rd) { rd = me; rs = site; } else if (rd != me) rd = 0xFFFFu;
+    if (__CLH_UNINIT && !(old >> 63)) __clh_uninit(c, site, (uint)k, byte);
+    if (wr && wr != me) __clh_race(c, site, s[2], wr - 1, 3);
+    if (!rd) s[3] = site;
   }
   if (kind & 2u) {
-    if (wr && wr != me) __clh_race(c, site, ws, wr - 1, 1);
-    else if (rd && rd != me) __clh_race(c, site, rs, rd == 0xFFFFu ? 0xFFFFu : rd - 1, 2);
-    wr = me; ws = site; s[3] = 1;
+    if (wr && wr != me) __clh_race(c, site, s[2], wr - 1, 1);
+    else if (rd && rd != me) __clh_race(c, site, s[3], rd == 0xFFFFu ? 0xFFFFu : rd - 1, 2);
+    s[2] = site;
   }
-  s[1] = (wr << 16) | rd; s[2] = (ws << 16) | rs;
 }
+#else
+void __clh_shadow(struct __clh_ctx* c, uint site, uint kind, int k, ulong w, ulong byte) {}
+#endif
 __local void* __clh_la(struct __clh_ctx* c, uint site, int hint, uint kind, __local void* p, ulong bytes) {
   if (!c->on) return p;
   ulong a = (ulong)p;
@@ -194,7 +215,10 @@ __local void* __clh_la(struct __clh_ctx* c, uint site, int hint, uint kind, __lo
 
 std::string runtimeSource(size_t globals, size_t locals, bool uninitialized) {
   return fmt::format(
-             "#define __CLH_NG {}\n#define __CLH_NL {}\n#define __CLH_RW {}\n#define __CLH_UNINIT "
+             "#if defined(cl_khr_int64_base_atomics)\n#pragma OPENCL EXTENSION "
+             "cl_khr_int64_base_atomics : enable\n#define __CLH_LSHADOW 1\n#else\n#define "
+             "__CLH_LSHADOW 0\n#endif\n#define __CLH_NG {}\n#define __CLH_NL {}\n#define __CLH_RW "
+             "{}\n#define __CLH_UNINIT "
              "{}\n",
              globals == 0 ? 1 : globals, locals == 0 ? 1 : locals, kRecordWords,
              uninitialized ? 1 : 0) +
