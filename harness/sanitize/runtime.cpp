@@ -30,7 +30,8 @@ void __clh_init(struct __clh_ctx* c, __global ulong* sizes, __global uint* rec, 
   c->on = 1; c->ng = ng; c->nl = nla; c->nla = nla; c->epoch = 0;
   c->lid = get_local_id(0) + get_local_size(0) * (get_local_id(1) + get_local_size(1) * get_local_id(2));
   c->group = get_group_id(0) + get_num_groups(0) * (get_group_id(1) + get_num_groups(1) * get_group_id(2));
-  c->sizes = sizes; c->rec = rec; c->lsh = lsh; c->gdummy = dummy;
+  c->sizes = sizes; c->rec = rec; c->gdummy = dummy;
+  c->lsh = ((ulong)lsh & 7ul) ? lsh + 1 : lsh;  // the state words are 64-bit: 8-byte aligned
   ulong words = 0;
   for (int k = 0; k < ng; ++k) { c->gsize[k] = sizes[k]; c->goff[k] = words; words += (sizes[k] + 3) / 4; }
   c->gsh = gsh; c->gwords = sizes[ng + nla + 1];

@@ -42,7 +42,8 @@ inline constexpr size_t kGlobalShadowUints = 4;
 /// The most bytes of __global shadow a launch gets; past it, races across work-groups are not
 /// looked at (a note says so).
 inline constexpr uint64_t kMaxGlobalShadowBytes = uint64_t{1} << 30;
-/// Bytes after the shadow where an out-of-bounds __local access is sent instead.
+/// Bytes after the shadow where an out-of-bounds __local access is sent instead (less 4 where
+/// the runtime moves the shadow up to 8-byte alignment: NVIDIA aligns a `uint*` to 4 only).
 inline constexpr size_t kLocalDummyBytes = 256;
 /// Bytes of the __global buffer where an out-of-bounds __global access is sent instead.
 inline constexpr size_t kGlobalDummyBytes = 4096;
