@@ -20,11 +20,12 @@ function reset_file() {
   depth = 0; sp = 0; pending = 0; head = ""; comment = 0; raw = ""; closed = 0
 }
 # A function that closed: reported once the next code shows it did not go on (a constructor whose
-# initializer list holds braces goes on with "," or "{").
+# initializer list holds braces goes on with "," or "{"), under the file it closed in (the last
+# function of a file is reported when the next file starts).
 function finish() {
   if (closed) {
     n = cend - cstart + 1
-    if (n > max) { printf "%s:%d: %s (%d lines)\n", FILENAME, cstart, cname, n; found++ }
+    if (n > max) { printf "%s:%d: %s (%d lines)\n", cfile, cstart, cname, n; found++ }
     closed = 0
   }
 }
@@ -122,7 +123,7 @@ FNR == 1 { if (NR > 1) finish(); reset_file(); cont = 0 }
     if (c == "{") { depth++; sp++; kind[sp] = "other"; fstart[sp] = 0; continue }
     if (c == "}") {
       if (kind[sp] == "func" && fstart[sp] > 0) {
-        closed = 1; cstart = fstart[sp]; cend = FNR; chead = fhead[sp]; cname = name_of(fhead[sp])
+        closed = 1; cfile = FILENAME; cstart = fstart[sp]; cend = FNR; chead = fhead[sp]; cname = name_of(fhead[sp])
       }
       sp--; depth--
     }

@@ -8,16 +8,18 @@
 #include "core/shard.hpp"
 #include "run/check.hpp"
 
-void addCheckCommand(CLI::App& app, const std::function<clh::ToolConfig()>& config) {
-  struct Args {
-    clh::CheckOptions check;
-    std::string seed = "1";
-    bool no_isolate = false, no_shrink = false, no_driver_checks = false;
-    std::string shard;
-  };
-  auto a = std::make_shared<Args>();
+namespace {
+
+struct CheckArgs {
+  clh::CheckOptions check;
+  std::string seed = "1";
+  bool no_isolate = false, no_shrink = false, no_driver_checks = false;
+  std::string shard;
+};
+
+// What runs and how: the specs, devices, cases, outputs, time limits and how many at once.
+void addRunOptions(CLI::App* cmd, const std::shared_ptr<CheckArgs>& a) {
   clh::CheckOptions& check = a->check;
-  auto* cmd = app.add_subcommand("check", "run specs on devices and compare with their references");
   cmd->add_option("paths", check.paths, "spec files or directories (default: specs/)");
   cmd->add_option("--device", check.device_regex, clh::kDeviceOptionHelp);
   cmd->add_option("--cases", check.cases, "random cases per spec and device (default: the spec's)")
@@ -40,6 +42,11 @@ void addCheckCommand(CLI::App& app, const std::function<clh::ToolConfig()>& conf
   cmd->add_flag("--no-isolate", a->no_isolate,
                 "run in this process (a crashing kernel ends the run)");
   cmd->add_flag("--no-shrink", a->no_shrink, "report the first failing case without shrinking it");
+}
+
+// The checks beside the kernel's results: buffer and read modes, launch shapes, driver checks.
+void addModeOptions(CLI::App* cmd, const std::shared_ptr<CheckArgs>& a) {
+  clh::CheckOptions& check = a->check;
   cmd->add_option("--buffer-mode", check.buffer_mode,
                   "buffer flags: write, copy_host_ptr, use_host_ptr, alloc_host_ptr, "
                   "alloc_copy_host_ptr, or all (each case in every mode; all must agree)");
@@ -53,6 +60,12 @@ void addCheckCommand(CLI::App& app, const std::function<clh::ToolConfig()>& conf
   cmd->add_flag("--no-driver-checks", a->no_driver_checks,
                 "leave out the driver checks (clharness semantics, once per device) of the "
                 "driver section");
+}
+
+// Baselines, the simulator's replay, shards and resuming; returns --baseline (regression mode
+// when given).
+CLI::Option* addBaselineAndRunPartOptions(CLI::App* cmd, const std::shared_ptr<CheckArgs>& a) {
+  clh::CheckOptions& check = a->check;
   auto* baseline =
       cmd->add_option("--baseline", check.baseline_dir,
                       "regression mode: driver findings that are new or differ from the device's "
@@ -74,6 +87,17 @@ void addCheckCommand(CLI::App& app, const std::function<clh::ToolConfig()>& conf
   cmd->add_flag("--resume", check.resume,
                 "go on from the journal of an interrupted run into the same --json/--junit "
                 "(FILE.journal), with the same options: each unit runs once");
+  return baseline;
+}
+
+}  // namespace
+
+void addCheckCommand(CLI::App& app, const std::function<clh::ToolConfig()>& config) {
+  auto a = std::make_shared<CheckArgs>();
+  auto* cmd = app.add_subcommand("check", "run specs on devices and compare with their references");
+  addRunOptions(cmd, a);
+  addModeOptions(cmd, a);
+  CLI::Option* baseline = addBaselineAndRunPartOptions(cmd, a);
   cmd->callback([a, baseline, config] {
     clh::finishCommand("check", [&] {
       if (!clh::parseSeed(a->seed, a->check.seed))

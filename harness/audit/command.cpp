@@ -139,21 +139,64 @@ int runAuditUnit(const clh::ToolConfig& config, const AuditUnitJob& a, clh::JobC
   return clh::kExitOk;
 }
 
-int runAudit(const clh::ToolConfig& config, const AuditArgs& args) {
-  clh::audit::AuditOptions options;
+namespace {
+
+// --no-isolate: one session per device in this process (a crashing mutant ends the run).
+class InProcessUnits {
+ public:
+  InProcessUnits(const clh::ToolConfig& config, fs::path scratch)
+      : config_(config), scratch_(std::move(scratch)) {}
+  InProcessUnits(const InProcessUnits&) = delete;
+  InProcessUnits& operator=(const InProcessUnits&) = delete;
+  ~InProcessUnits() {
+    sessions_.clear();  // contexts go before the simulator sessions they report to
+    sims_.clear();
+  }
+
+  clh::UnitResult run(const clh::Spec& spec, const clh::DeviceInfo& dev, const clh::UnitOptions& uo,
+                      bool paired) {
+    auto& session = sessions_[dev.displayName()];
+    if (!session) {
+      auto& sim = sims_[dev.displayName()];
+      sim = clh::simulatorSession(dev, (scratch_ / ("oclgrind-" + dev.slug() + ".jsonl")).string());
+      session = std::make_unique<clh::DeviceSession>(dev, sim.get());
+    }
+    if (!paired) return clh::runUnit(*session, spec, uo);
+    auto found = unmodified_.find(spec.file);
+    if (found == unmodified_.end())
+      found = unmodified_.emplace(spec.file, clh::loadSpec(spec.file, config_.repo_root)).first;
+    return clh::audit::runWhereUnmodifiedPasses(*session, found->second, spec, uo);
+  }
+
+ private:
+  const clh::ToolConfig& config_;
+  const fs::path scratch_;
+  std::map<std::string, std::unique_ptr<clh::OclgrindSession>> sims_;
+  std::map<std::string, std::unique_ptr<clh::DeviceSession>> sessions_;
+  std::map<std::string, clh::Spec> unmodified_;  // by spec file, for paired units
+};
+
+// --seed and --sizes into the options; false (with the message printed) when either is bad.
+bool parseAuditOptions(const AuditArgs& args, clh::audit::AuditOptions& options) {
   if (!clh::parseSeed(args.seed, options.seed)) {
     std::cerr << "clharness audit: --seed: '" << args.seed << "' is not an unsigned integer\n";
-    return clh::kExitUsage;
+    return false;
   }
   if (!args.sizes.empty()) {
     try {
       options.sizes = clh::parseSizes(args.sizes);
     } catch (const std::invalid_argument& e) {
       std::cerr << "clharness audit: " << e.what() << "\n";
-      return clh::kExitUsage;
+      return false;
     }
   }
-  std::vector<clh::Spec> specs;
+  return true;
+}
+
+// The specs under the given paths (the repository's specs/ by default); false when there are
+// none or one is bad (the message printed).
+bool loadAuditSpecs(const clh::ToolConfig& config, const AuditArgs& args,
+                    std::vector<clh::Spec>& specs) {
   try {
     std::vector<std::string> paths = args.paths;
     if (paths.empty()) paths.push_back((fs::path(config.repo_root) / "specs").string());
@@ -161,57 +204,23 @@ int runAudit(const clh::ToolConfig& config, const AuditArgs& args) {
       specs.push_back(clh::loadSpec(f, config.repo_root));
   } catch (const clh::SpecError& e) {
     std::cerr << "clharness audit: bad spec: " << e.what() << "\n";
-    return clh::kExitUsage;
+    return false;
   }
   if (specs.empty()) {
     std::cerr << "clharness audit: no spec files (*.yaml) under the given paths\n";
-    return clh::kExitUsage;
+    return false;
   }
-  auto devices = clh::findDevices(config, args.device_regex);
-  if (devices.empty()) {
-    std::cerr << "clharness audit: no usable device"
-              << (args.device_regex.empty() ? "" : " matches --device '" + args.device_regex + "'")
-              << "; `clharness devices` lists what was found\n";
-    return clh::kExitNoDevice;
-  }
+  return true;
+}
 
-  fs::path scratch = fs::temp_directory_path() / fmt::format("clharness-audit-{}", getpid());
-  fs::create_directories(scratch);
-  options.mutants_dir =
-      args.mutants_dir.empty() ? (scratch / "mutants").string() : args.mutants_dir;
-  options.only = args.calls;
-  options.cases = args.cases;
-  options.sim_cases = args.sim_cases;
-  options.shrink = !args.no_shrink;
-  options.tool = config.tool_name;
-  options.progress = [](const std::string& what) { std::cerr << "running " << what << "\n"; };
-  // --no-isolate: one session per device in this process (a crashing mutant ends the run).
-  std::map<std::string, std::unique_ptr<clh::OclgrindSession>> sims;
-  std::map<std::string, std::unique_ptr<clh::DeviceSession>> sessions;
-  std::map<std::string, clh::Spec> unmodified;  // by spec file, for paired units
-  auto inProcess = [&](const clh::Spec& spec, const clh::DeviceInfo& dev,
-                       const clh::UnitOptions& uo, bool paired) {
-    auto& session = sessions[dev.displayName()];
-    if (!session) {
-      auto& sim = sims[dev.displayName()];
-      sim = clh::simulatorSession(dev, (scratch / ("oclgrind-" + dev.slug() + ".jsonl")).string());
-      session = std::make_unique<clh::DeviceSession>(dev, sim.get());
-    }
-    if (!paired) return clh::runUnit(*session, spec, uo);
-    auto found = unmodified.find(spec.file);
-    if (found == unmodified.end())
-      found = unmodified.emplace(spec.file, clh::loadSpec(spec.file, config.repo_root)).first;
-    return clh::audit::runWhereUnmodifiedPasses(*session, found->second, spec, uo);
-  };
-  auto runner = [&](const clh::Spec& spec, const clh::DeviceInfo& dev, const clh::UnitOptions& uo,
-                    bool paired) {
-    if (args.no_isolate) return inProcess(spec, dev, uo, paired);
-    return runIsolated(config, spec, dev, uo, paired, args.timeout_s, scratch);
-  };
-
+// Audits each spec, printing each audit as it ends; a spec that could not be audited is named on
+// stderr and makes `code` a usage error.
+std::vector<clh::audit::SpecAudit> auditAll(const std::vector<clh::Spec>& specs,
+                                            const std::vector<clh::DeviceInfo>& devices,
+                                            const clh::audit::AuditOptions& options,
+                                            const clh::audit::UnitRunner& runner, int& code) {
   std::vector<clh::audit::SpecAudit> audits;
   std::vector<std::string> without;
-  int code = clh::kExitOk;
   for (const auto& spec : specs) {
     try {
       auto a = clh::audit::auditSpec(spec, devices, options, runner);
@@ -231,13 +240,21 @@ int runAudit(const clh::ToolConfig& config, const AuditArgs& args) {
     for (const auto& n : without) list += (list.empty() ? "" : ", ") + n;
     std::cout << "no synchronisation call to audit in: " << list << "\n";
   }
-  if (!audits.empty()) {
-    std::cout << fmt::format("\n{:<40} {:<5} {:<36} {}\n", "SPEC", "LINE", "CALL", "VERDICT");
-    for (const auto& a : audits)
-      for (const auto& c : a.calls)
-        std::cout << fmt::format("{:<40} {:<5} {:<36} {}\n", a.spec, c.call.line, c.call.text,
-                                 clh::audit::toString(c.verdict));
-  }
+  return audits;
+}
+
+void printVerdictTable(const std::vector<clh::audit::SpecAudit>& audits) {
+  if (audits.empty()) return;
+  std::cout << fmt::format("\n{:<40} {:<5} {:<36} {}\n", "SPEC", "LINE", "CALL", "VERDICT");
+  for (const auto& a : audits)
+    for (const auto& c : a.calls)
+      std::cout << fmt::format("{:<40} {:<5} {:<36} {}\n", a.spec, c.call.line, c.call.text,
+                               clh::audit::toString(c.verdict));
+}
+
+// --json and --markdown; a file that cannot be written makes `code` a usage error.
+void writeAuditFiles(const AuditArgs& args, const std::vector<clh::audit::SpecAudit>& audits,
+                     int& code) {
   auto write = [&](const std::string& path, const std::string& text) {
     try {  // whole or not at all, with the OS's reason
       clh::writeFileAtomically(path, text);
@@ -248,8 +265,45 @@ int runAudit(const clh::ToolConfig& config, const AuditArgs& args) {
   };
   if (!args.json_path.empty()) write(args.json_path, clh::audit::toJson(audits).dump(2) + "\n");
   if (!args.markdown_path.empty()) write(args.markdown_path, clh::audit::renderMarkdown(audits));
-  sessions.clear();  // contexts go before the simulator sessions they report to
-  sims.clear();
+}
+
+}  // namespace
+
+int runAudit(const clh::ToolConfig& config, const AuditArgs& args) {
+  clh::audit::AuditOptions options;
+  std::vector<clh::Spec> specs;
+  if (!parseAuditOptions(args, options) || !loadAuditSpecs(config, args, specs))
+    return clh::kExitUsage;
+  auto devices = clh::findDevices(config, args.device_regex);
+  if (devices.empty()) {
+    std::cerr << "clharness audit: no usable device"
+              << (args.device_regex.empty() ? "" : " matches --device '" + args.device_regex + "'")
+              << "; `clharness devices` lists what was found\n";
+    return clh::kExitNoDevice;
+  }
+
+  fs::path scratch = fs::temp_directory_path() / fmt::format("clharness-audit-{}", getpid());
+  fs::create_directories(scratch);
+  options.mutants_dir =
+      args.mutants_dir.empty() ? (scratch / "mutants").string() : args.mutants_dir;
+  options.only = args.calls;
+  options.cases = args.cases;
+  options.sim_cases = args.sim_cases;
+  options.shrink = !args.no_shrink;
+  options.tool = config.tool_name;
+  options.progress = [](const std::string& what) { std::cerr << "running " << what << "\n"; };
+  int code = clh::kExitOk;
+  {
+    InProcessUnits in_process(config, scratch);
+    auto runner = [&](const clh::Spec& spec, const clh::DeviceInfo& dev, const clh::UnitOptions& uo,
+                      bool paired) {
+      if (args.no_isolate) return in_process.run(spec, dev, uo, paired);
+      return runIsolated(config, spec, dev, uo, paired, args.timeout_s, scratch);
+    };
+    const auto audits = auditAll(specs, devices, options, runner, code);
+    printVerdictTable(audits);
+    writeAuditFiles(args, audits, code);
+  }  // the in-process sessions end here, before their scratch folder goes
   std::error_code ec;
   fs::remove_all(scratch, ec);  // with the mutants, unless --mutants put them elsewhere
   return code;

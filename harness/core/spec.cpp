@@ -24,6 +24,33 @@ SpecError::SpecError(std::string file, int line, const std::string& message)
 namespace spec_detail {
 
 Spec Loader::load() {
+  const YAML::Node doc = readDocument();
+  checkKeys(doc, {"name",        "origin",          "description", "source", "reference", "params",
+                  "constraints", "build_options",   "buffers",     "kernel", "args",      "global",
+                  "local",       "offset",          "launches",    "expect", "suppress",  "read",
+                  "cases",       "simulator_cases", "flops",       "bytes",  "labels"},
+            "spec");
+  Spec s;
+  s.file = file_;
+  s.root = repoRoot_;
+  loadIdentity(doc, s);
+  if (doc["params"]) loadParams(doc["params"], s);
+  if (doc["constraints"]) {
+    requireSeq(doc["constraints"], "constraints");
+    for (const auto& c : doc["constraints"]) s.constraints.push_back(expr(c, "constraints"));
+  }
+  s.build_options = optString(doc, "build_options");
+  if (doc["build_options"]) s.build_options_line = lineOf(doc["build_options"]);
+  if (!doc["buffers"]) fail(doc, "buffers", "missing (at least one buffer)");
+  loadBuffers(doc["buffers"], s);
+  loadLaunches(doc, s);
+  loadRunFields(doc, s);
+  validateExpressions(s);
+  checkValuesAtSampleSizes(s);
+  return s;
+}
+
+YAML::Node Loader::readDocument() {
   YAML::Node doc;
   try {
     doc = YAML::LoadFile(file_);
@@ -33,14 +60,10 @@ Spec Loader::load() {
     throw SpecError(file_, e.mark.line + 1, "not valid YAML: " + e.msg);
   }
   if (!doc.IsMap()) throw SpecError(file_, lineOf(doc), "a spec is a YAML mapping of fields");
-  checkKeys(doc, {"name",        "origin",          "description", "source", "reference", "params",
-                  "constraints", "build_options",   "buffers",     "kernel", "args",      "global",
-                  "local",       "offset",          "launches",    "expect", "suppress",  "read",
-                  "cases",       "simulator_cases", "flops",       "bytes",  "labels"},
-            "spec");
-  Spec s;
-  s.file = file_;
-  s.root = repoRoot_;
+  return doc;
+}
+
+void Loader::loadIdentity(const YAML::Node& doc, Spec& s) {
   s.name = requireString(doc, "name");
   if (!std::regex_match(s.name, std::regex("[A-Za-z0-9_.-]+")))
     fail(doc["name"], "name", "'" + s.name + "' may hold only letters, digits, '_', '.', '-'");
@@ -56,16 +79,9 @@ Spec Loader::load() {
     fail(doc["reference"], "reference",
          "unknown reference '" + s.reference + "' (registered: " + known + ")");
   }
-  if (doc["params"]) loadParams(doc["params"], s);
-  if (doc["constraints"]) {
-    requireSeq(doc["constraints"], "constraints");
-    for (const auto& c : doc["constraints"]) s.constraints.push_back(expr(c, "constraints"));
-  }
-  s.build_options = optString(doc, "build_options");
-  if (doc["build_options"]) s.build_options_line = lineOf(doc["build_options"]);
-  if (!doc["buffers"]) fail(doc, "buffers", "missing (at least one buffer)");
-  loadBuffers(doc["buffers"], s);
+}
 
+void Loader::loadLaunches(const YAML::Node& doc, Spec& s) {
   bool single = doc["kernel"] || doc["args"] || doc["global"];
   if (single && doc["launches"])
     fail(doc["launches"], "launches", "give either launches or kernel/args/global, not both");
@@ -80,6 +96,9 @@ Spec Loader::load() {
   } else {
     fail(doc, "kernel", "missing: a spec needs kernel/args/global or launches");
   }
+}
+
+void Loader::loadRunFields(const YAML::Node& doc, Spec& s) {
   if (doc["expect"]) s.expect = loadExpect(doc["expect"]);
   if (doc["read"]) {
     std::string m = scalarString(doc["read"], "read");
@@ -104,9 +123,6 @@ Spec Loader::load() {
     for (const auto& kv : doc["labels"])
       s.labels[kv.first.as<std::string>()] = kv.second.as<std::string>();
   }
-  validateExpressions(s);
-  checkValuesAtSampleSizes(s);
-  return s;
 }
 
 void Loader::fail(const YAML::Node& n, const std::string& field, const std::string& what) {

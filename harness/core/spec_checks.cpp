@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <optional>
 #include <regex>
 #include <set>
 
@@ -106,23 +107,42 @@ int64_t samplePoint(int64_t lo, int64_t hi, int k, const std::string& name) {
                                    (span == 0 ? 1 : span));
 }
 
-}  // namespace
+// What an expression must evaluate to: a number, an integer, or a count (an integer not
+// negative).
+enum class Want { number, integer, count };
 
-void Loader::checkValuesAtSampleSizes(const Spec& s) {
-  constexpr int kSamples = 24;  // per kind of range (real, simulator)
-  ExprEnv env(paramNames(s));
-  auto at = [](const Sizes& sizes) {
+// The values of one spec's expressions at sample sizes, each error a SpecError naming the line.
+class SampleChecker {
+ public:
+  SampleChecker(const std::string& file, const Spec& s) : file_(file), s_(s), env_(paramNames(s)) {}
+
+  // Checks every expression at sample sizes of the real (`simulator` 0) or simulator ranges.
+  void checkSamples(bool simulator, int samples) {
+    for (int k = 0; k < samples; ++k) {
+      Sizes sizes;
+      if (!drawSample(simulator, k, sizes)) continue;
+      env_.bind(sizes);
+      bool inside = true;
+      for (const auto& c : s_.constraints) {
+        value(c, "constraints", Want::number, c.line, sizes);
+        inside = inside && env_.evalBool(c.text);
+      }
+      if (inside) checkAt(sizes);
+    }
+  }
+
+ private:
+  static std::string at(const Sizes& sizes) {
     return sizes.empty() ? std::string() : " at " + formatSizes(sizes);
-  };
-  // Evaluates `e` (line `fallback` when the expression has none): a number, an integer, or a
-  // count (an integer not negative).
-  enum class Want { number, integer, count };
-  auto value = [&](const Expr& e, const std::string& field, Want want, int fallback,
-                   const Sizes& sizes) {
+  }
+
+  // Evaluates `e` (line `fallback` when the expression has none) as `want` says.
+  double value(const Expr& e, const std::string& field, Want want, int fallback,
+               const Sizes& sizes) {
     const int line = e.line > 0 ? e.line : fallback;
     double v = 0;
     try {
-      v = want == Want::number ? env.eval(e.text) : static_cast<double>(env.evalInt(e.text));
+      v = want == Want::number ? env_.eval(e.text) : static_cast<double>(env_.evalInt(e.text));
     } catch (const ExprError& err) {
       throw SpecError(file_, line, field + ": " + err.what() + at(sizes));
     }
@@ -134,72 +154,83 @@ void Loader::checkValuesAtSampleSizes(const Spec& s) {
       throw SpecError(file_, line,
                       fmt::format("{}: '{}' = {} is negative{}", field, e.text, v, at(sizes)));
     return v;
-  };
-  for (int simulator = 0; simulator < 2; ++simulator) {
-    bool any_sim_range = false;
-    for (const auto& p : s.params) any_sim_range = any_sim_range || p.sim_range.has_value();
-    if (simulator && !any_sim_range) break;
-    for (int k = 0; k < kSamples; ++k) {
-      Sizes sizes;
-      bool empty = false;
-      for (const auto& p : s.params) {
-        env.bind(sizes);
-        if (p.value) {
-          sizes[p.name] = static_cast<int64_t>(
-              value(*p.value, "params." + p.name + ".value", Want::integer, p.line, sizes));
-        } else if (!p.one_of.empty()) {
-          sizes[p.name] = p.one_of[static_cast<size_t>(k) % p.one_of.size()];
-        } else if (p.range) {
-          const auto& r = (simulator && p.sim_range) ? *p.sim_range : *p.range;
-          const std::string field =
-              "params." + p.name + (simulator && p.sim_range ? ".simulator" : ".range");
-          const auto lo = static_cast<int64_t>(value(r.first, field, Want::integer, p.line, sizes));
-          const auto hi =
-              static_cast<int64_t>(value(r.second, field, Want::integer, p.line, sizes));
-          int64_t m = 1;
-          if (p.multiple_of)
-            m = std::max<int64_t>(
-                1, static_cast<int64_t>(value(*p.multiple_of, "params." + p.name + ".multiple_of",
-                                              Want::integer, p.line, sizes)));
-          const int64_t klo = lo >= 0 ? (lo + m - 1) / m : -((-lo) / m),
-                        khi = hi >= 0 ? hi / m : -((-hi + m - 1) / m);
-          if (klo > khi) {
-            empty = true;  // no value for these earlier values: not a sample
-            break;
-          }
-          sizes[p.name] = samplePoint(klo, khi, k, p.name) * m;
-        }
-      }
-      if (empty) continue;
-      env.bind(sizes);
-      bool inside = true;
-      for (const auto& c : s.constraints) {
-        value(c, "constraints", Want::number, c.line, sizes);
-        inside = inside && env.evalBool(c.text);
-      }
-      if (!inside) continue;
-      for (const auto& b : s.buffers) {
-        const std::string f = "buffers." + b.name;
-        value(b.count, f + ".count", Want::count, b.line, sizes);
-        for (const auto& d : b.shape) value(d, f + ".shape", Want::count, b.line, sizes);
-        if (b.compare.kind == CompareSpec::Kind::tolerance) {
-          value(b.compare.abs, f + ".compare.abs", Want::number, b.line, sizes);
-          value(b.compare.rel, f + ".compare.rel", Want::number, b.line, sizes);
-        }
-      }
-      for (const auto& l : s.launches) {
-        for (const auto& a : l.args)
-          if (a.kind == ArgSpec::Kind::scalar || a.kind == ArgSpec::Kind::local)
-            value(a.value, "args", a.kind == ArgSpec::Kind::local ? Want::count : Want::number,
-                  a.line > 0 ? a.line : l.line, sizes);
-        for (const auto& g : l.global) value(g, "global", Want::count, l.line, sizes);
-        for (const auto& g : l.local) value(g, "local", Want::count, l.line, sizes);
-        for (const auto& g : l.offset) value(g, "offset", Want::count, l.line, sizes);
-      }
-      if (s.flops) value(*s.flops, "flops", Want::number, 0, sizes);
-      if (s.bytes) value(*s.bytes, "bytes", Want::number, 0, sizes);
-    }
   }
+
+  // Sample `k` of the parameters into `sizes`; false when a range is empty for the earlier
+  // parameters' values (not a sample).
+  bool drawSample(bool simulator, int k, Sizes& sizes) {
+    for (const auto& p : s_.params) {
+      env_.bind(sizes);
+      if (p.value) {
+        sizes[p.name] = static_cast<int64_t>(
+            value(*p.value, "params." + p.name + ".value", Want::integer, p.line, sizes));
+      } else if (!p.one_of.empty()) {
+        sizes[p.name] = p.one_of[static_cast<size_t>(k) % p.one_of.size()];
+      } else if (p.range) {
+        const auto point = rangePoint(p, simulator, k, sizes);
+        if (!point) return false;
+        sizes[p.name] = *point;
+      }
+    }
+    return true;
+  }
+
+  // A point of the parameter's range (a multiple of its multiple_of), or none when it is empty.
+  std::optional<int64_t> rangePoint(const ParamSpec& p, bool simulator, int k, const Sizes& sizes) {
+    const auto& r = (simulator && p.sim_range) ? *p.sim_range : *p.range;
+    const std::string field =
+        "params." + p.name + (simulator && p.sim_range ? ".simulator" : ".range");
+    const auto lo = static_cast<int64_t>(value(r.first, field, Want::integer, p.line, sizes));
+    const auto hi = static_cast<int64_t>(value(r.second, field, Want::integer, p.line, sizes));
+    int64_t m = 1;
+    if (p.multiple_of)
+      m = std::max<int64_t>(
+          1, static_cast<int64_t>(value(*p.multiple_of, "params." + p.name + ".multiple_of",
+                                        Want::integer, p.line, sizes)));
+    const int64_t klo = lo >= 0 ? (lo + m - 1) / m : -((-lo) / m),
+                  khi = hi >= 0 ? hi / m : -((-hi + m - 1) / m);
+    if (klo > khi) return std::nullopt;
+    return samplePoint(klo, khi, k, p.name) * m;
+  }
+
+  // The buffers' counts and tolerances, the launches' arguments and sizes, flops and bytes.
+  void checkAt(const Sizes& sizes) {
+    for (const auto& b : s_.buffers) {
+      const std::string f = "buffers." + b.name;
+      value(b.count, f + ".count", Want::count, b.line, sizes);
+      for (const auto& d : b.shape) value(d, f + ".shape", Want::count, b.line, sizes);
+      if (b.compare.kind == CompareSpec::Kind::tolerance) {
+        value(b.compare.abs, f + ".compare.abs", Want::number, b.line, sizes);
+        value(b.compare.rel, f + ".compare.rel", Want::number, b.line, sizes);
+      }
+    }
+    for (const auto& l : s_.launches) {
+      for (const auto& a : l.args)
+        if (a.kind == ArgSpec::Kind::scalar || a.kind == ArgSpec::Kind::local)
+          value(a.value, "args", a.kind == ArgSpec::Kind::local ? Want::count : Want::number,
+                a.line > 0 ? a.line : l.line, sizes);
+      for (const auto& g : l.global) value(g, "global", Want::count, l.line, sizes);
+      for (const auto& g : l.local) value(g, "local", Want::count, l.line, sizes);
+      for (const auto& g : l.offset) value(g, "offset", Want::count, l.line, sizes);
+    }
+    if (s_.flops) value(*s_.flops, "flops", Want::number, 0, sizes);
+    if (s_.bytes) value(*s_.bytes, "bytes", Want::number, 0, sizes);
+  }
+
+  const std::string& file_;
+  const Spec& s_;
+  ExprEnv env_;
+};
+
+}  // namespace
+
+void Loader::checkValuesAtSampleSizes(const Spec& s) {
+  constexpr int kSamples = 24;  // per kind of range (real, simulator)
+  SampleChecker checker(file_, s);
+  checker.checkSamples(false, kSamples);
+  const bool any_sim_range = std::any_of(
+      s.params.begin(), s.params.end(), [](const ParamSpec& p) { return p.sim_range.has_value(); });
+  if (any_sim_range) checker.checkSamples(true, kSamples);
 }
 
 }  // namespace clh::spec_detail

@@ -27,6 +27,15 @@ class Loader {
   Spec load();
 
  private:
+  // The file as a YAML mapping; a SpecError when it cannot be read or is not one.
+  YAML::Node readDocument();
+  // name, origin, description, source and reference.
+  void loadIdentity(const YAML::Node& doc, Spec& s);
+  // One launch (kernel/args/global) or a list of them (launches).
+  void loadLaunches(const YAML::Node& doc, Spec& s);
+  // What the spec says of its runs: expect, read, suppress, cases, flops, bytes, labels.
+  void loadRunFields(const YAML::Node& doc, Spec& s);
+
   [[noreturn]] void fail(const YAML::Node& n, const std::string& field, const std::string& what);
 
   void checkKeys(const YAML::Node& map, std::initializer_list<const char*> allowed,

@@ -7,6 +7,7 @@
 #include <functional>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -90,28 +91,87 @@ int runSemanticsChild(const clh::ToolConfig& config, const SemanticsJob& job,
   return 0;
 }
 
+namespace {
+
+// A shard keeps every N-th device in the order of their identities: N jobs on a machine of many
+// devices check each once. An exit code when the run ends here (a bad --shard, or nothing left
+// for this shard), else nothing.
+std::optional<int> keepShardOf(const SemanticsArgs& args, std::vector<clh::DeviceInfo>& selected) {
+  clh::Shard shard;
+  try {
+    shard = clh::shardFromOption(args.shard);
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "clharness semantics: " << e.what() << "\n";
+    return 2;
+  }
+  if (shard.count > 1) {
+    const size_t all = selected.size();
+    selected = clh::keepShard(std::move(selected), shard,
+                              [](const clh::DeviceInfo& d) { return d.identity(); });
+    std::cerr << "clharness semantics: shard " << shard.index << "/" << shard.count << ": "
+              << selected.size() << " of " << all << " device(s)\n";
+    if (selected.empty()) return 0;  // more shards than devices: nothing is this one's
+  }
+  return std::nullopt;
+}
+
+// The baseline to compare with: a folder holds driver baselines (docs/semantics.md), one column
+// per selected device in order; a file holds a matrix (or one column). Devices of no baseline go
+// to `missing`.
+drivers::Matrix readBaseline(const std::string& path, const drivers::Matrix& matrix,
+                             const std::vector<clh::DeviceInfo>& selected,
+                             std::vector<std::string>& missing) {
+  if (!fs::is_directory(path)) return drivers::matrixFromJson(readJson(path));
+  drivers::Matrix baseline;
+  for (size_t i = 0; i < matrix.size(); ++i) {
+    std::string note;
+    if (auto b = clh::drivers::findBaseline(path, selected[i], &note)) {
+      std::cout << "baseline of " << matrix[i].name << ": " << note << "\n";
+      baseline.push_back(
+          {matrix[i].slug, matrix[i].name, "", b->match.driver_version, std::move(b->checks)});
+    } else {
+      missing.push_back(matrix[i].slug + ": " + note);
+    }
+  }
+  return baseline;
+}
+
+// Prints the changes against --baseline and writes the page with them; 1 when there are any.
+int compareWithBaselines(const SemanticsArgs& args, const drivers::Matrix& matrix,
+                         const std::vector<clh::DeviceInfo>& selected) {
+  std::vector<std::string> missing;
+  const drivers::Matrix baseline = readBaseline(args.baseline_path, matrix, selected, missing);
+  size_t changes = 0;
+  std::vector<std::vector<drivers::Change>> byColumn(matrix.size());
+  std::cout << "\nchanges against the baseline:\n";
+  for (size_t i = 0; i < matrix.size(); ++i) {
+    const auto& col = matrix[i];
+    auto it = std::find_if(baseline.begin(), baseline.end(),
+                           [&](const drivers::DeviceColumn& b) { return b.slug == col.slug; });
+    if (it == baseline.end()) {
+      if (!fs::is_directory(args.baseline_path)) missing.push_back(col.slug);
+      continue;
+    }
+    byColumn[i] = drivers::compareWithBaseline(col, *it);
+    for (const auto& c : byColumn[i]) {
+      std::cout << "  " << c.toString() << "\n";
+      ++changes;
+    }
+  }
+  writeHtml(args.html_path, matrix, &byColumn);
+  for (const auto& m : missing) std::cout << "  no baseline for " << m << "\n";
+  std::cout << "  " << changes << " change(s)\n";
+  return changes ? 1 : 0;
+}
+
+}  // namespace
+
 int runSemantics(const SemanticsArgs& args, const std::vector<std::string>& command_path,
                  const std::function<std::vector<clh::DeviceInfo>(const std::string&)>& devices) {
   std::vector<clh::DeviceInfo> selected = devices(args.device_regex);
-  // A shard keeps every N-th device in the order of their identities: N jobs on a machine of many
-  // devices check each once. Not in child mode, whose one device its parent chose.
-  if (args.launch_family.empty()) {
-    clh::Shard shard;
-    try {
-      shard = clh::shardFromOption(args.shard);
-    } catch (const std::invalid_argument& e) {
-      std::cerr << "clharness semantics: " << e.what() << "\n";
-      return 2;
-    }
-    if (shard.count > 1) {
-      const size_t all = selected.size();
-      selected = clh::keepShard(std::move(selected), shard,
-                                [](const clh::DeviceInfo& d) { return d.identity(); });
-      std::cerr << "clharness semantics: shard " << shard.index << "/" << shard.count << ": "
-                << selected.size() << " of " << all << " device(s)\n";
-      if (selected.empty()) return 0;  // more shards than devices: nothing is this one's
-    }
-  }
+  // Not in child mode, whose one device its parent chose.
+  if (args.launch_family.empty())
+    if (auto code = keepShardOf(args, selected)) return *code;
   if (selected.empty()) {
     std::cerr << "clharness semantics: no OpenCL device"
               << (args.device_regex.empty() ? "" : " matches '" + args.device_regex + "'") << "\n";
@@ -143,44 +203,7 @@ int runSemantics(const SemanticsArgs& args, const std::vector<std::string>& comm
     writeHtml(args.html_path, matrix, nullptr);
     return 0;
   }
-  // A folder holds driver baselines (docs/semantics.md); a file holds a matrix (or one column).
-  drivers::Matrix baseline;
-  std::vector<std::string> missing;
-  if (fs::is_directory(args.baseline_path)) {
-    for (size_t i = 0; i < matrix.size(); ++i) {  // one column per selected device, in order
-      std::string note;
-      if (auto b = clh::drivers::findBaseline(args.baseline_path, selected[i], &note)) {
-        std::cout << "baseline of " << matrix[i].name << ": " << note << "\n";
-        baseline.push_back(
-            {matrix[i].slug, matrix[i].name, "", b->match.driver_version, std::move(b->checks)});
-      } else {
-        missing.push_back(matrix[i].slug + ": " + note);
-      }
-    }
-  } else {
-    baseline = drivers::matrixFromJson(readJson(args.baseline_path));
-  }
-  size_t changes = 0;
-  std::vector<std::vector<drivers::Change>> byColumn(matrix.size());
-  std::cout << "\nchanges against the baseline:\n";
-  for (size_t i = 0; i < matrix.size(); ++i) {
-    const auto& col = matrix[i];
-    auto it = std::find_if(baseline.begin(), baseline.end(),
-                           [&](const drivers::DeviceColumn& b) { return b.slug == col.slug; });
-    if (it == baseline.end()) {
-      if (!fs::is_directory(args.baseline_path)) missing.push_back(col.slug);
-      continue;
-    }
-    byColumn[i] = drivers::compareWithBaseline(col, *it);
-    for (const auto& c : byColumn[i]) {
-      std::cout << "  " << c.toString() << "\n";
-      ++changes;
-    }
-  }
-  writeHtml(args.html_path, matrix, &byColumn);
-  for (const auto& m : missing) std::cout << "  no baseline for " << m << "\n";
-  std::cout << "  " << changes << " change(s)\n";
-  return changes ? 1 : 0;
+  return compareWithBaselines(args, matrix, selected);
 }
 
 }  // namespace clh::drivers

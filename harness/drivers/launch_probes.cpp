@@ -121,114 +121,141 @@ const std::vector<std::string>& crashProneFamilies() {
   return families;
 }
 
-std::vector<CheckResult> runLaunchChecks(const clh::DeviceInfo& device,
-                                         const LaunchCheckOptions& options) {
+namespace {
+
+bool wantedFamily(const LaunchCheckOptions& options, const std::string& family) {
   auto contains = [](const std::vector<std::string>& v, const std::string& s) {
     return std::find(v.begin(), v.end(), s) != v.end();
   };
-  auto wanted = [&](const std::string& family) {
-    return options.families.empty() ? !contains(crashProneFamilies(), family)
-                                    : contains(options.families, family);
+  return options.families.empty() ? !contains(crashProneFamilies(), family)
+                                  : contains(options.families, family);
+}
+
+// The shapes of each family, and the first that deviated.
+struct Tally {
+  int shapes = 0, deviating = 0;
+  const ShapeResult* first = nullptr;
+};
+
+struct ProbeTallies {
+  std::map<std::string, Tally> by_family;
+  std::vector<std::vector<ShapeResult>> all;  // keeps `first` pointers valid
+};
+
+cl::Program buildProbes(const cl::Context& context, const clh::DeviceInfo& device) {
+  cl::Program program(context, kProbeSource);
+  try {
+    program.build({device.device});
+  } catch (const cl::Error&) {
+    throw std::runtime_error("the launch kernels did not build: " +
+                             program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device.device));
+  }
+  return program;
+}
+
+// Runs the shapes of every wanted family on each probe kernel; throws when the probes cannot be
+// set up.
+void runProbes(const clh::DeviceInfo& device, const LaunchCheckOptions& options, int shapes,
+               ProbeTallies& tallies) {
+  cl::Context context(device.device);
+  cl::Program program = buildProbes(context, device);
+  // The buffer of the current shape: a kernel argument does not keep its buffer alive.
+  cl::Buffer current;
+  auto buffer = [&](const LaunchShape& s) -> const cl::Buffer& {
+    current = cl::Buffer(context, CL_MEM_WRITE_ONLY, items(s.config) * sizeof(int));
+    return current;
   };
+  ShapeOptions base;
+  if (device.simulator) base.max_global_items = 1024;
+  base.zero_local = wantedFamily(options, "zero_local");
+  for (const auto& row : rows())
+    if (wantedFamily(options, row.kind)) base.kinds.push_back(row.kind);
+
+  struct Run {
+    const char* kernel;
+    ShapeOptions options;
+    SetArgs set;
+  };
+  ShapeOptions with_offsets = base;
+  with_offsets.offsets = true;
+  ShapeOptions with_local = base;
+  with_local.dynamic_local = true;
+  auto plain = [&](cl::Kernel& k, const LaunchShape& s) { k.setArg(0, buffer(s)); };
+  auto output = [&](const LaunchShape&) { return current; };
+  std::vector<Run> runs = {
+      {"index_writer", with_offsets, plain},
+      {"dynamic_local", with_local,
+       [&](cl::Kernel& k, const LaunchShape& s) {
+         k.setArg(0, buffer(s));
+         k.setArg(2, static_cast<cl_uint>(s.config.dynamic_local_bytes / sizeof(int)));
+         k.setArg(1, cl::Local(s.config.dynamic_local_bytes));
+       }},
+      {"required_size", base, plain},
+      {"static_local", base, plain},
+  };
+  uint64_t seed = options.seed;
+  for (auto& run : runs) {
+    cl::Kernel kernel(program, run.kernel);
+    tallies.all.push_back(
+        checkLaunchShapes(device, kernel, run.set, shapes, seed++, run.options, output));
+    for (const auto& r : tallies.all.back()) {
+      Tally& t = tallies.by_family[r.shape.kind];
+      ++t.shapes;
+      if (!r.conforms && ++t.deviating == 1) t.first = &r;
+    }
+  }
+}
+
+// One family's row: skipped (setup failed, or no shape), conforms, or deviates with its first.
+CheckResult rowResult(const Row& row, const std::map<std::string, Tally>& by_family,
+                      const std::string& setup_error) {
+  CheckResult r;
+  r.id = rowId(row.kind);
+  r.title = row.title;
+  r.rule = row.rule;
+  auto it = by_family.find(row.kind);
+  if (it != by_family.end() && it->second.shapes == 0) it = by_family.end();
+  if (!setup_error.empty()) {
+    r.verdict = Verdict::skipped;
+    r.detail = setup_error;
+  } else if (it == by_family.end()) {
+    r.verdict = Verdict::skipped;
+    r.detail = "no shape of this family for this device's limits";
+  } else if (it->second.deviating == 0) {
+    r.verdict = Verdict::conforms;
+    r.detail = std::to_string(it->second.shapes) + " shapes";
+  } else {
+    const ShapeResult& f = *it->second.first;
+    r.verdict = Verdict::deviates;
+    r.got = f.gotText();
+    r.required = f.requiredText();
+    r.detail = std::to_string(it->second.deviating) + " of " + std::to_string(it->second.shapes) +
+               " shapes deviate; first: " + f.toString();
+  }
+  return r;
+}
+
+}  // namespace
+
+std::vector<CheckResult> runLaunchChecks(const clh::DeviceInfo& device,
+                                         const LaunchCheckOptions& options) {
   const int shapes = options.shapes_per_kernel > 0 ? options.shapes_per_kernel
                      : device.simulator            ? 40
                                                    : 100;
-  struct Tally {
-    int shapes = 0, deviating = 0;
-    const ShapeResult* first = nullptr;
-  };
-  std::map<std::string, Tally> tally;
-  std::vector<std::vector<ShapeResult>> all;  // keeps `first` pointers valid
-  all.reserve(4);
+  ProbeTallies tallies;
+  tallies.all.reserve(4);
   std::string setup_error;
   try {
-    cl::Context context(device.device);
-    cl::Program program(context, kProbeSource);
-    try {
-      program.build({device.device});
-    } catch (const cl::Error&) {
-      throw std::runtime_error("the launch kernels did not build: " +
-                               program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device.device));
-    }
-    // The buffer of the current shape: a kernel argument does not keep its buffer alive.
-    cl::Buffer current;
-    auto buffer = [&](const LaunchShape& s) -> const cl::Buffer& {
-      current = cl::Buffer(context, CL_MEM_WRITE_ONLY, items(s.config) * sizeof(int));
-      return current;
-    };
-    ShapeOptions base;
-    if (device.simulator) base.max_global_items = 1024;
-    base.zero_local = wanted("zero_local");
-    for (const auto& row : rows())
-      if (wanted(row.kind)) base.kinds.push_back(row.kind);
-
-    struct Run {
-      const char* kernel;
-      ShapeOptions options;
-      SetArgs set;
-    };
-    ShapeOptions with_offsets = base;
-    with_offsets.offsets = true;
-    ShapeOptions with_local = base;
-    with_local.dynamic_local = true;
-    auto plain = [&](cl::Kernel& k, const LaunchShape& s) { k.setArg(0, buffer(s)); };
-    auto output = [&](const LaunchShape&) { return current; };
-    std::vector<Run> runs = {
-        {"index_writer", with_offsets, plain},
-        {"dynamic_local", with_local,
-         [&](cl::Kernel& k, const LaunchShape& s) {
-           k.setArg(0, buffer(s));
-           k.setArg(2, static_cast<cl_uint>(s.config.dynamic_local_bytes / sizeof(int)));
-           k.setArg(1, cl::Local(s.config.dynamic_local_bytes));
-         }},
-        {"required_size", base, plain},
-        {"static_local", base, plain},
-    };
-    uint64_t seed = options.seed;
-    for (auto& run : runs) {
-      cl::Kernel kernel(program, run.kernel);
-      all.push_back(
-          checkLaunchShapes(device, kernel, run.set, shapes, seed++, run.options, output));
-      for (const auto& r : all.back()) {
-        Tally& t = tally[r.shape.kind];
-        ++t.shapes;
-        if (!r.conforms && ++t.deviating == 1) t.first = &r;
-      }
-    }
+    runProbes(device, options, shapes, tallies);
   } catch (const cl::Error& e) {
     setup_error = std::string("setup failed: ") + e.what() + " " + clErrorName(e.err());
   } catch (const std::exception& e) {
     setup_error = std::string("setup failed: ") + e.what();
   }
-
   std::vector<CheckResult> out;
-  for (const auto& row : rows()) {
-    if (!wanted(row.kind)) continue;
-    CheckResult r;
-    r.id = rowId(row.kind);
-    r.title = row.title;
-    r.rule = row.rule;
-    auto it = tally.find(row.kind);
-    if (it != tally.end() && it->second.shapes == 0) it = tally.end();
-    if (!setup_error.empty()) {
-      r.verdict = Verdict::skipped;
-      r.detail = setup_error;
-    } else if (it == tally.end()) {
-      r.verdict = Verdict::skipped;
-      r.detail = "no shape of this family for this device's limits";
-    } else if (it->second.deviating == 0) {
-      r.verdict = Verdict::conforms;
-      r.detail = std::to_string(it->second.shapes) + " shapes";
-    } else {
-      const ShapeResult& f = *it->second.first;
-      r.verdict = Verdict::deviates;
-      r.got = f.gotText();
-      r.required = f.requiredText();
-      r.detail = std::to_string(it->second.deviating) + " of " + std::to_string(it->second.shapes) +
-                 " shapes deviate; first: " + f.toString();
-    }
-    out.push_back(std::move(r));
-  }
+  for (const auto& row : rows())
+    if (wantedFamily(options, row.kind))
+      out.push_back(rowResult(row, tallies.by_family, setup_error));
   return out;
 }
 

@@ -114,19 +114,23 @@ std::vector<std::pair<launch::KnownDeviation, const launch::ShapeCheck*>> driver
   return out;
 }
 
-DriverReport buildDriverReport(const SectionInput& in, const Baseline* baseline,
-                               const std::string& baseline_note) {
-  const DeviceInfo& dev = *in.device;
-  DriverReport d;
-  d.device = dev.displayName();
-  d.platform = dev.platform;
-  d.driver_version = dev.driver_version;
-  d.device_type = toString(dev.kind);
-  d.baseline = baseline ? baseline->file : "";
-  d.baseline_note = baseline_note;
-  d.notes = in.notes;
+namespace {
 
-  // The driver checks' rows, compared as `clharness semantics --baseline` compares them.
+// How a row stands against the baseline's changes (none: no baseline, a fresh row).
+BaselineMark rowMark(const std::map<std::string, drivers::Change>& changes, bool has_baseline,
+                     DriverFinding& f) {
+  if (!has_baseline) return BaselineMark::fresh;  // nothing records it: new, unrecorded
+  auto it = changes.find(f.check);
+  if (it == changes.end()) return BaselineMark::known;
+  f.before = it->second.before;
+  if (it->second.kind == drivers::Change::Kind::fix) return BaselineMark::fix;
+  if (it->second.kind == drivers::Change::Kind::added) return BaselineMark::fresh;
+  return BaselineMark::regression;
+}
+
+// The driver checks' rows, compared as `clharness semantics --baseline` compares them.
+void addCheckRows(DriverReport& d, const SectionInput& in, const Baseline* baseline) {
+  const DeviceInfo& dev = *in.device;
   std::map<std::string, drivers::Change> changes;
   if (baseline) {
     drivers::DeviceColumn now{dev.slug(), d.device, dev.version, dev.driver_version, in.rows};
@@ -136,20 +140,7 @@ DriverReport buildDriverReport(const SectionInput& in, const Baseline* baseline,
   }
   for (const auto& r : in.rows) {
     DriverFinding f = rowFinding(r, in.rows_replay);
-    auto it = changes.find(r.id);
-    if (!baseline) {
-      f.mark = BaselineMark::fresh;  // nothing records it: new, unrecorded
-    } else {
-      if (it == changes.end())
-        f.mark = BaselineMark::known;
-      else if (it->second.kind == drivers::Change::Kind::fix)
-        f.mark = BaselineMark::fix;
-      else if (it->second.kind == drivers::Change::Kind::added)
-        f.mark = BaselineMark::fresh;
-      else
-        f.mark = BaselineMark::regression;
-      if (it != changes.end()) f.before = it->second.before;
-    }
+    f.mark = rowMark(changes, baseline != nullptr, f);
     // A check that could not run here is listed with its reason; new, it regresses nothing.
     if (f.verdict == DriverVerdict::skipped && f.mark == BaselineMark::fresh)
       f.mark = BaselineMark::none;
@@ -173,8 +164,12 @@ DriverReport buildDriverReport(const SectionInput& in, const Baseline* baseline,
         f.detail = "the baseline has this check; this run did not";
         d.findings.push_back(std::move(f));
       }
+}
 
-  // The launch families' failures that are the driver's, one finding per failure key.
+// The launch families' failures that are the driver's, one finding per failure key; returns
+// which of the baseline's launch entries they covered.
+std::vector<bool> addLaunchFailures(DriverReport& d, const SectionInput& in,
+                                    const Baseline* baseline) {
   std::vector<bool> seen(baseline ? baseline->launch.size() : 0, false);
   for (const auto& g : groups(in)) {
     DriverFinding f;
@@ -196,6 +191,12 @@ DriverReport buildDriverReport(const SectionInput& in, const Baseline* baseline,
     }
     d.findings.push_back(std::move(f));
   }
+  return seen;
+}
+
+// The baseline's launch entries this run did not see, among the families `check` draws.
+void addMissingLaunchEntries(DriverReport& d, const Baseline* baseline,
+                             const std::vector<bool>& seen) {
   const auto& drawn = launch::kernelFamilies();
   for (size_t i = 0; i < seen.size(); ++i) {
     if (seen[i]) continue;
@@ -213,6 +214,23 @@ DriverReport buildDriverReport(const SectionInput& in, const Baseline* baseline,
     f.detail = "recorded in the baseline, not seen in this run (another spec set, or a fix)";
     d.findings.push_back(std::move(f));
   }
+}
+
+}  // namespace
+
+DriverReport buildDriverReport(const SectionInput& in, const Baseline* baseline,
+                               const std::string& baseline_note) {
+  const DeviceInfo& dev = *in.device;
+  DriverReport d;
+  d.device = dev.displayName();
+  d.platform = dev.platform;
+  d.driver_version = dev.driver_version;
+  d.device_type = toString(dev.kind);
+  d.baseline = baseline ? baseline->file : "";
+  d.baseline_note = baseline_note;
+  d.notes = in.notes;
+  addCheckRows(d, in, baseline);
+  addMissingLaunchEntries(d, baseline, addLaunchFailures(d, in, baseline));
   for (const auto& [name, note] : variantNotes(in)) {
     DriverFinding f;
     f.check = "build.variant." + name;

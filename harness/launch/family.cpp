@@ -203,39 +203,74 @@ bool failedCommand(const ShapeCheck& c) {
 
 }  // namespace
 
-LaunchFamilyResult runLaunchFamily(DeviceSession& session, const Spec& spec, const Sizes& sizes,
-                                   int shapes, uint64_t seed, const LaunchFamilyOptions& options) {
-  const DeviceInfo& device = session.device();
-  LaunchFamilyResult r;
-  r.spec = spec.name;
-  r.spec_file = spec.file;
-  r.device = device.displayName();
-  r.sizes = sizes;
-  r.seed = seed;
+namespace {
 
-  ExprEnv env(paramNames(spec));
-  const ResolvedCase rc = resolveCase(spec, env, sizes);
-  const ResolvedLaunch& first = rc.launches.at(0);
-  const std::string& kernel_name = first.kernel;
-  std::vector<std::string> names;
-  for (const auto& l : spec.launches) names.push_back(l.kernel);
-  auto fail = [&](FindingKind kind, std::string summary) {
-    r.failure = makeFinding(kind, std::move(summary), r.device, kernel_name);
-    return r;
-  };
+// One family's run: the steps of runLaunchFamily, sharing the case, the builds, the buffers and
+// the result. A step that ends the family returns false with `r_` as it stands.
+class FamilyLoop {
+ public:
+  FamilyLoop(DeviceSession& session, const Spec& spec, const Sizes& sizes, uint64_t seed,
+             const LaunchFamilyOptions& options)
+      : session_(session),
+        spec_(spec),
+        sizes_(sizes),
+        seed_(seed),
+        options_(options),
+        device_(session.device()),
+        env_(paramNames(spec)),
+        rc_(resolveCase(spec, env_, sizes)),
+        first_(rc_.launches.at(0)),
+        kernel_name_(first_.kernel) {
+    r_.spec = spec.name;
+    r_.spec_file = spec.file;
+    r_.device = device_.displayName();
+    r_.sizes = sizes;
+    r_.seed = seed;
+    for (const auto& l : spec.launches) names_.push_back(l.kernel);
+  }
+
+  LaunchFamilyResult run(int shapes) {
+    if (!buildPrograms() || !makeCaseBuffers() || !describeLaunch()) return std::move(r_);
+    if (options_.on_ready) options_.on_ready(r_);
+    expected_ = expectedFindings(spec_, device_);
+    const auto gen = genSpecShape(r_.launch);
+    rc::Random random(hash64("launch-shapes:" + spec_.name, seed_));
+    for (int i = 0; i < shapes; ++i) {
+      const rc::Random shape_random = random.split();
+      if (i < options_.first_shape) continue;
+      if (!runShape(i, gen(shape_random, rc::kNominalSize).value())) return std::move(r_);
+    }
+    queue_.finish();
+    return std::move(r_);
+  }
+
+ private:
+  bool fail(FindingKind kind, std::string summary) {
+    r_.failure = makeFinding(kind, std::move(summary), r_.device, kernel_name_);
+    return false;
+  }
+
+  bool expects(FindingKind k) const {
+    return std::find(expected_.begin(), expected_.end(), k) != expected_.end();
+  }
 
   // The spec's own build, then the -cl-std variants the device compiles.
-  std::vector<Built> builds;
-  {
-    const BuildOutcome& b = session.build(spec.source_path, rc.build_options, names);
+  bool buildPrograms() {
+    const BuildOutcome& b = session_.build(spec_.source_path, rc_.build_options, names_);
     if (b.failure) {
-      r.failure = *b.failure;
-      return r;
+      r_.failure = *b.failure;
+      return false;
     }
-    builds.push_back(
-        {{"spec", "", {}}, rc.build_options, cl::Kernel(*b.program, kernel_name.c_str())});
+    builds_.push_back(
+        {{"spec", "", {}}, rc_.build_options, cl::Kernel(*b.program, kernel_name_.c_str())});
+    if (std::string std_value = newestClStd(device_); !std_value.empty())
+      addClStdVariants(std_value);
+    for (auto& built : builds_)
+      built.info.program = launch::programOptions(built.kernel, device_.device);
+    return true;
   }
-  if (std::string std_value = newestClStd(device); !std_value.empty()) {
+
+  void addClStdVariants(const std::string& std_value) {
     std::string lower = std_value;
     std::transform(lower.begin(), lower.end(), lower.begin(),
                    [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
@@ -243,187 +278,219 @@ LaunchFamilyResult runLaunchFamily(DeviceSession& session, const Spec& spec, con
         {lower, "-cl-std=" + std_value},
         {lower + "-uniform", "-cl-std=" + std_value + " -cl-uniform-work-group-size"}};
     for (const auto& [name, extra] : variants) {
-      const std::string opts = withExtra(rc.build_options, extra);
-      const BuildOutcome& b = session.build(spec.source_path, opts, names);
+      const std::string opts = withExtra(rc_.build_options, extra);
+      const BuildOutcome& b = session_.build(spec_.source_path, opts, names_);
       if (b.failure) {
-        r.notes.push_back("build variant '" + name + "' (" + extra +
-                          ") left out: " + b.failure->summary);
+        r_.notes.push_back("build variant '" + name + "' (" + extra +
+                           ") left out: " + b.failure->summary);
         continue;
       }
-      builds.push_back({{name, extra, {}}, opts, cl::Kernel(*b.program, kernel_name.c_str())});
+      builds_.push_back({{name, extra, {}}, opts, cl::Kernel(*b.program, kernel_name_.c_str())});
     }
   }
-  for (auto& b : builds) b.info.program = launch::programOptions(b.kernel, device.device);
 
   // The case's buffers, with guard zones on real devices; a queue of our own. Sizes that cannot
   // exist are refused first (core/fit.hpp): the unit is skipped with the note, not a tool error.
-  const size_t guard = device.simulator ? 0 : guardBytesFor(device.device);
-  if (auto why = caseTooLarge(
-          spec, rc, {device.max_mem_alloc_size, device.global_mem_size, hostMemoryBytes(), guard}))
-    return fail(FindingKind::other, "the case's buffers cannot exist: " + *why);
-  const auto host = makeInitialBuffers(spec, rc, seed);
-  cl::CommandQueue queue(session.context(), device.device);
-  std::unique_ptr<CaseBuffers> buffers;
-  auto makeBuffers = [&] {
-    buffers = std::make_unique<CaseBuffers>(session.context(), queue, BufferMode::write, guard);
-    for (const auto& b : spec.buffers) buffers->add(b.name, host.at(b.name));
-  };
-  try {
-    makeBuffers();
-  } catch (const cl::Error& e) {
-    return fail(FindingKind::launch_error,
-                std::string("creating the case's buffers failed: ") + clErrorName(e.err()));
+  bool makeCaseBuffers() {
+    guard_ = device_.simulator ? 0 : guardBytesFor(device_.device);
+    if (auto why = caseTooLarge(
+            spec_, rc_,
+            {device_.max_mem_alloc_size, device_.global_mem_size, hostMemoryBytes(), guard_}))
+      return fail(FindingKind::other, "the case's buffers cannot exist: " + *why);
+    host_ = makeInitialBuffers(spec_, rc_, seed_);
+    queue_ = cl::CommandQueue(session_.context(), device_.device);
+    try {
+      makeBuffers();
+    } catch (const cl::Error& e) {
+      return fail(FindingKind::launch_error,
+                  std::string("creating the case's buffers failed: ") + clErrorName(e.err()));
+    }
+    return true;
+  }
+
+  void makeBuffers() {
+    buffers_ = std::make_unique<CaseBuffers>(session_.context(), queue_, BufferMode::write, guard_);
+    for (const auto& b : spec_.buffers) buffers_->add(b.name, host_.at(b.name));
   }
 
   // What the generator works from: the spec's launch, the limits, the kernel's features.
-  SpecLaunch& sl = r.launch;
-  sl.global = first.global;
-  sl.local = first.local;
-  sl.offset = first.offset;
-  for (const auto& a : first.args)
-    if (a.kind == ArgSpec::Kind::local) {
-      sl.local_arg_bytes.push_back(std::max<size_t>(a.local_bytes, 1));
-      sl.local_arg_elem.push_back(sizeOf(a.type));
+  bool describeLaunch() {
+    SpecLaunch& sl = r_.launch;
+    sl.global = first_.global;
+    sl.local = first_.local;
+    sl.offset = first_.offset;
+    for (const auto& a : first_.args)
+      if (a.kind == ArgSpec::Kind::local) {
+        sl.local_arg_bytes.push_back(std::max<size_t>(a.local_bytes, 1));
+        sl.local_arg_elem.push_back(sizeOf(a.type));
+      }
+    const auto features = workGroupFeatures(readText(spec_.source_path));
+    sl.any_local = first_.local.empty() || features.empty();
+    if (!features.empty())
+      r_.notes.push_back("the kernel source uses " + joined(features, ", ") +
+                         (sl.any_local ? "" : ": shapes that run keep the spec's local size"));
+    sl.device = launch::deviceLimits(device_);
+    if (options_.adjust_limits) options_.adjust_limits(sl.device);
+    try {
+      bindFixedArgs(builds_[0].kernel, first_, *buffers_);
+      bindLocalArgs(builds_[0].kernel, first_, sl.local_arg_bytes);
+    } catch (const cl::Error& e) {
+      return fail(FindingKind::launch_error,
+                  std::string("setting the spec's arguments of '") + kernel_name_ +
+                      "' failed: " + clErrorName(e.err()) +
+                      " (does the args list match the kernel's parameters?)");
     }
-  const auto features = workGroupFeatures(readText(spec.source_path));
-  sl.any_local = first.local.empty() || features.empty();
-  if (!features.empty())
-    r.notes.push_back("the kernel source uses " + joined(features, ", ") +
-                      (sl.any_local ? "" : ": shapes that run keep the spec's local size"));
-  sl.device = launch::deviceLimits(device);
-  if (options.adjust_limits) options.adjust_limits(sl.device);
-  try {
-    bindFixedArgs(builds[0].kernel, first, *buffers);
-    bindLocalArgs(builds[0].kernel, first, sl.local_arg_bytes);
-  } catch (const cl::Error& e) {
-    return fail(FindingKind::launch_error,
-                std::string("setting the spec's arguments of '") + kernel_name + "' failed: " +
-                    clErrorName(e.err()) + " (does the args list match the kernel's parameters?)");
+    sl.kernel = launch::kernelLimits(builds_[0].kernel, device_.device);
+    for (const auto& b : builds_) sl.variants.push_back(b.info);
+    sl.zero_local = options_.zero_local;
+    sl.kinds = options_.kinds;
+    r_.kinds = specShapeKinds(sl);
+    r_.omitted = omittedKinds(sl);
+    return true;
   }
-  sl.kernel = launch::kernelLimits(builds[0].kernel, device.device);
-  for (const auto& b : builds) sl.variants.push_back(b.info);
-  sl.zero_local = options.zero_local;
-  sl.kinds = options.kinds;
-  r.kinds = specShapeKinds(sl);
-  r.omitted = omittedKinds(sl);
-  if (options.on_ready) options.on_ready(r);
 
-  const auto expected = expectedFindings(spec, device);
-  const auto expects = [&](FindingKind k) {
-    return std::find(expected.begin(), expected.end(), k) != expected.end();
-  };
-  const auto gen = genSpecShape(sl);
-  rc::Random random(hash64("launch-shapes:" + spec.name, seed));
-  for (int i = 0; i < shapes; ++i) {
-    const rc::Random shape_random = random.split();
-    if (i < options.first_shape) continue;
+  // Runs shape number `i`: false when the family stops here (a failure, or a failed command
+  // after which the queue may be unusable).
+  bool runShape(int i, SpecShape shape) {
     ShapeCheck check;
     check.index = i;
-    check.shape = gen(shape_random, rc::kNominalSize).value();
-    check.text = check.shape.toString(sl);
-    const launch::LaunchConfig& c = check.shape.config;
-    Built& built = builds[std::min(check.shape.variant, builds.size() - 1)];
-
+    check.shape = std::move(shape);
+    check.text = check.shape.toString(r_.launch);
+    Built& built = builds_[std::min(check.shape.variant, builds_.size() - 1)];
     bool args_set = true;
-    bool context_broken = false;
     try {
-      bindFixedArgs(built.kernel, first, *buffers);
+      bindFixedArgs(built.kernel, first_, *buffers_);
     } catch (const cl::Error& e) {
       return fail(FindingKind::launch_error,
                   std::string("setting the spec's arguments failed: ") + clErrorName(e.err()));
     }
     try {
-      bindLocalArgs(built.kernel, first, check.shape.local_arg_bytes);
+      bindLocalArgs(built.kernel, first_, check.shape.local_arg_bytes);
     } catch (const cl::Error& e) {
       check.got = {launch::Stage::set_args, e.err()};
       args_set = false;
     }
-    check.kernel = launch::kernelLimits(built.kernel, device.device);
-    check.prediction = launch::predictLaunch(sl.device, check.kernel, built.info.program, c);
-    if (options.on_shape_start) options.on_shape_start(check, "enqueue");
-    if (args_set) {
-      cl_event event = nullptr;
-      const cl_int code = clEnqueueNDRangeKernel(
-          queue(), built.kernel(), c.work_dim, c.offset ? c.offset->data() : nullptr,
-          c.global.empty() ? nullptr : c.global.data(), c.local ? c.local->data() : nullptr, 0,
-          nullptr, &event);
-      if (code != CL_SUCCESS) {
-        check.got = {launch::Stage::enqueue, code};
-      } else {
-        const cl_int waited = clWaitForEvents(1, &event);
-        cl_int status = CL_COMPLETE;
-        clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status, nullptr);
-        clReleaseEvent(event);
-        check.got = {launch::Stage::completion, status < 0 ? status : waited};
-        // A shape that ran must have stayed inside the buffers (guard zones, real devices).
-        try {
-          auto hits = buffers->checkGuards();
-          for (auto& f : hits) {
-            f.device = r.device;
-            f.kernel = kernel_name;
-            f.summary = "while the shape itself ran: " + f.summary;
-            if (!expects(f.kind)) check.result_findings.push_back(std::move(f));
-          }
-          if (!hits.empty()) makeBuffers();
-        } catch (const cl::Error& e) {
-          // The shape's command failed and the failure shows again here; a spec that expects its
-          // kernel to fail a launch (launch_error) expects this too.
-          if (!expects(FindingKind::launch_error))
-            check.result_findings.push_back(
-                makeFinding(FindingKind::launch_error,
-                            std::string("reading the guard zones after the shape failed: ") +
-                                clErrorName(e.err()),
-                            r.device, kernel_name));
-          try {
-            makeBuffers();
-          } catch (const cl::Error&) {
-            context_broken = true;  // the context itself failed: nothing more runs in it
-          }
-        }
-      }
-    }
+    check.kernel = launch::kernelLimits(built.kernel, device_.device);
+    check.prediction = launch::predictLaunch(r_.launch.device, check.kernel, built.info.program,
+                                             check.shape.config);
+    if (options_.on_shape_start) options_.on_shape_start(check, "enqueue");
+    const bool context_broken = args_set && !enqueueShape(check, built);
     check.conforms = check.prediction.accepts(check.got);
     // A launch that had to run and failed, from a spec that expects its kernel to fail so (a
     // private array too large for the device: CL_OUT_OF_RESOURCES on NVIDIA's driver).
     check.spec_expected =
         !check.conforms && check.prediction.mustSucceed() && expects(FindingKind::launch_error);
-
     const bool ran = check.got == launch::Outcome{launch::Stage::completion, CL_SUCCESS};
-    if (ran && check.shape.checkable && options.check_results) {
-      if (options.on_shape_start) options.on_shape_start(check, "results");
-      Spec variant = spec;
-      variant.build_options = withExtra(spec.build_options, built.info.extra);
-      LaunchSpec& l0 = variant.launches.at(0);
-      l0.local = c.local ? constants(*c.local) : std::vector<Expr>{};
-      size_t next = 0;
-      for (auto& a : l0.args)
-        if (a.kind == ArgSpec::Kind::local) {
-          const size_t elem = std::max<size_t>(sl.local_arg_elem[next], 1);
-          a.value = Expr{std::to_string(check.shape.local_arg_bytes[next] / elem), a.value.line};
-          ++next;
-        }
-      check.results_checked = true;
-      try {
-        CaseOutcome out = session.runCase(variant, sizes, seed);
-        for (auto& f : out.findings)
-          if (!expects(f.kind)) check.result_findings.push_back(std::move(f));
-      } catch (const std::exception& e) {
+    if (ran && check.shape.checkable && options_.check_results) checkResults(check, built);
+    if (options_.on_shape_done) options_.on_shape_done(check);
+    const bool stop = options_.stop_after_failed_command && !device_.simulator &&
+                      (context_broken || failedCommand(check));
+    r_.shapes.push_back(std::move(check));
+    if (stop) r_.restart_at = i + 1;
+    return !stop;  // on a stop the queue may be unusable: no finish
+  }
+
+  // Enqueues the shape and waits for it; false when the context itself failed after it.
+  bool enqueueShape(ShapeCheck& check, Built& built) {
+    const launch::LaunchConfig& c = check.shape.config;
+    cl_event event = nullptr;
+    const cl_int code = clEnqueueNDRangeKernel(
+        queue_(), built.kernel(), c.work_dim, c.offset ? c.offset->data() : nullptr,
+        c.global.empty() ? nullptr : c.global.data(), c.local ? c.local->data() : nullptr, 0,
+        nullptr, &event);
+    if (code != CL_SUCCESS) {
+      check.got = {launch::Stage::enqueue, code};
+      return true;
+    }
+    const cl_int waited = clWaitForEvents(1, &event);
+    cl_int status = CL_COMPLETE;
+    clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status, nullptr);
+    clReleaseEvent(event);
+    check.got = {launch::Stage::completion, status < 0 ? status : waited};
+    return checkGuardsAfter(check);
+  }
+
+  // A shape that ran must have stayed inside the buffers (guard zones, real devices). False when
+  // the buffers could not be made again: the context failed and nothing more runs in it.
+  bool checkGuardsAfter(ShapeCheck& check) {
+    try {
+      auto hits = buffers_->checkGuards();
+      for (auto& f : hits) {
+        f.device = r_.device;
+        f.kernel = kernel_name_;
+        f.summary = "while the shape itself ran: " + f.summary;
+        if (!expects(f.kind)) check.result_findings.push_back(std::move(f));
+      }
+      if (!hits.empty()) makeBuffers();
+    } catch (const cl::Error& e) {
+      // The shape's command failed and the failure shows again here; a spec that expects its
+      // kernel to fail a launch (launch_error) expects this too.
+      if (!expects(FindingKind::launch_error))
         check.result_findings.push_back(makeFinding(
-            FindingKind::tool_error, std::string("the result check could not run: ") + e.what(),
-            r.device, kernel_name));
+            FindingKind::launch_error,
+            std::string("reading the guard zones after the shape failed: ") + clErrorName(e.err()),
+            r_.device, kernel_name_));
+      try {
+        makeBuffers();
+      } catch (const cl::Error&) {
+        return false;
       }
     }
-    if (options.on_shape_done) options.on_shape_done(check);
-    const bool stop = options.stop_after_failed_command && !device.simulator &&
-                      (context_broken || failedCommand(check));
-    r.shapes.push_back(std::move(check));
-    if (stop) {
-      r.restart_at = i + 1;
-      return r;  // the queue may be unusable: no finish
+    return true;
+  }
+
+  // Re-runs a shape that ran through the session's own case runner to check its results.
+  void checkResults(ShapeCheck& check, const Built& built) {
+    if (options_.on_shape_start) options_.on_shape_start(check, "results");
+    const launch::LaunchConfig& c = check.shape.config;
+    Spec variant = spec_;
+    variant.build_options = withExtra(spec_.build_options, built.info.extra);
+    LaunchSpec& l0 = variant.launches.at(0);
+    l0.local = c.local ? constants(*c.local) : std::vector<Expr>{};
+    size_t next = 0;
+    for (auto& a : l0.args)
+      if (a.kind == ArgSpec::Kind::local) {
+        const size_t elem = std::max<size_t>(r_.launch.local_arg_elem[next], 1);
+        a.value = Expr{std::to_string(check.shape.local_arg_bytes[next] / elem), a.value.line};
+        ++next;
+      }
+    check.results_checked = true;
+    try {
+      CaseOutcome out = session_.runCase(variant, sizes_, seed_);
+      for (auto& f : out.findings)
+        if (!expects(f.kind)) check.result_findings.push_back(std::move(f));
+    } catch (const std::exception& e) {
+      check.result_findings.push_back(makeFinding(
+          FindingKind::tool_error, std::string("the result check could not run: ") + e.what(),
+          r_.device, kernel_name_));
     }
   }
-  queue.finish();
-  return r;
+
+  DeviceSession& session_;
+  const Spec& spec_;
+  const Sizes& sizes_;
+  const uint64_t seed_;
+  const LaunchFamilyOptions& options_;
+  const DeviceInfo& device_;
+  ExprEnv env_;
+  const ResolvedCase rc_;
+  const ResolvedLaunch& first_;
+  const std::string& kernel_name_;
+  std::vector<std::string> names_;
+  std::vector<Built> builds_;
+  size_t guard_ = 0;
+  std::map<std::string, HostBuffer> host_;
+  cl::CommandQueue queue_;
+  std::unique_ptr<CaseBuffers> buffers_;
+  std::vector<FindingKind> expected_;
+  LaunchFamilyResult r_;
+};
+
+}  // namespace
+
+LaunchFamilyResult runLaunchFamily(DeviceSession& session, const Spec& spec, const Sizes& sizes,
+                                   int shapes, uint64_t seed, const LaunchFamilyOptions& options) {
+  return FamilyLoop(session, spec, sizes, seed, options).run(shapes);
 }
 
 bool chargedToDriver(const ShapeCheck& c) {

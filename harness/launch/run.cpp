@@ -21,176 +21,246 @@ namespace clh {
 using launch::LaunchFamilyResult;
 using launch::ShapeCheck;
 
-// Runs shapes [first, end) of one spec on one device in child processes; a child that dies is
-// restarted after the shape it was running, which is recorded with how it died.
-FamilyRun runLaunchIsolated(const ToolConfig& config, const LaunchRunOptions& args,
-                            const Spec& spec, const DeviceInfo& dev, const fs::path& scratch) {
-  const auto started = std::chrono::steady_clock::now();
-  FamilyRun run;
-  run.spec = &spec;
-  run.device = &dev;
-  run.result.spec = spec.name;
-  run.result.spec_file = spec.file;
-  run.result.device = dev.displayName();
-  const int end = args.shape >= 0 ? args.shape + 1 : args.shapes;
-  int first = args.shape >= 0 ? args.shape : 0;
-  bool have_header = false;
-  int startup_failures = 0;
-  const fs::path out = scratch / fmt::format("launch-{}-{}.jsonl", dev.slug(), spec.name);
-  constexpr int kMaxRestarts = 100;
-  // A shape that ran past its limit is run once more alone, with the limit doubled, before the
-  // timeout stands: a busy machine is not a driver stuck on a launch (-1: no such rerun now).
-  int confirming = -1;
-  double first_stall_s = 0;
-  while (first < end) {
-    const int stop_at = confirming >= 0 ? confirming + 1 : end;
-    const LaunchJob job{spec.file,       dev.identity(),        stop_at,   first, args.seed,
-                        args.no_results, args.simulator_checks, args.kinds};
-    // One shape that does not end (a driver stuck on a launch it should refuse: PoCL on a 0 in
-    // the local size, at times) ends its child well before the whole family's limit.
+namespace {
+
+// What one child's events said: the shape it was running when it ended, and where it stopped.
+struct ChildEvents {
+  std::optional<ShapeCheck> running;  // started, not finished
+  std::optional<int> restart_at;      // the child stopped after a failed command
+  std::string phase;
+  bool done = false;
+  bool building = false;  // between build_start and build_end: inside the driver's compiler
+  int received = 0;       // shapes this child finished
+};
+
+// One isolated family: children run one after another, each from the shape after the last one
+// known, until the family is done or cannot go on. Each step says whether another child runs.
+class IsolatedFamily {
+ public:
+  IsolatedFamily(const ToolConfig& config, const LaunchRunOptions& args, const Spec& spec,
+                 const DeviceInfo& dev, const fs::path& scratch)
+      : config_(config),
+        args_(args),
+        spec_(spec),
+        dev_(dev),
+        out_(scratch / fmt::format("launch-{}-{}.jsonl", dev.slug(), spec.name)),
+        end_(args.shape >= 0 ? args.shape + 1 : args.shapes),
+        first_(args.shape >= 0 ? args.shape : 0) {
+    run_.spec = &spec;
+    run_.device = &dev;
+    run_.result.spec = spec.name;
+    run_.result.spec_file = spec.file;
+    run_.result.device = dev.displayName();
+  }
+
+  FamilyRun run() {
+    const auto started = std::chrono::steady_clock::now();
+    while (first_ < end_)
+      if (!runChild()) break;
+    run_.seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    return std::move(run_);
+  }
+
+ private:
+  static constexpr int kMaxRestarts = 100;
+
+  // One shape that does not end (a driver stuck on a launch it should refuse: PoCL on a 0 in
+  // the local size, at times) ends its child well before the whole family's limit.
+  ChildOptions childOptions() const {
     ChildOptions co;
-    co.timeout_s = args.timeout_s;  // the watchdog watches the events file
-    co.idle_s = std::min(args.timeout_s, args.shape_timeout_s) * (confirming >= 0 ? 2 : 1);
+    co.timeout_s = args_.timeout_s;  // the watchdog watches the events file
+    co.idle_s = std::min(args_.timeout_s, args_.shape_timeout_s) * (confirming_ >= 0 ? 2 : 1);
     // Making a context and the driver's compiles are timed on their own, generous limit.
-    co.slow_idle_s = std::min(args.timeout_s, args.build_timeout_s) * (confirming >= 0 ? 2 : 1);
+    co.slow_idle_s = std::min(args_.timeout_s, args_.build_timeout_s) * (confirming_ >= 0 ? 2 : 1);
     co.slow_marker = "\"build_start\"";
+    return co;
+  }
+
+  // Runs one child and decides from how it ended: true when another child runs.
+  bool runChild() {
+    const int stop_at = confirming_ >= 0 ? confirming_ + 1 : end_;
+    const LaunchJob job{spec_.file,       dev_.identity(),        stop_at,    first_, args_.seed,
+                        args_.no_results, args_.simulator_checks, args_.kinds};
+    const ChildOptions co = childOptions();
     JobRun job_run;
     {
-      RunGate::Turn turn(processRunGate(), confirming >= 0);
-      job_run = runJob({config.exe}, "__launch", job, out.string(), co);
+      RunGate::Turn turn(processRunGate(), confirming_ >= 0);
+      job_run = runJob({config_.exe}, "__launch", job, out_.string(), co);
     }
     const ChildOutcome& child = job_run.child;
-    const bool was_confirming = confirming >= 0;
-    confirming = -1;
+    const bool was_confirming = confirming_ >= 0;
+    confirming_ = -1;
+    const ChildEvents ev = readEvents(job_run);
+    const std::string last_words = job_run.lastWords(1, 160);
+    std::error_code ec;
+    fs::remove(out_.string() + ".oclgrind.jsonl", ec);
+    const bool died = child.signal || child.timed_out;
+    if (was_confirming && !died && ev.received > 0) {
+      run_.result.notes.push_back(fmt::format(
+          "shape #{} ran past {:.0f} s on a first try; rerun alone with the limit doubled, it "
+          "finished (a busy machine, not the driver)",
+          stop_at - 1, first_stall_s_));
+      if (stop_at < end_) {
+        first_ = stop_at;
+        return true;
+      }
+    }
+    if (ev.done) return diedAfterLastShape(child, died);
+    if (ev.restart_at && !died && *ev.restart_at > first_) return freshStart(*ev.restart_at);
+    std::string error = job_run.error;
+    if (!died && ev.received > 0) return stoppedWithError(error, last_words);
+    if (!died && !ev.running && !ev.done && ++startup_failures_ < 2)
+      return true;  // once more: a busy ICD
+    if (child.signal && ev.building && !ev.running) return compilerCrashed(child);
+    if (!died || !ev.running) return noShapeRan(child, error, last_words);
+    if (child.stalled && !was_confirming) {
+      // Confirmed before it is charged: this shape alone, nothing else of the run beside it.
+      confirming_ = ev.running->index;
+      first_stall_s_ = co.idle_s;
+      first_ = ev.running->index;
+      ++run_.confirmed;
+      return true;
+    }
+    return shapeLost(child, ev, co.idle_s, last_words);
+  }
 
-    std::optional<ShapeCheck> running;  // started, not finished
-    std::optional<int> restart_at;      // the child stopped after a failed command
-    std::string phase, error = job_run.error;
-    bool done = false;
-    bool building = false;  // between build_start and build_end: inside the driver's compiler
-    int received = 0;       // shapes this child finished
+  ChildEvents readEvents(const JobRun& job_run) {
+    ChildEvents e;
     for (const auto& j : job_run.events) {
       const std::string ev = j.value("event", "");
       if (ev == "ready" || ev == "done") {
-        LaunchFamilyResult header = launch::familyFromJson(j.at("family"));
-        if (!have_header || ev == "done") {
-          // The parent's own notes (shapes that stalled) stay beside the child's.
-          std::vector<std::string> notes = std::move(run.result.notes);
-          header.shapes = std::move(run.result.shapes);
-          run.result = std::move(header);
-          for (auto& n : notes)
-            if (std::find(run.result.notes.begin(), run.result.notes.end(), n) ==
-                run.result.notes.end())
-              run.result.notes.push_back(std::move(n));
-          have_header = true;
-        }
-        done |= ev == "done";
+        if (!have_header_ || ev == "done") takeHeader(launch::familyFromJson(j.at("family")));
+        e.done |= ev == "done";
       } else if (ev == "start") {
-        running = launch::shapeCheckFromJson(j.at("check"));
-        phase = j.value("phase", "");
+        e.running = launch::shapeCheckFromJson(j.at("check"));
+        e.phase = j.value("phase", "");
       } else if (ev == "shape") {
-        run.result.shapes.push_back(launch::shapeCheckFromJson(j.at("check")));
-        running.reset();
-        ++received;
+        run_.result.shapes.push_back(launch::shapeCheckFromJson(j.at("check")));
+        e.running.reset();
+        ++e.received;
       } else if (ev == "restart") {
-        restart_at = j.value("next", first);
+        e.restart_at = j.value("next", first_);
       } else if (const auto inside = clh::buildEventState(ev)) {
-        building = *inside;
+        e.building = *inside;
       }
     }
-    const std::string last_words = job_run.lastWords(1, 160);
-    std::error_code ec;
-    fs::remove(out.string() + ".oclgrind.jsonl", ec);
-    const bool died = child.signal || child.timed_out;
-    if (was_confirming && !died && received > 0) {
-      run.result.notes.push_back(fmt::format(
-          "shape #{} ran past {:.0f} s on a first try; rerun alone with the limit doubled, it "
-          "finished (a busy machine, not the driver)",
-          stop_at - 1, first_stall_s));
-      if (stop_at < end) {
-        first = stop_at;
-        continue;
-      }
+    return e;
+  }
+
+  // The child's description of the family replaces ours, keeping the shapes gathered so far; the
+  // parent's own notes (shapes that stalled) stay beside the child's.
+  void takeHeader(LaunchFamilyResult header) {
+    std::vector<std::string> notes = std::move(run_.result.notes);
+    header.shapes = std::move(run_.result.shapes);
+    run_.result = std::move(header);
+    for (auto& n : notes)
+      if (std::find(run_.result.notes.begin(), run_.result.notes.end(), n) ==
+          run_.result.notes.end())
+        run_.result.notes.push_back(std::move(n));
+    have_header_ = true;
+  }
+
+  bool diedAfterLastShape(const ChildOutcome& child, bool died) {
+    if (died)
+      run_.result.notes.push_back(
+          "the process died after its last shape (" +
+          (child.timed_out ? fmt::format("stopped by its time limit of {:g} s", child.limit_s)
+                           : signalName(child.signal)) +
+          ")");
+    return false;
+  }
+
+  // A shape's command failed and may have spoilt the context: the next child goes on.
+  bool freshStart(int restart_at) {
+    first_ = restart_at;
+    if (++run_.fresh_starts > end_) {
+      run_.error = fmt::format("gave up after {} new processes", run_.fresh_starts);
+      return false;
     }
-    if (done) {
-      if (died)
-        run.result.notes.push_back(
-            "the process died after its last shape (" +
-            (child.timed_out ? fmt::format("stopped by its time limit of {:g} s", child.limit_s)
-                             : signalName(child.signal)) +
-            ")");
-      break;
+    return true;
+  }
+
+  // The child stopped with an error after some shapes (a command that failed outside a shape's
+  // own checks): the shapes it finished stand, and it is not run again.
+  bool stoppedWithError(std::string error, const std::string& last_words) {
+    if (error.empty()) error = last_words;
+    run_.error = fmt::format("the child stopped after shape #{}: {}",
+                             run_.result.shapes.back().index, error.empty() ? "no message" : error);
+    return false;
+  }
+
+  // The compiler died on the kernel: a build failure, which the spec's cases report (and charge,
+  // docs/semantics.md), not the driver's answer to a shape.
+  bool compilerCrashed(const ChildOutcome& child) {
+    Finding f;
+    f.kind = FindingKind::build_error;
+    f.device = dev_.displayName();
+    f.summary = fmt::format("the compiler of {} crashed ({}) while building the kernel",
+                            driverName(dev_), signalName(child.signal));
+    run_.result.failure = std::move(f);
+    return false;
+  }
+
+  bool noShapeRan(const ChildOutcome& child, std::string error, const std::string& last_words) {
+    if (error.empty() && !last_words.empty()) error = last_words;
+    if (child.timed_out) {
+      // A limit stopped it: said first, whatever the process last wrote.
+      run_.error = fmt::format(
+          "the child was stopped by its time limit of {:g} s before any shape ran ({}){}",
+          child.limit_s,
+          child.stalled ? "making a context or the driver's compile took longer"
+                        : "--timeout, the whole family's limit",
+          error.empty() ? "" : "; its last words: " + error);
+    } else {
+      run_.error = !error.empty() ? error
+                   : !child.error.empty()
+                       ? child.error
+                       : fmt::format("the child exited ({}) before any shape ran",
+                                     child.signal ? signalName(child.signal)
+                                                  : "code " + std::to_string(child.exit_code));
     }
-    if (restart_at && !died && *restart_at > first) {
-      // A shape's command failed and may have spoilt the context: the next child goes on.
-      first = *restart_at;
-      if (++run.fresh_starts > end) {
-        run.error = fmt::format("gave up after {} new processes", run.fresh_starts);
-        break;
-      }
-      continue;
-    }
-    if (!died && received > 0) {
-      // The child stopped with an error after some shapes (a command that failed outside a
-      // shape's own checks): the shapes it finished stand, and it is not run again.
-      if (error.empty()) error = last_words;
-      run.error = fmt::format("the child stopped after shape #{}: {}",
-                              run.result.shapes.back().index, error.empty() ? "no message" : error);
-      break;
-    }
-    if (!died && !running && !done && ++startup_failures < 2) continue;  // once more: a busy ICD
-    if (child.signal && building && !running) {
-      // The compiler died on the kernel: a build failure, which the spec's cases report (and
-      // charge, docs/semantics.md), not the driver's answer to a shape.
-      Finding f;
-      f.kind = FindingKind::build_error;
-      f.device = dev.displayName();
-      f.summary = fmt::format("the compiler of {} crashed ({}) while building the kernel",
-                              driverName(dev), signalName(child.signal));
-      run.result.failure = std::move(f);
-      break;
-    }
-    if (!died || !running) {
-      if (error.empty() && !last_words.empty()) error = last_words;
-      if (child.timed_out) {
-        // A limit stopped it: said first, whatever the process last wrote.
-        run.error = fmt::format(
-            "the child was stopped by its time limit of {:g} s before any shape ran ({}){}",
-            child.limit_s,
-            child.stalled ? "making a context or the driver's compile took longer"
-                          : "--timeout, the whole family's limit",
-            error.empty() ? "" : "; its last words: " + error);
-      } else {
-        run.error = !error.empty() ? error
-                    : !child.error.empty()
-                        ? child.error
-                        : fmt::format("the child exited ({}) before any shape ran",
-                                      child.signal ? signalName(child.signal)
-                                                   : "code " + std::to_string(child.exit_code));
-      }
-      break;
-    }
-    if (child.stalled && !was_confirming) {
-      // Confirmed before it is charged: this shape alone, nothing else of the run beside it.
-      confirming = running->index;
-      first_stall_s = co.idle_s;
-      first = running->index;
-      ++run.confirmed;
-      continue;
-    }
-    ShapeCheck lost = *running;
+    return false;
+  }
+
+  // The child died on the shape it was running: the shape is recorded with how it died, and the
+  // next child starts after it.
+  bool shapeLost(const ChildOutcome& child, const ChildEvents& ev, double idle_s,
+                 const std::string& last_words) {
+    ShapeCheck lost = *ev.running;
     std::string how = child.timed_out ? "timeout" : signalName(child.signal);
     if (child.stalled)
-      run.result.notes.push_back(fmt::format(
+      run_.result.notes.push_back(fmt::format(
           "shape #{} ran past {:.0f} s, and past {:.0f} s when rerun alone: its process was "
           "stopped",
-          running->index, first_stall_s, co.idle_s));
+          lost.index, first_stall_s_, idle_s));
     if (child.signal && !last_words.empty()) how += " (" + last_words + ")";
-    // A kernel that the spec says kills its process (an as-published bug) may do so under any
-    // shape that must run: that death is the kernel's finding, not the driver's answer. Where
-    // the shape breaks a rule (a 0 in the local size), the driver's answer is what is judged.
+    chargeDeath(lost, child, ev.phase, how);
+    run_.result.shapes.push_back(std::move(lost));
+    first_ = run_.result.shapes.back().index + 1;
+    if (child.timed_out && run_.result.shapes.back().prediction.mustSucceed()) {
+      // A kernel that never ends would hang under every shape that must run, each costing the
+      // limit: the family stops at the first. (A shape the driver should have refused and hung
+      // on is the driver's answer, and the family goes on.)
+      run_.result.notes.push_back(fmt::format(
+          "stopped after shape #{}, which must run, did not end; shapes from #{} on were not run",
+          first_ - 1, first_));
+      return false;
+    }
+    if (++run_.restarts > kMaxRestarts) {
+      run_.error = fmt::format("gave up after {} processes died", run_.restarts);
+      return false;
+    }
+    return true;
+  }
+
+  // A kernel that the spec says kills its process (an as-published bug) may do so under any
+  // shape that must run: that death is the kernel's finding, not the driver's answer. Where the
+  // shape breaks a rule (a 0 in the local size), the driver's answer is what is judged.
+  void chargeDeath(ShapeCheck& lost, const ChildOutcome& child, const std::string& phase,
+                   const std::string& how) const {
     const FindingKind kind = child.timed_out ? FindingKind::timeout : FindingKind::crash;
-    const auto expected = expectedFindings(spec, dev);
+    const auto expected = expectedFindings(spec_, dev_);
     const bool kernels_own = std::find(expected.begin(), expected.end(), kind) != expected.end();
     if (phase == "results") {
       // The enqueue was answered; the process died re-running the shape to check its results.
@@ -198,7 +268,7 @@ FamilyRun runLaunchIsolated(const ToolConfig& config, const LaunchRunOptions& ar
       if (!kernels_own) {
         Finding f;
         f.kind = kind;
-        f.device = dev.displayName();
+        f.device = dev_.displayName();
         f.summary = child.timed_out
                         ? fmt::format(
                               "the process was stopped by its time limit of {:g} s while "
@@ -207,32 +277,36 @@ FamilyRun runLaunchIsolated(const ToolConfig& config, const LaunchRunOptions& ar
                         : "the process died (" + how + ") while checking the results of this shape";
         lost.result_findings.push_back(f);
       }
-    } else if (kernels_own && lost.prediction.mustSucceed()) {
-      lost.died = how;
-      lost.conforms = false;
-      lost.spec_expected = true;
     } else {
       lost.died = how;
       lost.conforms = false;
-    }
-    run.result.shapes.push_back(std::move(lost));
-    first = run.result.shapes.back().index + 1;
-    if (child.timed_out && run.result.shapes.back().prediction.mustSucceed()) {
-      // A kernel that never ends would hang under every shape that must run, each costing the
-      // limit: the family stops at the first. (A shape the driver should have refused and hung
-      // on is the driver's answer, and the family goes on.)
-      run.result.notes.push_back(fmt::format(
-          "stopped after shape #{}, which must run, did not end; shapes from #{} on were not run",
-          first - 1, first));
-      break;
-    }
-    if (++run.restarts > kMaxRestarts) {
-      run.error = fmt::format("gave up after {} processes died", run.restarts);
-      break;
+      if (kernels_own && lost.prediction.mustSucceed()) lost.spec_expected = true;
     }
   }
-  run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  return run;
+
+  const ToolConfig& config_;
+  const LaunchRunOptions& args_;
+  const Spec& spec_;
+  const DeviceInfo& dev_;
+  const fs::path out_;
+  const int end_;
+  int first_;
+  FamilyRun run_;
+  bool have_header_ = false;
+  int startup_failures_ = 0;
+  // A shape that ran past its limit is run once more alone, with the limit doubled, before the
+  // timeout stands: a busy machine is not a driver stuck on a launch (-1: no such rerun now).
+  int confirming_ = -1;
+  double first_stall_s_ = 0;
+};
+
+}  // namespace
+
+// Runs shapes [first, end) of one spec on one device in child processes; a child that dies is
+// restarted after the shape it was running, which is recorded with how it died.
+FamilyRun runLaunchIsolated(const ToolConfig& config, const LaunchRunOptions& args,
+                            const Spec& spec, const DeviceInfo& dev, const fs::path& scratch) {
+  return IsolatedFamily(config, args, spec, dev, scratch).run();
 }
 
 void to_json(nlohmann::json& j, const LaunchJob& job) {
@@ -281,47 +355,32 @@ std::string launchReplay(const std::string& tool, const FamilyRun& run, int shap
       shellQuote(exactDeviceRegex(run.device->displayName())), run.result.seed, shape);
 }
 
-UnitResult launchUnit(const ToolConfig& config, const FamilyRun& run, uint64_t seed) {
+namespace {
+
+// The children could not run the family: a driver that took them down while setting up (a
+// compiler crash), or a child that could not start. Nothing is known of the kernel here.
+void familyCouldNotRun(UnitResult& u, const FamilyRun& run) {
+  Finding f;
+  f.kind = FindingKind::tool_error;
+  f.device = u.device;
+  f.summary = fmt::format("{} failed while running the launch family, not the kernel: {}",
+                          driverName(*run.device), run.error);
+  CaseOutcome c;
+  c.sizes = run.result.sizes;
+  c.findings.push_back(std::move(f));
+  u.failing = std::move(c);
+  u.status = Status::tool_error;
+  u.message = fmt::format("the launch family stopped after {} shape(s): {} ({})",
+                          run.result.shapes.size(), run.error, driverName(*run.device));
+}
+
+// The family's summary line: how many shapes ran, were checked, and failed whose way.
+std::string familySummary(const FamilyRun& run, int checked, int kernel_failures,
+                          int driver_failures) {
   const LaunchFamilyResult& r = run.result;
-  UnitResult u = unitFor(*run.spec, *run.device, seed, "launch");
-  u.seconds = run.seconds;
-  u.cases_run = static_cast<int>(r.shapes.size());
-  if (!run.error.empty()) {
-    // The children could not run the family: a driver that took them down while setting up (a
-    // compiler crash), or a child that could not start. Nothing is known of the kernel here.
-    Finding f;
-    f.kind = FindingKind::tool_error;
-    f.device = u.device;
-    f.summary = fmt::format("{} failed while running the launch family, not the kernel: {}",
-                            driverName(*run.device), run.error);
-    CaseOutcome c;
-    c.sizes = r.sizes;
-    c.findings.push_back(std::move(f));
-    u.failing = std::move(c);
-    u.status = Status::tool_error;
-    u.message = fmt::format("the launch family stopped after {} shape(s): {} ({})", r.shapes.size(),
-                            run.error, driverName(*run.device));
-    return u;
-  }
-  if (r.failure) {
-    u.status = Status::skipped;
-    u.message = unexpectedFailure(run)
-                    ? "no launch shape ran: " + r.failure->summary + " (the spec's cases report it)"
-                    : "no launch shape ran: " + r.failure->summary + ", as the spec expects";
-    return u;
-  }
-  // The kernel's verdict: the launches that must run, their results, and what the spec expects of
-  // its kernel. What the driver answered to launches the specification forbids goes to the
-  // driver section (launch::chargedToDriver), never here.
-  int checked = 0, kernel_failures = 0, driver_failures = 0;
-  for (const auto& c : r.shapes) {
-    checked += c.results_checked;
-    if (launch::failureKeys(c).empty()) continue;
-    (launch::chargedToDriver(c) ? driver_failures : kernel_failures) += 1;
-  }
   std::string families;
   for (const auto& k : r.kinds) families += (families.empty() ? "" : ", ") + k;
-  u.message = fmt::format(
+  std::string message = fmt::format(
       "{} launch shapes ({}) of the case {}: {} launches had their results checked; {} shape(s) "
       "failed in a way that is the kernel's; {} shape(s) got a driver answer the specification "
       "does not allow (the driver section lists them){}{}{}",
@@ -336,12 +395,13 @@ UnitResult launchUnit(const ToolConfig& config, const FamilyRun& run, uint64_t s
                         "context the failure may have spoilt)",
                         run.fresh_starts)
           : "");
-  for (const auto& note : r.notes) u.message += "; " + note;
-  if (kernel_failures == 0) {
-    u.status = Status::pass;
-    return u;
-  }
-  // One finding per kind of kernel failure, on its first shape.
+  for (const auto& note : r.notes) message += "; " + note;
+  return message;
+}
+
+// One finding per kind of kernel failure, on its first shape; the unit replays the first.
+void chargeKernelFailures(UnitResult& u, const ToolConfig& config, const FamilyRun& run) {
+  const LaunchFamilyResult& r = run.result;
   CaseOutcome c;
   c.sizes = r.sizes;
   const launch::KnownDeviations none;
@@ -370,6 +430,40 @@ UnitResult launchUnit(const ToolConfig& config, const FamilyRun& run, uint64_t s
   }
   u.failing = std::move(c);
   u.status = Status::fail;
+}
+
+}  // namespace
+
+UnitResult launchUnit(const ToolConfig& config, const FamilyRun& run, uint64_t seed) {
+  const LaunchFamilyResult& r = run.result;
+  UnitResult u = unitFor(*run.spec, *run.device, seed, "launch");
+  u.seconds = run.seconds;
+  u.cases_run = static_cast<int>(r.shapes.size());
+  if (!run.error.empty()) {
+    familyCouldNotRun(u, run);
+    return u;
+  }
+  if (r.failure) {
+    u.status = Status::skipped;
+    u.message = unexpectedFailure(run)
+                    ? "no launch shape ran: " + r.failure->summary + " (the spec's cases report it)"
+                    : "no launch shape ran: " + r.failure->summary + ", as the spec expects";
+    return u;
+  }
+  // The kernel's verdict: the launches that must run, their results, and what the spec expects of
+  // its kernel. What the driver answered to launches the specification forbids goes to the
+  // driver section (launch::chargedToDriver), never here.
+  int checked = 0, kernel_failures = 0, driver_failures = 0;
+  for (const auto& c : r.shapes) {
+    checked += c.results_checked;
+    if (launch::failureKeys(c).empty()) continue;
+    (launch::chargedToDriver(c) ? driver_failures : kernel_failures) += 1;
+  }
+  u.message = familySummary(run, checked, kernel_failures, driver_failures);
+  if (kernel_failures == 0)
+    u.status = Status::pass;
+  else
+    chargeKernelFailures(u, config, run);
   return u;
 }
 

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <limits>
 #include <numeric>
+#include <string_view>
+#include <utility>
 
 namespace clh::launch {
 
@@ -89,6 +91,160 @@ std::vector<std::string> shapeKinds(const DeviceLimits& d, const KernelLimits& k
   return kinds;
 }
 
+namespace {
+
+// The number of dimensions of a shape: the options' own, else drawn; a kernel with a required
+// size is launched in as many dimensions as that size uses.
+unsigned drawWorkDim(const KernelLimits& k, const ShapeOptions& o, unsigned dims) {
+  unsigned n = o.work_dim ? *o.work_dim : static_cast<unsigned>(pick(1, std::min(3u, dims)));
+  if (k.hasRequiredSize() && !o.work_dim) {
+    n = k.compile_work_group_size[2] > 1 ? 3 : k.compile_work_group_size[1] > 1 ? 2 : 1;
+    n = std::max(n, 1u);
+  }
+  return n;
+}
+
+// One shape being drawn: its launch so far and a valid local size, with a method per family
+// that makes the launch one of that family. The draws keep their order: a seed replays a shape.
+struct ShapeDraw {
+  const DeviceLimits& d;
+  const KernelLimits& k;
+  const ShapeOptions& o;
+  const unsigned dims;
+  const unsigned n;
+  LaunchConfig c;
+  std::vector<size_t> local;
+
+  void withLocal(std::vector<size_t> l) {
+    c.global = multipleOf(l, o, n);
+    c.local = std::move(l);
+  }
+  // A local size of l, with a global size the same.
+  void onlyGroup(const std::vector<size_t>& l) {
+    c.local = l;
+    c.global = l;
+  }
+  unsigned anyDim() const { return static_cast<unsigned>(pick(0, n - 1)); }
+
+  void valid() { withLocal(local); }
+  void nullLocal() {
+    size_t budget = o.max_global_items;
+    for (unsigned i = 0; i < n; ++i) {
+      c.global[i] = pick(1, std::max<size_t>(std::min<size_t>(budget, 4096), 1));
+      budget /= c.global[i];
+    }
+  }
+  // More work-items than CL_DEVICE_MAX_WORK_GROUP_SIZE, each dimension within its own maximum
+  // where the device allows that (in 1D it is over the item size as well when they are equal).
+  void overDeviceMax() {
+    std::vector<size_t> l(c.global.size(), 1);
+    if (n >= 2 && d.max_work_item_sizes[1] >= 2) {
+      l[0] = std::min(d.max_work_item_sizes[0], d.max_work_group_size);
+      l[1] = d.max_work_group_size / l[0] + pick(1, 2);
+    } else {
+      l[0] = d.max_work_group_size + pick(1, 64);
+    }
+    onlyGroup(l);
+  }
+  void overKernelMax() {
+    std::vector<size_t> l(c.global.size(), 1);
+    l[0] = pick(k.work_group_size + 1, std::min(d.max_work_group_size, d.max_work_item_sizes[0]));
+    onlyGroup(l);
+  }
+  void overItemSize() {
+    unsigned i = anyDim();
+    std::vector<size_t> l(c.global.size(), 1);
+    l[i] = d.max_work_item_sizes[i] + pick(1, 64);
+    onlyGroup(l);
+  }
+  void notDividing() {
+    withLocal(local);
+    unsigned i = anyDim();
+    if ((*c.local)[i] < 2 && !k.hasRequiredSize()) {
+      // Make room for a remainder: 2 items in that dimension, within the limits.
+      size_t others = product(*c.local, n) / (*c.local)[i];
+      if (2 * others <= std::min(d.max_work_group_size, k.work_group_size) &&
+          d.max_work_item_sizes[i] >= 2)
+        (*c.local)[i] = 2;
+    }
+    size_t l = (*c.local)[i];
+    if (l >= 2) c.global[i] = l * pick(0, 8) + pick(1, l - 1);
+  }
+  void zeroLocal() {
+    withLocal(local);
+    (*c.local)[pick(0, n - 1)] = 0;
+  }
+  // The spec's local size, or small global sizes of no local size.
+  void localOrSmallGlobal(size_t most) {
+    if (*rc::gen::arbitrary<bool>())
+      withLocal(local);
+    else
+      for (unsigned i = 0; i < n; ++i) c.global[i] = pick(1, most);
+  }
+  void zeroGlobal() {
+    localOrSmallGlobal(64);
+    c.global[pick(0, n - 1)] = 0;
+  }
+  void reqdMismatch() {
+    auto l = local;
+    unsigned i = anyDim();
+    l[i] = l[i] > 1 && *rc::gen::arbitrary<bool>() ? l[i] / 2 : l[i] * 2;
+    withLocal(l);
+  }
+  // A global size that the required size divides, and no local size.
+  void reqdNullLocal() {
+    withLocal(local);
+    c.local.reset();
+  }
+  void offset() {
+    localOrSmallGlobal(16);
+    std::vector<size_t> off(c.global.size(), 0);
+    for (unsigned i = 0; i < n; ++i) off[i] = pick(0, 1u << 20);
+    c.offset = off;
+  }
+  void offsetOverflow() {
+    withLocal(local);
+    const uint64_t size_max = d.address_bits >= 64 ? std::numeric_limits<uint64_t>::max()
+                                                   : (uint64_t{1} << d.address_bits) - 1;
+    std::vector<size_t> off(c.global.size(), 0);
+    unsigned i = anyDim();
+    // global + offset one past the largest size_t, or further (never wrapping round).
+    off[i] = static_cast<size_t>(size_max - pick(0, c.global[i] - 1));
+    c.offset = off;
+  }
+  void localMemOver() {
+    withLocal(local);
+    c.dynamic_local_bytes = d.local_mem_size + 4 * pick(1, 1024);
+  }
+  void invalidWorkDim() {
+    withLocal(local);
+    c.work_dim = *rc::gen::arbitrary<bool>() ? 0u : dims + 1;
+    size_t len = std::max<size_t>(c.work_dim, 3);
+    c.global.resize(len, 1);
+    c.local->resize(len, 1);
+  }
+};
+
+// Each family's method of ShapeDraw.
+constexpr std::pair<std::string_view, void (ShapeDraw::*)()> kShapeFamilies[] = {
+    {"valid", &ShapeDraw::valid},
+    {"null_local", &ShapeDraw::nullLocal},
+    {"over_device_max", &ShapeDraw::overDeviceMax},
+    {"over_kernel_max", &ShapeDraw::overKernelMax},
+    {"over_item_size", &ShapeDraw::overItemSize},
+    {"not_dividing", &ShapeDraw::notDividing},
+    {"zero_local", &ShapeDraw::zeroLocal},
+    {"zero_global", &ShapeDraw::zeroGlobal},
+    {"reqd_mismatch", &ShapeDraw::reqdMismatch},
+    {"reqd_null_local", &ShapeDraw::reqdNullLocal},
+    {"offset", &ShapeDraw::offset},
+    {"offset_overflow", &ShapeDraw::offsetOverflow},
+    {"local_mem_over", &ShapeDraw::localMemOver},
+    {"invalid_work_dim", &ShapeDraw::invalidWorkDim},
+};
+
+}  // namespace
+
 rc::Gen<LaunchShape> genLaunchShape(const DeviceLimits& d, const KernelLimits& k,
                                     const ShapeOptions& o) {
   auto kinds = shapeKinds(d, k, o);
@@ -97,113 +253,18 @@ rc::Gen<LaunchShape> genLaunchShape(const DeviceLimits& d, const KernelLimits& k
   return rc::gen::exec([=]() -> LaunchShape {
     LaunchShape s;
     s.kind = *rc::gen::elementOf(kinds);
-    unsigned n = o.work_dim ? *o.work_dim : static_cast<unsigned>(pick(1, std::min(3u, dims)));
-    if (k.hasRequiredSize() && !o.work_dim) {
-      // A kernel with a required size is launched in as many dimensions as that size uses.
-      n = k.compile_work_group_size[2] > 1 ? 3 : k.compile_work_group_size[1] > 1 ? 2 : 1;
-      n = std::max(n, 1u);
-    }
-    LaunchConfig c = base(n);
-    auto local = validLocal(d, k, o, n);
-    auto withLocal = [&](std::vector<size_t> l) {
-      c.global = multipleOf(l, o, n);
-      c.local = std::move(l);
-    };
+    const unsigned n = drawWorkDim(k, o, dims);
+    ShapeDraw draw{d, k, o, dims, n, base(n), {}};
+    draw.local = validLocal(d, k, o, n);
     // __local argument bytes for a shape meant to run: a few, or a good part of what is free.
     if (o.dynamic_local) {
       uint64_t free_bytes =
           d.local_mem_size > k.local_mem_size ? d.local_mem_size - k.local_mem_size : 0;
-      c.dynamic_local_bytes = 4 * pick(1, std::max<uint64_t>(free_bytes / 4, 1));
+      draw.c.dynamic_local_bytes = 4 * pick(1, std::max<uint64_t>(free_bytes / 4, 1));
     }
-    if (s.kind == "valid") {
-      withLocal(local);
-    } else if (s.kind == "null_local") {
-      size_t budget = o.max_global_items;
-      for (unsigned i = 0; i < n; ++i) {
-        c.global[i] = pick(1, std::max<size_t>(std::min<size_t>(budget, 4096), 1));
-        budget /= c.global[i];
-      }
-    } else if (s.kind == "over_device_max") {
-      // More work-items than CL_DEVICE_MAX_WORK_GROUP_SIZE, each dimension within its own maximum
-      // where the device allows that (in 1D it is over the item size as well when they are equal).
-      std::vector<size_t> l(c.global.size(), 1);
-      if (n >= 2 && d.max_work_item_sizes[1] >= 2) {
-        l[0] = std::min(d.max_work_item_sizes[0], d.max_work_group_size);
-        l[1] = d.max_work_group_size / l[0] + pick(1, 2);
-      } else {
-        l[0] = d.max_work_group_size + pick(1, 64);
-      }
-      c.local = l;
-      c.global = l;
-    } else if (s.kind == "over_kernel_max") {
-      std::vector<size_t> l(c.global.size(), 1);
-      l[0] = pick(k.work_group_size + 1, std::min(d.max_work_group_size, d.max_work_item_sizes[0]));
-      c.local = l;
-      c.global = l;
-    } else if (s.kind == "over_item_size") {
-      unsigned i = static_cast<unsigned>(pick(0, n - 1));
-      std::vector<size_t> l(c.global.size(), 1);
-      l[i] = d.max_work_item_sizes[i] + pick(1, 64);
-      c.local = l;
-      c.global = l;
-    } else if (s.kind == "not_dividing") {
-      withLocal(local);
-      unsigned i = static_cast<unsigned>(pick(0, n - 1));
-      if ((*c.local)[i] < 2 && !k.hasRequiredSize()) {
-        // Make room for a remainder: 2 items in that dimension, within the limits.
-        size_t others = product(*c.local, n) / (*c.local)[i];
-        if (2 * others <= std::min(d.max_work_group_size, k.work_group_size) &&
-            d.max_work_item_sizes[i] >= 2)
-          (*c.local)[i] = 2;
-      }
-      size_t l = (*c.local)[i];
-      if (l >= 2) c.global[i] = l * pick(0, 8) + pick(1, l - 1);
-    } else if (s.kind == "zero_local") {
-      withLocal(local);
-      (*c.local)[pick(0, n - 1)] = 0;
-    } else if (s.kind == "zero_global") {
-      if (*rc::gen::arbitrary<bool>())
-        withLocal(local);
-      else
-        for (unsigned i = 0; i < n; ++i) c.global[i] = pick(1, 64);
-      c.global[pick(0, n - 1)] = 0;
-    } else if (s.kind == "reqd_mismatch") {
-      auto l = local;
-      unsigned i = static_cast<unsigned>(pick(0, n - 1));
-      l[i] = l[i] > 1 && *rc::gen::arbitrary<bool>() ? l[i] / 2 : l[i] * 2;
-      withLocal(l);
-    } else if (s.kind == "reqd_null_local") {
-      // A global size that the required size divides, and no local size.
-      withLocal(local);
-      c.local.reset();
-    } else if (s.kind == "offset") {
-      if (*rc::gen::arbitrary<bool>())
-        withLocal(local);
-      else
-        for (unsigned i = 0; i < n; ++i) c.global[i] = pick(1, 16);
-      std::vector<size_t> off(c.global.size(), 0);
-      for (unsigned i = 0; i < n; ++i) off[i] = pick(0, 1u << 20);
-      c.offset = off;
-    } else if (s.kind == "offset_overflow") {
-      withLocal(local);
-      const uint64_t size_max = d.address_bits >= 64 ? std::numeric_limits<uint64_t>::max()
-                                                     : (uint64_t{1} << d.address_bits) - 1;
-      std::vector<size_t> off(c.global.size(), 0);
-      unsigned i = static_cast<unsigned>(pick(0, n - 1));
-      // global + offset one past the largest size_t, or further (never wrapping round).
-      off[i] = static_cast<size_t>(size_max - pick(0, c.global[i] - 1));
-      c.offset = off;
-    } else if (s.kind == "local_mem_over") {
-      withLocal(local);
-      c.dynamic_local_bytes = d.local_mem_size + 4 * pick(1, 1024);
-    } else if (s.kind == "invalid_work_dim") {
-      withLocal(local);
-      c.work_dim = *rc::gen::arbitrary<bool>() ? 0u : dims + 1;
-      size_t len = std::max<size_t>(c.work_dim, 3);
-      c.global.resize(len, 1);
-      c.local->resize(len, 1);
-    }
-    s.config = std::move(c);
+    for (const auto& [kind, make] : kShapeFamilies)
+      if (kind == s.kind) (draw.*make)();
+    s.config = std::move(draw.c);
     return s;
   });
 }

@@ -5,6 +5,9 @@
 
 #include <algorithm>
 #include <numeric>
+#include <optional>
+#include <string_view>
+#include <utility>
 
 #include "launch/shapes.hpp"
 
@@ -158,161 +161,218 @@ std::string SpecShape::toString(const SpecLaunch& launch) const {
   return s;
 }
 
+namespace {
+
+// One shape of the spec's launch being drawn: the launch starts as the spec's own, and a method
+// per family makes it one of that family. The draws keep their order: a seed replays a shape.
+class SpecShapeDraw {
+ public:
+  SpecShapeDraw(const SpecLaunch& s, std::string kind)
+      : s_(s), n_(s.workDim()), G_(s.global), L_(contractLocal(s)), ones_(n_, 1) {
+    sh_.kind = std::move(kind);
+    sh_.variant = s.variants.size() > 1 ? pick(0, s.variants.size() - 1) : 0;
+    uniform_ =
+        s.variants.empty() || !launch::nonUniformAllowed(s.device, s.variants[sh_.variant].program);
+    launch::LaunchConfig& c = sh_.config;
+    c.work_dim = n_;
+    c.global = G_;
+    if (!L_.empty()) c.local = L_;
+    if (!s.offset.empty()) c.offset = s.offset;
+    sh_.local_arg_bytes = s.local_arg_bytes;
+  }
+
+  SpecShape draw() {
+    for (const auto& [kind, make] : kFamilies)
+      if (kind == sh_.kind) {
+        (this->*make)();
+        break;
+      }
+    sh_.config.dynamic_local_bytes = sum(sh_.local_arg_bytes);
+    return std::move(sh_);
+  }
+
+ private:
+  // A local size that keeps the kernel's contract for the spec's global size.
+  std::optional<std::vector<size_t>> keptLocal() {
+    if (s_.any_local && coin()) return dividingLocal(s_, G_);
+    if (L_.empty()) return std::nullopt;
+    return L_;
+  }
+  // Shapes meant to fail: the spec's global size (two rules broken, either code accepted) or
+  // whole groups of the bad local size (only the rule under test broken).
+  void failingWith(const std::vector<size_t>& local) {
+    sh_.config.local = local;
+    sh_.config.global = coin() ? G_ : roundUp(G_, local);
+  }
+  // The local size the spec's launch could have: drawn where any fits, else the contract's.
+  std::vector<size_t> contractOrDrawn() {
+    return s_.any_local ? dividingLocal(s_, G_) : (L_.empty() ? ones_ : L_);
+  }
+
+  void spec() { sh_.checkable = true; }
+  void valid() {
+    sh_.config.local = dividingLocal(s_, G_);
+    sh_.checkable = true;
+  }
+  void nullLocal() {
+    sh_.config.local.reset();
+    sh_.checkable = true;
+  }
+  void notDividing() {
+    const std::vector<size_t> base = contractOrDrawn();
+    // (a) a global size cut short of whole groups: every id stays inside the spec's range.
+    std::vector<unsigned> shrinkable;
+    for (unsigned i = 0; i < n_; ++i)
+      if (base[i] >= 2 && G_[i] >= 2 && G_[i] % base[i] == 0) shrinkable.push_back(i);
+    // (b) a local size that does not divide the spec's global size: only where the kernel keeps
+    // its contract under it, or where the rules say it cannot run.
+    const bool local_ok = s_.any_local || uniform_;
+    bool done = false;
+    if (!shrinkable.empty() && (!local_ok || coin())) {
+      const unsigned i = shrinkable[pick(0, shrinkable.size() - 1)];
+      sh_.config.local = base;
+      sh_.config.global[i] = G_[i] - pick(1, std::min(base[i] - 1, G_[i] - 1));
+      done = true;
+    } else if (local_ok) {
+      done = localNotDividing(base);
+    }
+    if (!done) {
+      sh_.kind = "spec";  // nothing can be cut here (every group and global size is 1)
+      sh_.checkable = true;
+    }
+  }
+  // (b) of notDividing: false when no dimension has room for such a local size.
+  bool localNotDividing(const std::vector<size_t>& base) {
+    const unsigned first = static_cast<unsigned>(pick(0, n_ - 1));
+    for (unsigned k = 0; k < n_; ++k) {
+      const unsigned i = (first + k) % n_;
+      size_t others = 1;
+      for (unsigned j = 0; j < n_; ++j)
+        if (j != i) others *= base[j];
+      const size_t bound = std::min(itemMax(s_, i), groupCap(s_) / std::max<size_t>(others, 1));
+      for (int tries = 0; tries < 32 && bound >= 2; ++tries) {
+        size_t v = pick(2, std::min(bound, std::max<size_t>(2 * G_[i] + 1, 2)));
+        if (G_[i] % v == 0) continue;
+        std::vector<size_t> l = base;
+        l[i] = v;
+        sh_.config.local = l;
+        sh_.checkable = s_.any_local;  // with non-uniform groups it runs over the whole range
+        return true;
+      }
+    }
+    return false;
+  }
+  void overDeviceMax() {
+    std::vector<size_t> l = ones_;
+    const size_t dmax = s_.device.max_work_group_size;
+    if (n_ >= 2 && itemMax(s_, 1) >= 2) {
+      l[0] = std::min(itemMax(s_, 0), dmax);
+      l[1] = dmax / l[0] + pick(1, 2);
+    } else {
+      l[0] = dmax + pick(1, 64);
+    }
+    failingWith(l);
+  }
+  void overKernelMax() {
+    std::vector<size_t> l = ones_;
+    l[0] = pick(s_.kernel.work_group_size + 1,
+                std::min(s_.device.max_work_group_size, itemMax(s_, 0)));
+    failingWith(l);
+  }
+  void overItemSize() {
+    std::vector<size_t> l = ones_;
+    const unsigned i = static_cast<unsigned>(pick(0, n_ - 1));
+    l[i] = itemMax(s_, i) + pick(1, 64);
+    failingWith(l);
+  }
+  void zeroLocal() {
+    std::vector<size_t> l = contractOrDrawn();
+    l[pick(0, n_ - 1)] = 0;
+    sh_.config.local = l;
+    sh_.checkable = true;  // running as with a NULL local size keeps the contract here
+  }
+  void zeroGlobal() {
+    sh_.config.local = keptLocal();
+    sh_.config.global[pick(0, n_ - 1)] = 0;
+  }
+  void offset() {
+    std::vector<size_t> o(n_, 0), g = G_;
+    if (s_.any_local) {
+      for (unsigned i = 0; i < n_; ++i) o[i] = G_[i] ? pick(0, G_[i] - 1) : 0;
+      for (unsigned i = 0; i < n_; ++i) g[i] = G_[i] - o[i];
+      sh_.config.local = coin() ? std::nullopt : std::optional(dividingLocal(s_, g));
+    } else {
+      for (unsigned i = 0; i < n_; ++i)
+        if (!L_.empty() && L_[i] && G_[i] >= L_[i]) o[i] = L_[i] * pick(0, G_[i] / L_[i] - 1);
+      for (unsigned i = 0; i < n_; ++i) g[i] = G_[i] - o[i];
+    }
+    std::vector<size_t> off = s_.offset.empty() ? std::vector<size_t>(n_, 0) : s_.offset;
+    for (unsigned i = 0; i < n_; ++i) off[i] += o[i];
+    sh_.config.offset = off;
+    sh_.config.global = g;
+  }
+  void localMemory() {
+    const size_t j = pick(0, s_.local_arg_bytes.size() - 1);
+    const size_t elem = std::max<size_t>(s_.local_arg_elem[j], 1);
+    const size_t args = sum(s_.local_arg_bytes);
+    const size_t own = s_.kernel.local_mem_size > args ? s_.kernel.local_mem_size - args : 0;
+    const size_t others = args - s_.local_arg_bytes[j];
+    const size_t device = s_.device.local_mem_size;
+    const size_t room = device > own + others ? device - own - others : 0;
+    size_t bytes;
+    if (sh_.kind == "local_mem_over") {
+      // Over the device's local memory alone, or only together with the kernel's own.
+      const size_t delta = elem * pick(1, 1024);
+      bytes = coin() ? device + delta : room + delta;
+    } else {
+      // Up to what the device has left, to the element.
+      const size_t spare = pick(0, 8);
+      bytes = room / elem > spare ? (room / elem - spare) * elem : 0;
+      bytes = std::max(bytes, s_.local_arg_bytes[j]);
+    }
+    sh_.local_arg_bytes[j] = (bytes + elem - 1) / elem * elem;
+    sh_.checkable = true;  // more __local memory than the kernel uses changes nothing it computes
+  }
+  void reqdMismatch() {
+    std::vector<size_t> l = L_.empty() ? ones_ : L_;
+    const unsigned i = static_cast<unsigned>(pick(0, n_ - 1));
+    l[i] = l[i] > 1 && coin() ? l[i] / 2 : l[i] * 2;
+    failingWith(l);
+  }
+
+  static constexpr std::pair<std::string_view, void (SpecShapeDraw::*)()> kFamilies[] = {
+      {"spec", &SpecShapeDraw::spec},
+      {"valid", &SpecShapeDraw::valid},
+      {"null_local", &SpecShapeDraw::nullLocal},
+      {"reqd_null_local", &SpecShapeDraw::nullLocal},
+      {"not_dividing", &SpecShapeDraw::notDividing},
+      {"over_device_max", &SpecShapeDraw::overDeviceMax},
+      {"over_kernel_max", &SpecShapeDraw::overKernelMax},
+      {"over_item_size", &SpecShapeDraw::overItemSize},
+      {"zero_local", &SpecShapeDraw::zeroLocal},
+      {"zero_global", &SpecShapeDraw::zeroGlobal},
+      {"offset", &SpecShapeDraw::offset},
+      {"local_mem_over", &SpecShapeDraw::localMemory},
+      {"local_mem_limit", &SpecShapeDraw::localMemory},
+      {"reqd_mismatch", &SpecShapeDraw::reqdMismatch},
+  };
+
+  const SpecLaunch& s_;
+  const unsigned n_;
+  const std::vector<size_t>& G_;  // the spec's global size
+  const std::vector<size_t> L_;   // the local size of the kernel's contract (may be empty)
+  const std::vector<size_t> ones_;
+  bool uniform_ = true;
+  SpecShape sh_;
+};
+
+}  // namespace
+
 rc::Gen<SpecShape> genSpecShape(const SpecLaunch& s) {
   auto kinds = specShapeKinds(s);
   if (kinds.empty()) kinds.push_back("spec");
-  return rc::gen::exec([s, kinds]() -> SpecShape {
-    SpecShape sh;
-    sh.kind = *rc::gen::elementOf(kinds);
-    sh.variant = s.variants.size() > 1 ? pick(0, s.variants.size() - 1) : 0;
-    const unsigned n = s.workDim();
-    const std::vector<size_t>& G = s.global;
-    const std::vector<size_t> L = contractLocal(s);
-    const bool uniform =
-        s.variants.empty() || !launch::nonUniformAllowed(s.device, s.variants[sh.variant].program);
-    launch::LaunchConfig& c = sh.config;
-    c.work_dim = n;
-    c.global = G;
-    if (!L.empty()) c.local = L;
-    if (!s.offset.empty()) c.offset = s.offset;
-    sh.local_arg_bytes = s.local_arg_bytes;
-    const std::vector<size_t> ones(n, 1);
-
-    // A local size that keeps the kernel's contract for the spec's global size.
-    auto keptLocal = [&]() -> std::optional<std::vector<size_t>> {
-      if (s.any_local && coin()) return dividingLocal(s, G);
-      if (L.empty()) return std::nullopt;
-      return L;
-    };
-    // Shapes meant to fail: the spec's global size (two rules broken, either code accepted) or
-    // whole groups of the bad local size (only the rule under test broken).
-    auto failingGlobal = [&](const std::vector<size_t>& local) {
-      return coin() ? G : roundUp(G, local);
-    };
-
-    if (sh.kind == "spec") {
-      sh.checkable = true;
-    } else if (sh.kind == "valid") {
-      c.local = dividingLocal(s, G);
-      sh.checkable = true;
-    } else if (sh.kind == "null_local" || sh.kind == "reqd_null_local") {
-      c.local.reset();
-      sh.checkable = true;
-    } else if (sh.kind == "not_dividing") {
-      const std::vector<size_t> base = s.any_local ? dividingLocal(s, G) : (L.empty() ? ones : L);
-      // (a) a global size cut short of whole groups: every id stays inside the spec's range.
-      std::vector<unsigned> shrinkable;
-      for (unsigned i = 0; i < n; ++i)
-        if (base[i] >= 2 && G[i] >= 2 && G[i] % base[i] == 0) shrinkable.push_back(i);
-      // (b) a local size that does not divide the spec's global size: only where the kernel keeps
-      // its contract under it, or where the rules say it cannot run.
-      const bool local_ok = s.any_local || uniform;
-      bool done = false;
-      if (!shrinkable.empty() && (!local_ok || coin())) {
-        const unsigned i = shrinkable[pick(0, shrinkable.size() - 1)];
-        c.local = base;
-        c.global[i] = G[i] - pick(1, std::min(base[i] - 1, G[i] - 1));
-        done = true;
-      } else if (local_ok) {
-        const unsigned first = static_cast<unsigned>(pick(0, n - 1));
-        for (unsigned k = 0; k < n && !done; ++k) {
-          const unsigned i = (first + k) % n;
-          size_t others = 1;
-          for (unsigned j = 0; j < n; ++j)
-            if (j != i) others *= base[j];
-          const size_t bound = std::min(itemMax(s, i), groupCap(s) / std::max<size_t>(others, 1));
-          for (int tries = 0; tries < 32 && !done && bound >= 2; ++tries) {
-            size_t v = pick(2, std::min(bound, std::max<size_t>(2 * G[i] + 1, 2)));
-            if (G[i] % v == 0) continue;
-            std::vector<size_t> l = base;
-            l[i] = v;
-            c.local = l;
-            sh.checkable = s.any_local;  // with non-uniform groups it runs over the whole range
-            done = true;
-          }
-        }
-      }
-      if (!done) {
-        sh.kind = "spec";  // nothing can be cut here (every group and global size is 1)
-        sh.checkable = true;
-      }
-    } else if (sh.kind == "over_device_max") {
-      std::vector<size_t> l = ones;
-      const size_t dmax = s.device.max_work_group_size;
-      if (n >= 2 && itemMax(s, 1) >= 2) {
-        l[0] = std::min(itemMax(s, 0), dmax);
-        l[1] = dmax / l[0] + pick(1, 2);
-      } else {
-        l[0] = dmax + pick(1, 64);
-      }
-      c.local = l;
-      c.global = failingGlobal(l);
-    } else if (sh.kind == "over_kernel_max") {
-      std::vector<size_t> l = ones;
-      l[0] =
-          pick(s.kernel.work_group_size + 1, std::min(s.device.max_work_group_size, itemMax(s, 0)));
-      c.local = l;
-      c.global = failingGlobal(l);
-    } else if (sh.kind == "over_item_size") {
-      std::vector<size_t> l = ones;
-      const unsigned i = static_cast<unsigned>(pick(0, n - 1));
-      l[i] = itemMax(s, i) + pick(1, 64);
-      c.local = l;
-      c.global = failingGlobal(l);
-    } else if (sh.kind == "zero_local") {
-      std::vector<size_t> l = s.any_local ? dividingLocal(s, G) : (L.empty() ? ones : L);
-      l[pick(0, n - 1)] = 0;
-      c.local = l;
-      sh.checkable = true;  // running as with a NULL local size keeps the contract here
-    } else if (sh.kind == "zero_global") {
-      c.local = keptLocal();
-      c.global[pick(0, n - 1)] = 0;
-    } else if (sh.kind == "offset") {
-      std::vector<size_t> o(n, 0), g = G;
-      if (s.any_local) {
-        for (unsigned i = 0; i < n; ++i) o[i] = G[i] ? pick(0, G[i] - 1) : 0;
-        for (unsigned i = 0; i < n; ++i) g[i] = G[i] - o[i];
-        c.local = coin() ? std::nullopt : std::optional(dividingLocal(s, g));
-      } else {
-        for (unsigned i = 0; i < n; ++i)
-          if (!L.empty() && L[i] && G[i] >= L[i]) o[i] = L[i] * pick(0, G[i] / L[i] - 1);
-        for (unsigned i = 0; i < n; ++i) g[i] = G[i] - o[i];
-      }
-      std::vector<size_t> off = s.offset.empty() ? std::vector<size_t>(n, 0) : s.offset;
-      for (unsigned i = 0; i < n; ++i) off[i] += o[i];
-      c.offset = off;
-      c.global = g;
-    } else if (sh.kind == "local_mem_over" || sh.kind == "local_mem_limit") {
-      const size_t j = pick(0, s.local_arg_bytes.size() - 1);
-      const size_t elem = std::max<size_t>(s.local_arg_elem[j], 1);
-      const size_t args = sum(s.local_arg_bytes);
-      const size_t own = s.kernel.local_mem_size > args ? s.kernel.local_mem_size - args : 0;
-      const size_t others = args - s.local_arg_bytes[j];
-      const size_t device = s.device.local_mem_size;
-      const size_t room = device > own + others ? device - own - others : 0;
-      size_t bytes;
-      if (sh.kind == "local_mem_over") {
-        // Over the device's local memory alone, or only together with the kernel's own.
-        const size_t delta = elem * pick(1, 1024);
-        bytes = coin() ? device + delta : room + delta;
-      } else {
-        // Up to what the device has left, to the element.
-        const size_t spare = pick(0, 8);
-        bytes = room / elem > spare ? (room / elem - spare) * elem : 0;
-        bytes = std::max(bytes, s.local_arg_bytes[j]);
-      }
-      sh.local_arg_bytes[j] = (bytes + elem - 1) / elem * elem;
-      sh.checkable = true;  // more __local memory than the kernel uses changes nothing it computes
-    } else if (sh.kind == "reqd_mismatch") {
-      std::vector<size_t> l = L.empty() ? ones : L;
-      const unsigned i = static_cast<unsigned>(pick(0, n - 1));
-      l[i] = l[i] > 1 && coin() ? l[i] / 2 : l[i] * 2;
-      c.local = l;
-      c.global = failingGlobal(l);
-    }
-    c.dynamic_local_bytes = sum(sh.local_arg_bytes);
-    return sh;
-  });
+  return rc::gen::exec(
+      [s, kinds]() -> SpecShape { return SpecShapeDraw(s, *rc::gen::elementOf(kinds)).draw(); });
 }
 
 }  // namespace clh::launch

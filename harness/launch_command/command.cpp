@@ -163,18 +163,15 @@ int runChildFamily(const clh::ToolConfig& config, const clh::LaunchJob& a,
   return clh::kExitOk;
 }
 
-int runLaunch(const clh::ToolConfig& config, const LaunchArgs& args) {
-  uint64_t seed = 1;
-  if (!clh::parseSeed(args.seed_text, seed)) {
-    std::cerr << "clharness launch: --seed: '" << args.seed_text
-              << "' is not an unsigned integer\n";
-    return clh::kExitUsage;
-  }
-  clh::LaunchRunOptions run_options = args.run;
-  run_options.seed = seed;
+namespace {
+
+using KnownMap = std::map<std::string, clh::launch::KnownDeviations>;
+
+// The specs under the given paths (the repository's specs/ by default); an exit code on failure.
+int loadLaunchSpecs(const clh::ToolConfig& config, const LaunchArgs& args,
+                    std::vector<clh::Spec>& specs) {
   std::vector<std::string> paths = args.paths;
   if (paths.empty()) paths.push_back((fs::path(config.repo_root) / "specs").string());
-  std::vector<clh::Spec> specs;
   try {
     for (const auto& f : clh::findSpecFiles(paths))
       specs.push_back(clh::loadSpec(f, config.repo_root));
@@ -186,33 +183,28 @@ int runLaunch(const clh::ToolConfig& config, const LaunchArgs& args) {
     std::cerr << "clharness launch: no spec files (*.yaml) under the given paths\n";
     return clh::kExitUsage;
   }
-  const auto devices = clh::findDevices(config, args.device_regex);
-  if (devices.empty()) {
-    std::cerr << "clharness launch: no usable device"
-              << (args.device_regex.empty() ? "" : " matches --device '" + args.device_regex + "'")
-              << "; `clharness devices` lists what was found\n";
-    return clh::kExitNoDevice;
-  }
-  const std::string baseline_dir = args.baseline_dir.empty()
-                                       ? (fs::path(config.repo_root) / "baselines").string()
-                                       : args.baseline_dir;
-  std::map<std::string, clh::launch::KnownDeviations> known;
-  std::map<std::string, std::optional<clh::drivers::Baseline>> baselines;
-  try {
-    for (const auto& d : devices) {
-      auto& b = baselines[d.slug()] = clh::drivers::findBaseline(baseline_dir, d);
-      if (b) {
-        known[d.slug()] = clh::drivers::knownDeviations(*b, d);
-      } else {
-        known[d.slug()].slug = d.slug();
-        known[d.slug()].device = d.displayName();
-      }
-    }
-  } catch (const std::exception& e) {
-    std::cerr << "clharness launch: " << e.what() << "\n";
-    return clh::kExitUsage;
-  }
+  return clh::kExitOk;
+}
 
+// Each device's known deviations, from its baseline where one is found (an empty set where not).
+KnownMap loadKnown(const std::string& baseline_dir, const std::vector<clh::DeviceInfo>& devices) {
+  KnownMap known;
+  for (const auto& d : devices) {
+    if (auto b = clh::drivers::findBaseline(baseline_dir, d)) {
+      known[d.slug()] = clh::drivers::knownDeviations(*b, d);
+    } else {
+      known[d.slug()].slug = d.slug();
+      known[d.slug()].device = d.displayName();
+    }
+  }
+  return known;
+}
+
+// Every spec on every device, each family in its own children, a progress line per family.
+std::vector<FamilyRun> runFamilies(const clh::ToolConfig& config,
+                                   const clh::LaunchRunOptions& run_options,
+                                   const std::vector<clh::Spec>& specs,
+                                   const std::vector<clh::DeviceInfo>& devices) {
   const fs::path scratch = fs::temp_directory_path() / fmt::format("clharness-launch-{}", getpid());
   fs::create_directories(scratch);
   std::vector<FamilyRun> runs;
@@ -228,71 +220,128 @@ int runLaunch(const clh::ToolConfig& config, const LaunchArgs& args) {
     }
   std::error_code ec;
   fs::remove_all(scratch, ec);
+  return runs;
+}
 
-  printReport(std::cout, runs, devices, known);
-
+struct LaunchTotals {
   int fresh = 0, mismatches = 0, broken = 0;
-  for (const auto& run : runs) {
-    fresh += clh::newFailures(run.result, known.at(run.device->slug()));
-    mismatches += run.result.mismatching();
-    broken += !run.error.empty() || clh::unexpectedFailure(run);
-  }
-  std::cout << fmt::format(
-      "\n{} spec x device runs; {} shape(s) with a failure no baseline "
-      "records; {} with results that disagree, known ones included{}\n",
-      runs.size(), fresh, mismatches,
-      broken ? fmt::format(", {} run(s) stopped early", broken) : "");
+};
 
-  if (!args.json_path.empty()) {
-    nlohmann::json j = {{"command", "clharness launch"},
-                        {"seed", seed},
-                        {"shapes_per_spec", args.run.shape >= 0 ? 1 : args.run.shapes},
-                        {"baselines", baseline_dir}};
-    j["devices"] = nlohmann::json::array();
-    for (const auto& d : devices)
-      j["devices"].push_back({{"name", d.displayName()},
-                              {"slug", d.slug()},
-                              {"version", d.version},
-                              {"driver_version", d.driver_version}});
-    j["families"] = nlohmann::json::array();
-    for (const auto& run : runs) {
-      const auto& k = known.at(run.device->slug());
-      auto s = clh::launch::summaryJson(run.result, k.found ? &k : nullptr);
-      s["restarts"] = run.restarts;
-      s["fresh_starts"] = run.fresh_starts;
-      s["seconds"] = std::round(run.seconds * 10) / 10;
-      s["error"] = run.error;
-      j["families"].push_back(std::move(s));
-    }
-    j["totals"] = {
-        {"runs", runs.size()}, {"new_failures", fresh}, {"result_mismatches", mismatches}};
-    try {  // whole or not at all, with the OS's reason
-      clh::writeFileAtomically(args.json_path, j.dump(1) + "\n");
-    } catch (const std::exception& e) {
+LaunchTotals totalsOf(const std::vector<FamilyRun>& runs, const KnownMap& known) {
+  LaunchTotals t;
+  for (const auto& run : runs) {
+    t.fresh += clh::newFailures(run.result, known.at(run.device->slug()));
+    t.mismatches += run.result.mismatching();
+    t.broken += !run.error.empty() || clh::unexpectedFailure(run);
+  }
+  return t;
+}
+
+// The --json file: the devices, each family's summary and the totals; an exit code.
+int writeLaunchJson(const LaunchArgs& args, uint64_t seed, const std::string& baseline_dir,
+                    const std::vector<clh::DeviceInfo>& devices, const std::vector<FamilyRun>& runs,
+                    const KnownMap& known, const LaunchTotals& t) {
+  nlohmann::json j = {{"command", "clharness launch"},
+                      {"seed", seed},
+                      {"shapes_per_spec", args.run.shape >= 0 ? 1 : args.run.shapes},
+                      {"baselines", baseline_dir}};
+  j["devices"] = nlohmann::json::array();
+  for (const auto& d : devices)
+    j["devices"].push_back({{"name", d.displayName()},
+                            {"slug", d.slug()},
+                            {"version", d.version},
+                            {"driver_version", d.driver_version}});
+  j["families"] = nlohmann::json::array();
+  for (const auto& run : runs) {
+    const auto& k = known.at(run.device->slug());
+    auto s = clh::launch::summaryJson(run.result, k.found ? &k : nullptr);
+    s["restarts"] = run.restarts;
+    s["fresh_starts"] = run.fresh_starts;
+    s["seconds"] = std::round(run.seconds * 10) / 10;
+    s["error"] = run.error;
+    j["families"].push_back(std::move(s));
+  }
+  j["totals"] = {
+      {"runs", runs.size()}, {"new_failures", t.fresh}, {"result_mismatches", t.mismatches}};
+  try {  // whole or not at all, with the OS's reason
+    clh::writeFileAtomically(args.json_path, j.dump(1) + "\n");
+  } catch (const std::exception& e) {
+    std::cerr << "clharness launch: " << e.what() << "\n";
+    return clh::kExitUsage;
+  }
+  return clh::kExitOk;
+}
+
+// --write-baselines: this run's deviations join the launch part of each device's baseline.
+int writeLaunchBaselines(const std::string& dir, const std::vector<clh::DeviceInfo>& devices,
+                         const std::vector<FamilyRun>& runs, const KnownMap& known) {
+  std::vector<LaunchFamilyResult> results;
+  for (const auto& run : runs) results.push_back(run.result);
+  for (const auto& d : devices) {
+    // Entries already there stay (another spec set, other families), and so does the driver
+    // checks' part.
+    auto [file, b] = clh::drivers::baselineToUpdate(dir, d);
+    for (auto& e : clh::launch::collectDeviations(results, d, known.at(d.slug())).entries)
+      if (std::none_of(b.launch.begin(), b.launch.end(),
+                       [&](const clh::launch::KnownDeviation& k) { return k.sameKey(e); }))
+        b.launch.push_back(std::move(e));
+    try {
+      clh::writeFileAtomically(file, clh::drivers::toJson(b).dump(2) + "\n");
+    } catch (const std::runtime_error& e) {
       std::cerr << "clharness launch: " << e.what() << "\n";
       return clh::kExitUsage;
     }
   }
-  if (!args.write_baselines.empty()) {
-    std::vector<LaunchFamilyResult> results;
-    for (const auto& run : runs) results.push_back(run.result);
-    for (const auto& d : devices) {
-      // This run's deviations join the launch part of the device's baseline: entries already
-      // there stay (another spec set, other families), and so does the driver checks' part.
-      auto [file, b] = clh::drivers::baselineToUpdate(args.write_baselines, d);
-      for (auto& e : clh::launch::collectDeviations(results, d, known.at(d.slug())).entries)
-        if (std::none_of(b.launch.begin(), b.launch.end(),
-                         [&](const clh::launch::KnownDeviation& k) { return k.sameKey(e); }))
-          b.launch.push_back(std::move(e));
-      try {
-        clh::writeFileAtomically(file, clh::drivers::toJson(b).dump(2) + "\n");
-      } catch (const std::runtime_error& e) {
-        std::cerr << "clharness launch: " << e.what() << "\n";
-        return clh::kExitUsage;
-      }
-    }
+  return clh::kExitOk;
+}
+
+}  // namespace
+
+int runLaunch(const clh::ToolConfig& config, const LaunchArgs& args) {
+  uint64_t seed = 1;
+  if (!clh::parseSeed(args.seed_text, seed)) {
+    std::cerr << "clharness launch: --seed: '" << args.seed_text
+              << "' is not an unsigned integer\n";
+    return clh::kExitUsage;
   }
-  return fresh || broken ? clh::kExitCheckFailed : clh::kExitOk;
+  clh::LaunchRunOptions run_options = args.run;
+  run_options.seed = seed;
+  std::vector<clh::Spec> specs;
+  if (int rc = loadLaunchSpecs(config, args, specs); rc != clh::kExitOk) return rc;
+  const auto devices = clh::findDevices(config, args.device_regex);
+  if (devices.empty()) {
+    std::cerr << "clharness launch: no usable device"
+              << (args.device_regex.empty() ? "" : " matches --device '" + args.device_regex + "'")
+              << "; `clharness devices` lists what was found\n";
+    return clh::kExitNoDevice;
+  }
+  const std::string baseline_dir = args.baseline_dir.empty()
+                                       ? (fs::path(config.repo_root) / "baselines").string()
+                                       : args.baseline_dir;
+  KnownMap known;
+  try {
+    known = loadKnown(baseline_dir, devices);
+  } catch (const std::exception& e) {
+    std::cerr << "clharness launch: " << e.what() << "\n";
+    return clh::kExitUsage;
+  }
+  const std::vector<FamilyRun> runs = runFamilies(config, run_options, specs, devices);
+  printReport(std::cout, runs, devices, known);
+  const LaunchTotals t = totalsOf(runs, known);
+  std::cout << fmt::format(
+      "\n{} spec x device runs; {} shape(s) with a failure no baseline "
+      "records; {} with results that disagree, known ones included{}\n",
+      runs.size(), t.fresh, t.mismatches,
+      t.broken ? fmt::format(", {} run(s) stopped early", t.broken) : "");
+  if (!args.json_path.empty())
+    if (int rc = writeLaunchJson(args, seed, baseline_dir, devices, runs, known, t);
+        rc != clh::kExitOk)
+      return rc;
+  if (!args.write_baselines.empty())
+    if (int rc = writeLaunchBaselines(args.write_baselines, devices, runs, known);
+        rc != clh::kExitOk)
+      return rc;
+  return t.fresh || t.broken ? clh::kExitCheckFailed : clh::kExitOk;
 }
 
 }  // namespace clh::launch

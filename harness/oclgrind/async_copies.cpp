@@ -192,6 +192,74 @@ std::string AsyncCopies::where(const llvm::Instruction* instruction) const {
   return out.str();
 }
 
+namespace {
+
+// A wait_group_events: the group's events it waits for, from the first work-item that reaches it.
+void recordWait(const oclgrind::WorkItem* item, const llvm::CallInst* call,
+                const oclgrind::WorkGroup* group) {
+  if (t_group.waiting || call->arg_size() < 2) return;  // the first work-item's events count
+  t_group.waiting = true;
+  const uint64_t num = item->getOperand(call->getArgOperand(0)).getUInt();
+  const llvm::Value* list = call->getArgOperand(1);
+  const size_t address = item->getOperand(list).getPointer();
+  const unsigned space = list->getType()->getPointerAddressSpace();
+  const oclgrind::Memory* memory = space == oclgrind::AddrSpaceLocal     ? group->getLocalMemory()
+                                   : space == oclgrind::AddrSpacePrivate ? item->getPrivateMemory()
+                                                                         : nullptr;
+  if (memory == nullptr || num == 0 || num > 4096 ||
+      !memory->isAddressValid(address, num * sizeof(size_t))) {
+    return;
+  }
+  const auto* events = static_cast<const size_t*>(memory->getPointer(address));
+  t_group.waits.assign(events, events + num);
+}
+
+// The copy a call of async_work_group_copy or _strided_copy starts, as the work-item sees it.
+Copy describeCopy(const oclgrind::WorkItem* item, const llvm::CallInst* call,
+                  const llvm::Instruction* instruction, const oclgrind::TypedValue& result,
+                  bool strided) {
+  Copy c;
+  c.instruction = instruction;
+  const llvm::Value* dest = call->getArgOperand(0);
+  const llvm::Value* src = call->getArgOperand(1);
+  c.dest = item->getOperand(dest).getPointer();
+  c.src = item->getOperand(src).getPointer();
+  c.dest_space = dest->getType()->getPointerAddressSpace();
+  c.src_space = src->getType()->getPointerAddressSpace();
+  llvm::Type* element = dest->getType()->getPointerElementType();
+  c.element = element->isSized() ? call->getCalledFunction()
+                                       ->getParent()
+                                       ->getDataLayout()
+                                       .getTypeAllocSize(element)
+                                       .getFixedSize()
+                                 : 1;
+  c.count = item->getOperand(call->getArgOperand(2)).getUInt();
+  const size_t stride = strided ? item->getOperand(call->getArgOperand(3)).getUInt() : 1;
+  if (c.dest_space == oclgrind::AddrSpaceLocal)
+    c.src_stride = stride;
+  else
+    c.dest_stride = stride;
+  c.event = result.size >= sizeof(size_t) ? result.getPointer() : 0;
+  c.event_in = item->getOperand(call->getArgOperand(strided ? 4 : 3)).getUInt();
+  return c;
+}
+
+// How a new copy `c` overlaps a copy in flight: kCopyDest (their destinations, a write-write
+// race), kCopySource (one's source and the other's destination), or -1.
+int overlapOf(const Copy& c, const Copy& other) {
+  if (other.dest_space == c.dest_space &&
+      Copy::spansOverlap(c.dest, c.dest_stride, c, other.dest, other.dest_stride, other))
+    return kCopyDest;
+  if ((other.src_space == c.dest_space &&
+       Copy::spansOverlap(c.dest, c.dest_stride, c, other.src, other.src_stride, other)) ||
+      (other.dest_space == c.src_space &&
+       Copy::spansOverlap(c.src, c.src_stride, c, other.dest, other.dest_stride, other)))
+    return kCopySource;
+  return -1;
+}
+
+}  // namespace
+
 void AsyncCopies::instructionExecuted(const oclgrind::WorkItem* item,
                                       const llvm::Instruction* instruction,
                                       const oclgrind::TypedValue& result) {
@@ -206,48 +274,9 @@ void AsyncCopies::instructionExecuted(const oclgrind::WorkItem* item,
   if (!copy && !wait) return;
   const oclgrind::WorkGroup* group = item->getWorkGroup();
   if (!isMine(this, group)) return;
-
-  if (wait) {
-    if (t_group.waiting || call->arg_size() < 2) return;  // the first work-item's events count
-    t_group.waiting = true;
-    const uint64_t num = item->getOperand(call->getArgOperand(0)).getUInt();
-    const llvm::Value* list = call->getArgOperand(1);
-    const size_t address = item->getOperand(list).getPointer();
-    const unsigned space = list->getType()->getPointerAddressSpace();
-    const oclgrind::Memory* memory = space == oclgrind::AddrSpaceLocal ? group->getLocalMemory()
-                                     : space == oclgrind::AddrSpacePrivate
-                                         ? item->getPrivateMemory()
-                                         : nullptr;
-    if (memory == nullptr || num == 0 || num > 4096 ||
-        !memory->isAddressValid(address, num * sizeof(size_t))) {
-      return;
-    }
-    const auto* events = static_cast<const size_t*>(memory->getPointer(address));
-    t_group.waits.assign(events, events + num);
-    return;
-  }
-
+  if (wait) return recordWait(item, call, group);
   if (call->arg_size() < (strided ? 5u : 4u)) return;
-  Copy c;
-  c.instruction = instruction;
-  const llvm::Value* dest = call->getArgOperand(0);
-  const llvm::Value* src = call->getArgOperand(1);
-  c.dest = item->getOperand(dest).getPointer();
-  c.src = item->getOperand(src).getPointer();
-  c.dest_space = dest->getType()->getPointerAddressSpace();
-  c.src_space = src->getType()->getPointerAddressSpace();
-  llvm::Type* element = dest->getType()->getPointerElementType();
-  c.element = element->isSized()
-                  ? callee->getParent()->getDataLayout().getTypeAllocSize(element).getFixedSize()
-                  : 1;
-  c.count = item->getOperand(call->getArgOperand(2)).getUInt();
-  const size_t stride = strided ? item->getOperand(call->getArgOperand(3)).getUInt() : 1;
-  if (c.dest_space == oclgrind::AddrSpaceLocal)
-    c.src_stride = stride;
-  else
-    c.dest_stride = stride;
-  c.event = result.size >= sizeof(size_t) ? result.getPointer() : 0;
-  c.event_in = item->getOperand(call->getArgOperand(strided ? 4 : 3)).getUInt();
+  Copy c = describeCopy(item, call, instruction, result, strided);
   const size_t index = linearIndex(item, group);
 
   // A copy another work-item already registered: Oclgrind pairs a call with the first copy in
@@ -258,54 +287,56 @@ void AsyncCopies::instructionExecuted(const oclgrind::WorkItem* item,
     if (index < known.registered.size() && !known.registered[index]) {
       known.registered[index] = true;
       if (c.event_in != known.event_in &&
-          t_group.reported.emplace(known.instruction, instruction, kDivergent).second) {
-        std::ostringstream text;
-        text << "Work-group divergence detected (async copy)\n"
-             << "\tKernel: " << kernel_ << "\n"
-             << "\tWork-group: " << groupEntity(group).substr(5) << "\n"
-             << "\tThe work-items pass different events to the async copy (" << known.event_in
-             << " and " << c.event_in << ")\n"
-             << "\tFirst entity:  " << groupEntity(group) << "\n\t" << where(known.instruction)
-             << "\tSecond entity: " << entity(item) << "\n\t" << where(instruction);
-        report_(tabbed(text.str()));
-      }
+          t_group.reported.emplace(known.instruction, instruction, kDivergent).second)
+        reportDifferentEvents(item, known.instruction, known.event_in, instruction, c.event_in);
       return;
     }
   }
   // A new copy: another copy in flight to or from the same bytes races with it.
   for (const Copy& other : t_group.copies) {
-    int what = -1;
-    bool write_write = false;
-    if (other.dest_space == c.dest_space &&
-        Copy::spansOverlap(c.dest, c.dest_stride, c, other.dest, other.dest_stride, other)) {
-      what = kCopyDest;
-      write_write = true;
-    } else if ((other.src_space == c.dest_space &&
-                Copy::spansOverlap(c.dest, c.dest_stride, c, other.src, other.src_stride, other)) ||
-               (other.dest_space == c.src_space &&
-                Copy::spansOverlap(c.src, c.src_stride, c, other.dest, other.dest_stride, other))) {
-      what = kCopySource;
-    }
+    const int what = overlapOf(c, other);
     if (what < 0 || !t_group.reported.emplace(other.instruction, instruction, what).second)
       continue;
-    std::ostringstream text;
-    text << (write_write ? "Write-write" : "Read-write") << " data race between two async copies "
-         << "in flight at " << spaceName(c.dest_space) << " memory address 0x" << std::hex
-         << (what == kCopyDest ? c.dest : c.src) << std::dec << "\n"
-         << "\tKernel: " << kernel_ << "\n"
-         << "\tThe second copy starts before a wait_group_events covers the first; their "
-         << (write_write ? "destinations" : "source and destination") << " overlap\n\t\n"
-         << "\tFirst entity:  " << groupEntity(group) << "\n\t" << where(other.instruction)
-         << "\t\n"
-         << "\tSecond entity: " << groupEntity(group) << "\n\t" << where(instruction);
-    std::string out = text.str();
-    for (size_t p = out.find("\n  "); p != std::string::npos; p = out.find("\n  ", p + 3))
-      out.insert(p + 1, "\t");
-    report_(out);
+    reportCopiesRace(group, other.instruction, instruction, what == kCopyDest, c.dest_space,
+                     what == kCopyDest ? c.dest : c.src);
   }
   c.registered.assign(t_group.items, false);
   if (index < c.registered.size()) c.registered[index] = true;
   t_group.copies.push_back(std::move(c));
+}
+
+void AsyncCopies::reportDifferentEvents(const oclgrind::WorkItem* item,
+                                        const llvm::Instruction* first, uint64_t first_event,
+                                        const llvm::Instruction* second,
+                                        uint64_t second_event) const {
+  const oclgrind::WorkGroup* group = item->getWorkGroup();
+  std::ostringstream text;
+  text << "Work-group divergence detected (async copy)\n"
+       << "\tKernel: " << kernel_ << "\n"
+       << "\tWork-group: " << groupEntity(group).substr(5) << "\n"
+       << "\tThe work-items pass different events to the async copy (" << first_event << " and "
+       << second_event << ")\n"
+       << "\tFirst entity:  " << groupEntity(group) << "\n\t" << where(first)
+       << "\tSecond entity: " << entity(item) << "\n\t" << where(second);
+  report_(tabbed(text.str()));
+}
+
+void AsyncCopies::reportCopiesRace(const oclgrind::WorkGroup* group, const llvm::Instruction* first,
+                                   const llvm::Instruction* second, bool write_write,
+                                   unsigned space, size_t address) const {
+  std::ostringstream text;
+  text << (write_write ? "Write-write" : "Read-write") << " data race between two async copies "
+       << "in flight at " << spaceName(space) << " memory address 0x" << std::hex << address
+       << std::dec << "\n"
+       << "\tKernel: " << kernel_ << "\n"
+       << "\tThe second copy starts before a wait_group_events covers the first; their "
+       << (write_write ? "destinations" : "source and destination") << " overlap\n\t\n"
+       << "\tFirst entity:  " << groupEntity(group) << "\n\t" << where(first) << "\t\n"
+       << "\tSecond entity: " << groupEntity(group) << "\n\t" << where(second);
+  std::string out = text.str();
+  for (size_t p = out.find("\n  "); p != std::string::npos; p = out.find("\n  ", p + 3))
+    out.insert(p + 1, "\t");
+  report_(out);
 }
 
 void AsyncCopies::access(const oclgrind::Memory* memory, const oclgrind::WorkItem* item,

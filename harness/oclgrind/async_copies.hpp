@@ -63,6 +63,15 @@ class AsyncCopies {
   /// Reports the group's copies that some of its work-items never reached as a divergence (only
   /// those the open wait completes when `waited_only`).
   void reportPartial(const oclgrind::WorkGroup* group, bool waited_only) const;
+  /// Reports two work-items of a group that join one copy with different events.
+  void reportDifferentEvents(const oclgrind::WorkItem* item, const llvm::Instruction* first,
+                             uint64_t first_event, const llvm::Instruction* second,
+                             uint64_t second_event) const;
+  /// Reports a copy that starts while another copy in flight touches the same bytes at `address`
+  /// (their destinations when `write_write`, else one's source and the other's destination).
+  void reportCopiesRace(const oclgrind::WorkGroup* group, const llvm::Instruction* first,
+                        const llvm::Instruction* second, bool write_write, unsigned space,
+                        size_t address) const;
 
   Report report_;
   const oclgrind::Program* program_ = nullptr;

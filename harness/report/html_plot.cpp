@@ -94,9 +94,9 @@ bool drawable(double x, double y, bool log_x, bool log_y) {
   return std::isfinite(x) && std::isfinite(y) && (!log_x || x > 0) && (!log_y || y > 0);
 }
 
-}  // namespace
-
-std::string renderPlot(const Plot& plot) {
+// Whether the y axis is a log one: as the plot says, or (automatic) when its positive values span
+// more than a factor of 50.
+bool logY(const Plot& plot) {
   std::vector<double> ys;
   for (const auto& s : plot.series)
     for (const auto& [x, y] : s.points)
@@ -104,36 +104,30 @@ std::string renderPlot(const Plot& plot) {
   bool log_y = plot.log_y == Plot::LogY::always;
   if (plot.log_y == Plot::LogY::automatic && !ys.empty())
     log_y = *std::max_element(ys.begin(), ys.end()) > 50 * *std::min_element(ys.begin(), ys.end());
-  std::vector<double> xs;
-  ys.clear();
-  for (const auto& s : plot.series)
-    for (const auto& [x, y] : s.points)
-      if (drawable(x, y, plot.log_x, log_y)) xs.push_back(x), ys.push_back(y);
-  if (xs.empty())
-    return "<p class=\"noplot\">" +
-           escape(plot.empty_note.empty() ? "nothing to plot" : plot.empty_note) + "</p>\n";
+  return log_y;
+}
 
-  const Axis ax = makeAxis(xs, plot.log_x), ay = makeAxis(ys, log_y);
-  const double legendRows = static_cast<double>(plot.series.size());
-  const double height = kTop + kPlotHeight + kBottom + 16 * legendRows;
-  const double pw = kWidth - kLeft - kRight, ph = kPlotHeight;
-  auto px = [&](double x) { return kLeft + ax.frac(x) * pw; };
-  auto py = [&](double y) { return kTop + ph - ay.frac(y) * ph; };
+// The plot's area: its two axes and where a value lands on the page.
+struct Frame {
+  Axis ax, ay;
+  static constexpr double pw = kWidth - kLeft - kRight, ph = kPlotHeight;
+  double px(double x) const { return kLeft + ax.frac(x) * pw; }
+  double py(double y) const { return kTop + ph - ay.frac(y) * ph; }
+};
 
-  std::string out = fmt::format(
-      "<svg class=\"plot\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" "
-      "viewBox=\"0 0 {0} {1}\" role=\"img\" aria-label=\"{2}\">\n"
-      "<text class=\"title\" x=\"{3}\" y=\"18\">{2}</text>\n",
-      kWidth, height, escape(plot.title), kLeft);
-  for (double t : ax.ticks()) {
-    const double x = px(t);
+// The grid, the ticks and their labels, the axes and the axis labels.
+std::string axesSvg(const Plot& plot, const Frame& f, bool log_y) {
+  const double pw = Frame::pw, ph = Frame::ph;
+  std::string out;
+  for (double t : f.ax.ticks()) {
+    const double x = f.px(t);
     out += fmt::format(
         "<line class=\"grid\" x1=\"{0:.1f}\" y1=\"{1}\" x2=\"{0:.1f}\" y2=\"{2}\"/>"
         "<text x=\"{0:.1f}\" y=\"{3}\" text-anchor=\"middle\">{4}</text>\n",
         x, kTop, kTop + ph, kTop + ph + 14, escape(tickLabel(t)));
   }
-  for (double t : ay.ticks()) {
-    const double y = py(t);
+  for (double t : f.ay.ticks()) {
+    const double y = f.py(t);
     out += fmt::format(
         "<line class=\"grid\" x1=\"{0}\" y1=\"{1:.1f}\" x2=\"{2}\" y2=\"{1:.1f}\"/>"
         "<text x=\"{3}\" y=\"{4:.1f}\" text-anchor=\"end\">{5}</text>\n",
@@ -150,30 +144,57 @@ std::string renderPlot(const Plot& plot) {
       "<text x=\"14\" y=\"{0:.1f}\" text-anchor=\"middle\" transform=\"rotate(-90 14 {0:.1f})\">"
       "{1}{2}</text>\n",
       kTop + ph / 2, escape(plot.y_label), log_y ? " (log scale)" : "");
+  return out;
+}
 
-  for (size_t i = 0; i < plot.series.size(); ++i) {
-    const PlotSeries& s = plot.series[i];
-    const std::string color = escape(s.color.empty() ? seriesColor(i) : s.color);
-    const std::string fill = s.hollow ? "#fff" : color;
-    out += fmt::format("<g class=\"series\" data-name=\"{}\">\n", escape(s.name));
-    for (const auto& [x, y] : s.points) {
-      if (!drawable(x, y, plot.log_x, log_y)) continue;
-      out += fmt::format(
-          "<circle class=\"pt\" cx=\"{:.2f}\" cy=\"{:.2f}\" r=\"3.5\" fill=\"{}\" stroke=\"{}\" "
-          "stroke-width=\"1.5\" data-x=\"{:g}\" data-y=\"{:g}\"><title>{}: {}, "
-          "{}</title></circle>\n",
-          px(x), py(y), fill, color, x, y, escape(s.name), escape(tickLabel(x)),
-          escape(tickLabel(y)));
-    }
-    out += "</g>\n";
-    const double lx = kLeft;
-    const double ly = kTop + ph + 50 + 16 * static_cast<double>(i);
+// Series `i`: its points, each with a tooltip, and its line of the legend.
+std::string seriesSvg(const Plot& plot, size_t i, const Frame& f, bool log_y) {
+  const PlotSeries& s = plot.series[i];
+  const std::string color = escape(s.color.empty() ? seriesColor(i) : s.color);
+  const std::string fill = s.hollow ? "#fff" : color;
+  std::string out = fmt::format("<g class=\"series\" data-name=\"{}\">\n", escape(s.name));
+  for (const auto& [x, y] : s.points) {
+    if (!drawable(x, y, plot.log_x, log_y)) continue;
     out += fmt::format(
-        "<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"4\" fill=\"{}\" stroke=\"{}\" "
-        "stroke-width=\"1.5\"/>"
-        "<text x=\"{:.1f}\" y=\"{:.1f}\">{}</text>\n",
-        lx + 4, ly - 4, fill, color, lx + 12, ly, escape(legendName(s.name)));
+        "<circle class=\"pt\" cx=\"{:.2f}\" cy=\"{:.2f}\" r=\"3.5\" fill=\"{}\" stroke=\"{}\" "
+        "stroke-width=\"1.5\" data-x=\"{:g}\" data-y=\"{:g}\"><title>{}: {}, "
+        "{}</title></circle>\n",
+        f.px(x), f.py(y), fill, color, x, y, escape(s.name), escape(tickLabel(x)),
+        escape(tickLabel(y)));
   }
+  out += "</g>\n";
+  const double lx = kLeft;
+  const double ly = kTop + Frame::ph + 50 + 16 * static_cast<double>(i);
+  out += fmt::format(
+      "<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"4\" fill=\"{}\" stroke=\"{}\" "
+      "stroke-width=\"1.5\"/>"
+      "<text x=\"{:.1f}\" y=\"{:.1f}\">{}</text>\n",
+      lx + 4, ly - 4, fill, color, lx + 12, ly, escape(legendName(s.name)));
+  return out;
+}
+
+}  // namespace
+
+std::string renderPlot(const Plot& plot) {
+  const bool log_y = logY(plot);
+  std::vector<double> xs, ys;
+  for (const auto& s : plot.series)
+    for (const auto& [x, y] : s.points)
+      if (drawable(x, y, plot.log_x, log_y)) xs.push_back(x), ys.push_back(y);
+  if (xs.empty())
+    return "<p class=\"noplot\">" +
+           escape(plot.empty_note.empty() ? "nothing to plot" : plot.empty_note) + "</p>\n";
+
+  const Frame f{makeAxis(xs, plot.log_x), makeAxis(ys, log_y)};
+  const double legendRows = static_cast<double>(plot.series.size());
+  const double height = kTop + kPlotHeight + kBottom + 16 * legendRows;
+  std::string out = fmt::format(
+      "<svg class=\"plot\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" "
+      "viewBox=\"0 0 {0} {1}\" role=\"img\" aria-label=\"{2}\">\n"
+      "<text class=\"title\" x=\"{3}\" y=\"18\">{2}</text>\n",
+      kWidth, height, escape(plot.title), kLeft);
+  out += axesSvg(plot, f, log_y);
+  for (size_t i = 0; i < plot.series.size(); ++i) out += seriesSvg(plot, i, f, log_y);
   out += "</svg>\n";
   return out;
 }

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # ci/long-functions.sh on planted sources: it names a long function, a long member function defined
 # in its class and a long constructor whose initializer list holds braces, with their first lines
-# and lengths; it is not misled by braces in strings, characters, comments and raw strings; and it
-# passes (exit 0) when nothing is over the limit.
+# and lengths; it is not misled by braces in strings, characters, comments and raw strings; it names
+# a file's last function under that file; and it passes (exit 0) when nothing is over the limit.
 #   tests/ci/long_functions_test.sh ROOT
 set -euo pipefail
 root="$1"
@@ -66,4 +66,15 @@ $tmp/src/planted.cpp:25: member (9 lines)
 $tmp/src/planted.cpp:35: S::S (11 lines)
 functions over 3 lines: split them into named steps" --max 3 "$tmp/src/planted.cpp"
 check "nothing over the limit" 0 "" --max 11 "$tmp/src"
+
+# A long function that ends its file is named with that file, not the one read after it.
+mkdir -p "$tmp/two"
+{
+  echo 'int last(int x) {'  # line 1: 1 + 5 + 1 = 7 lines, the file's last
+  body 5
+  echo '}'
+} >"$tmp/two/a.cpp"
+echo 'int other() { return 0; }' >"$tmp/two/b.cpp"
+check "the last function of a file, under its own file" 1 "$tmp/two/a.cpp:1: last (7 lines)
+functions over 6 lines: split them into named steps" --max 6 "$tmp/two"
 exit "$failed"
