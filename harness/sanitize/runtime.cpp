@@ -107,8 +107,8 @@ void __clh_gshadow(struct __clh_ctx* c, uint site, uint kind, ulong w) {
       old = atomic_cmpxchg(s, 0u, me);
       if (old == 0u) s[2] = site;
       else if (old != me) { __clh_race(c, site, s[2], old, 4); atomic_xchg(s, 0xFFFFFFFFu); }
+      mem_fence(CLK_GLOBAL_MEM_FENCE);
     }
-    mem_fence(CLK_GLOBAL_MEM_FENCE);
     uint r = s[1];
     if (r != 0u && r != me) __clh_race(c, site, s[3], r, 5);
   }
@@ -118,8 +118,8 @@ void __clh_gshadow(struct __clh_ctx* c, uint site, uint kind, ulong w) {
       old = atomic_cmpxchg(s + 1, 0u, me);
       if (old == 0u) s[3] = site;
       else if (old != me && old != 0xFFFFFFFFu) atomic_xchg(s + 1, 0xFFFFFFFFu);
+      mem_fence(CLK_GLOBAL_MEM_FENCE);
     }
-    mem_fence(CLK_GLOBAL_MEM_FENCE);
     uint wr = s[0];
     if (wr != 0u && wr != me) __clh_race(c, site, s[2], wr, 6);
   }
@@ -162,7 +162,7 @@ ulong __clh_lstate(ulong old, ulong epoch, uint me, uint kind, uint* wr0, uint* 
 void __clh_shadow(struct __clh_ctx* c, uint site, uint kind, int k, ulong w, ulong byte) {
   volatile __local ulong* st = (volatile __local ulong*)(c->lsh + 4 * w);
   volatile __local uint* s = (volatile __local uint*)(c->lsh + 4 * w);
-  uint me = c->lid + 1, wr, rd;
+  uint me = c->lid + 1, wr, rd, tag = (c->lid << 16) | site;
   ulong epoch = (ulong)(c->epoch + 1) & 0x7FFFFFFFul, old = *st, neu;
   for (;;) {
     neu = __clh_lstate(old, epoch, me, kind, &wr, &rd);
@@ -173,13 +173,16 @@ void __clh_shadow(struct __clh_ctx* c, uint site, uint kind, int k, ulong w, ulo
   }
   if (kind & 1u) {
     if (__CLH_UNINIT && !(old >> 63)) __clh_uninit(c, site, (uint)k, byte);
-    if (wr && wr != me) __clh_race(c, site, s[2], wr - 1, 3);
-    if (!rd) s[3] = site;
+    if (wr && wr != me) __clh_race(c, site, s[2] & 0xFFFFu, wr - 1, 3);
+    if (!rd) s[3] = tag;
+    else if (!wr && rd != me && rd != 0xFFFFu) s[2] = tag;  // the second reader, while no writer
   }
   if (kind & 2u) {
-    if (wr && wr != me) __clh_race(c, site, s[2], wr - 1, 1);
-    else if (rd && rd != me) __clh_race(c, site, s[3], rd == 0xFFFFu ? 0xFFFFu : rd - 1, 2);
-    s[2] = site;
+    uint first = s[3], second = s[2];  // a reader other than this work-item, to name
+    uint other = (first >> 16) != c->lid ? first & 0xFFFFu : second & 0xFFFFu;
+    if (wr && wr != me) __clh_race(c, site, s[2] & 0xFFFFu, wr - 1, 1);
+    else if (rd && rd != me) __clh_race(c, site, other, rd == 0xFFFFu ? 0xFFFFu : rd - 1, 2);
+    s[2] = tag;
   }
 }
 #else
