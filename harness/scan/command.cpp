@@ -316,13 +316,213 @@ int runChildScan(const clh::ToolConfig& config, const ScanJob& job, clh::JobChan
   return clh::kExitOk;
 }
 
-int runScanCommand(const clh::ToolConfig& config, const ScanArgs& a) {
+namespace {
+
+// One device's scan in child processes, in steps: the first attempt (again without a check that
+// crashed the simulator), smaller grids and the optimised build after a time limit with nothing
+// found, the confirming rerun, then the result (the child's, or a finding saying why there is
+// none).
+class DeviceScan {
+ public:
+  DeviceScan(const clh::ToolConfig& config, const ScanArgs& a,
+             const clh::scan::ScanOptions& options, uint64_t seed, const clh::DeviceInfo& dev,
+             const fs::path& scratch)
+      : config_(config),
+        a_(a),
+        options_(options),
+        dev_(dev),
+        out_(scratch / (dev.slug() + ".json")),  // the events; the log beside them
+        job_{a, seed},
+        limit_(a.timeout_s) {
+    job_.args.device_regex = dev.identity();
+  }
+
+  // Every attempt; then usageError() or result().
+  void run() {
+    fallback_ = runAttempt();
+    runSmaller();
+    runOptimised();
+    confirm();
+  }
+
+  const std::string& usageError() const { return usage_error_; }
+
+  // The child's result, or one whose finding says why there is none.
+  clh::scan::ScanResult result() const {
+    clh::scan::ScanResult r;
+    r.device = dev_.displayName();
+    r.kernel = options_.kernel;
+    r.source = options_.source_path;
+    r.global = options_.global;  // as given; a finished child's result says what ran
+    r.local = options_.local;
+    r.build_options = options_.build_options;
+    if (result_ && !child_.timed_out && !child_.signal) {
+      r = *result_;
+      if (!fallback_.note.empty()) r.notes.push_back(fallback_.note);
+      if (!confirmed_.empty()) r.notes.push_back(confirmed_);
+      return r;
+    }
+    clh::Finding f = failure(r);
+    const std::string& text = stderr_text_;
+    f.raw = text.size() > 4000 ? text.substr(text.size() - 4000) : text;
+    r.findings.push_back(f);
+    return r;
+  }
+
+ private:
+  // One child with the checks in `skip` left off; true when the simulator crashed. The outcome
+  // is kept unless it is a crash of an attempt without checks (the first attempt's stands).
+  bool attempt(const std::vector<clh::OclgrindCheck>& skip) {
+    const std::string log = out_.string() + ".oclgrind.jsonl";
+    std::error_code gone;
+    fs::remove(log, gone);
+    ProgressShower progress(log);
+    clh::ChildOptions co;
+    co.timeout_s = limit_;
+    if (dev_.simulator) {  // on the simulator the limit is CPU time (SimulatorLimits)
+      const SimulatorLimits l = simulatorLimits(limit_);
+      co.cpu_limit_s = std::round(l.cpu_s);
+      job_.cpu_budget_s = co.cpu_limit_s;
+      co.timeout_s = l.wall_s;
+    }
+    clh::JobRun run =
+        clh::runJob(clh::withSkippedChecks({config_.exe}, skip), "__scan", job_, out_.string(), co);
+    if (run.child.cpu_limited) run.child.limit_s = limit_;  // the user's --timeout
+    progress.stop();
+    const bool crashed = run.child.signal != 0 && !run.child.timed_out;
+    if (skip.empty() || !crashed) keep(run, log);
+    return dev_.simulator && crashed;
+  }
+
+  void keep(const clh::JobRun& run, const std::string& log) {
+    child_ = run.child;
+    result_ = run.result<clh::scan::ScanResult>();
+    usage_error_.clear();
+    for (const auto& e : run.events)
+      if (e.value("event", "") == "usage_error") usage_error_ = e.value("message", "");
+    error_ = run.error;
+    stderr_text_ = run.stderr_text;
+    // Read once: a launch's log can be hundreds of megabytes.
+    before_limit_ = run.child.timed_out && dev_.simulator
+                        ? findingsBeforeTheLimit(log, options_, dev_.displayName())
+                        : std::vector<clh::Finding>{};
+  }
+
+  // Every attempt crashed: not a check's crash, and the first attempt's outcome (kept) stands.
+  clh::CheckFallbackOutcome runAttempt() {
+    return clh::runWithCheckFallback(
+        [this](const std::vector<clh::OclgrindCheck>& skip) { return attempt(skip); });
+  }
+
+  // Findings the simulator made before a time limit stand, so a kernel that has some is not run
+  // again.
+  bool timedOutEmpty() const { return child_.timed_out && before_limit_.empty(); }
+
+  // On the simulator a grid that ran past the limit runs again smaller: two work-groups in each
+  // dimension, then one (the child's notes say so).
+  void runSmaller() {
+    if (!dev_.simulator || !timedOutEmpty()) return;
+    std::vector<size_t> groups;
+    try {
+      const clh::scan::PlannedGrid plan = clh::scan::planGrid(options_, dev_);
+      groups = groupCounts(plan.global, plan.local);
+    } catch (const clh::scan::ScanUsageError&) {
+      // the child said why it cannot run; nothing to shrink
+    }
+    const size_t most = groups.empty() ? 0 : *std::max_element(groups.begin(), groups.end());
+    for (size_t cap : {size_t{2}, size_t{1}}) {
+      if (most <= cap || !timedOutEmpty()) continue;
+      job_.max_groups = cap;
+      fallback_ = runAttempt();
+      smaller_ += fmt::format("{}the grid with {} work-group{} a dimension",
+                              smaller_.empty() ? "" : ", then ", cap, cap == 1 ? "" : "s");
+    }
+  }
+
+  // Still past the limit on the smallest grid: once more, the simulator checking the optimised
+  // build, whose loops without effect are gone (the child's note says what that leaves out).
+  void runOptimised() {
+    const bool levelNotChosen =  // the user's options neither optimise nor keep it as written
+        clh::isUnoptimisedBuild(clh::preferredSimulatorOptions(options_.build_options)) &&
+        !clh::isUnoptimisedBuild(options_.build_options);
+    if (!dev_.simulator || !timedOutEmpty() || !levelNotChosen) return;
+    job_.optimised = true;
+    fallback_ = runAttempt();
+    smaller_ += smaller_.empty() ? "the optimised build" : ", then the optimised build";
+  }
+
+  // A timeout is confirmed before it stands: once more with the limit doubled (a busy machine is
+  // not a kernel that never ends), unless a smaller grid or the optimised build ran past it.
+  void confirm() {
+    if (!smaller_.empty() && child_.timed_out)
+      confirmed_ = fmt::format(" (and so did {})", smaller_);
+    if (!smaller_.empty() || !timedOutEmpty()) return;
+    limit_ = 2 * a_.timeout_s;
+    fallback_ = runAttempt();
+    confirmed_ =
+        child_.timed_out
+            ? fmt::format(" (and past {:.0f} s when run again with the limit doubled)", limit_)
+            : fmt::format(
+                  "a first try ran past the {:.0f} s limit (--timeout); run again with "
+                  "the limit doubled, it finished (a busy machine, not the kernel)",
+                  a_.timeout_s);
+  }
+
+  // Why the child gave no result: a timeout (with what the simulator found before it), a
+  // signal, or the tool's own failure.
+  clh::Finding failure(clh::scan::ScanResult& r) const {
+    clh::Finding f;
+    f.device = r.device;
+    f.kernel = options_.kernel;
+    if (child_.timed_out) {
+      f.kind = clh::FindingKind::timeout;
+      f.summary =
+          fmt::format("the kernel ran past the {:.0f} s limit (--timeout{}){}", a_.timeout_s,
+                      dev_.simulator ? ", CPU time on each simulator thread" : "", confirmed_);
+      if (dev_.simulator) {
+        r.findings = before_limit_;
+        if (!r.findings.empty())
+          f.summary += fmt::format(
+              "; the {} finding{} above {} what the simulator reported before it stopped the "
+              "scan",
+              r.findings.size(), r.findings.size() == 1 ? "" : "s",
+              r.findings.size() == 1 ? "is" : "are");
+      }
+    } else if (child_.signal) {
+      f.kind = dev_.simulator ? clh::FindingKind::tool_error : clh::FindingKind::crash;
+      f.summary = fmt::format("the process running the kernel died from {}{}",
+                              clh::signalName(child_.signal),
+                              dev_.simulator ? " (the simulator's failure, not the kernel's)" : "");
+    } else {
+      f.kind = clh::FindingKind::tool_error;
+      f.summary = !error_.empty() ? error_ : "the scan's process ended without a result";
+    }
+    return f;
+  }
+
+  const clh::ToolConfig& config_;
+  const ScanArgs& a_;
+  const clh::scan::ScanOptions& options_;
+  const clh::DeviceInfo& dev_;
+  const fs::path out_;
+  ScanJob job_;
+  double limit_;  // the child's, seconds (CPU seconds a simulator thread on the simulator)
+  clh::CheckFallbackOutcome fallback_;
+  // The outcome kept (attempt): the child's end, its result or usage error, what it said.
+  clh::ChildOutcome child_;
+  std::optional<clh::scan::ScanResult> result_;
+  std::string usage_error_, error_, stderr_text_;
+  std::vector<clh::Finding> before_limit_;  // what the simulator reported before a time limit
+  std::string smaller_;                     // the smaller grids and builds run, in words
+  std::string confirmed_;                   // what the confirming rerun showed, for the report
+};
+
+// The options as given: 0, or the exit code of a usage error (said on stderr).
+int readOptions(const ScanArgs& a, clh::scan::ScanOptions& options, uint64_t& seed) {
   if (!fs::is_regular_file(a.file)) {
     std::cerr << "clharness scan: no kernel file " << a.file << "\n";
     return clh::kExitUsage;
   }
-  clh::scan::ScanOptions options;
-  uint64_t seed = 1;
   try {
     seed = scanSeed(a.seed);
     options = toOptions(a, seed);  // usage errors before any device is touched
@@ -330,6 +530,28 @@ int runScanCommand(const clh::ToolConfig& config, const ScanArgs& a) {
     std::cerr << "clharness scan: " << e.what() << "\n";
     return clh::kExitUsage;
   }
+  return clh::kExitOk;
+}
+
+// --json FILE: whole or not at all, with the OS's reason; false when it could not be written.
+bool writeScanJson(const std::string& path, const std::vector<clh::scan::ScanResult>& results) {
+  if (path.empty()) return true;
+  try {
+    clh::writeFileAtomically(
+        path, nlohmann::json{{"schema", "clharness-scan/1"}, {"results", results}}.dump(2) + "\n");
+  } catch (const std::exception& e) {
+    std::cerr << "clharness scan: " << e.what() << "\n";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+int runScanCommand(const clh::ToolConfig& config, const ScanArgs& a) {
+  clh::scan::ScanOptions options;
+  uint64_t seed = 1;
+  if (const int usage = readOptions(a, options, seed)) return usage;
   auto devices = clh::findDevices(config, a.device_regex);
   if (devices.empty()) {
     std::cerr << "clharness scan: no device matches '" << a.device_regex
@@ -341,163 +563,21 @@ int runScanCommand(const clh::ToolConfig& config, const ScanArgs& a) {
   std::vector<clh::scan::ScanResult> results;
   int code = clh::kExitOk;
   for (const auto& dev : devices) {
-    const fs::path out = scratch / (dev.slug() + ".json");  // the events; the log beside them
-    ScanJob job{a, seed};
-    job.args.device_regex = dev.identity();
-    // On the simulator a crash may be one of its checks': run again without it (check_fallback).
-    clh::ChildOutcome child;
-    std::optional<clh::scan::ScanResult> result;
-    std::string usageError, error, stderrText;
-    std::vector<clh::Finding> beforeLimit;  // what the simulator reported before a time limit
-    // On the simulator the limit is CPU time (SimulatorLimits); on a device the clock's.
-    double limit = a.timeout_s;
-    auto attempt = [&](const std::vector<clh::OclgrindCheck>& skip) {
-      std::error_code gone;
-      fs::remove(out.string() + ".oclgrind.jsonl", gone);
-      ProgressShower progress(out.string() + ".oclgrind.jsonl");
-      clh::ChildOptions co;
-      co.timeout_s = limit;
-      if (dev.simulator) {
-        const SimulatorLimits l = simulatorLimits(limit);
-        co.cpu_limit_s = std::round(l.cpu_s);
-        job.cpu_budget_s = co.cpu_limit_s;
-        co.timeout_s = l.wall_s;
-      }
-      clh::JobRun run =
-          clh::runJob(clh::withSkippedChecks({config.exe}, skip), "__scan", job, out.string(), co);
-      if (run.child.cpu_limited) run.child.limit_s = limit;  // the user's --timeout
-      progress.stop();
-      const bool crashed = run.child.signal != 0 && !run.child.timed_out;
-      if (skip.empty() || !crashed) {
-        child = run.child;
-        result = run.result<clh::scan::ScanResult>();
-        usageError.clear();
-        for (const auto& e : run.events)
-          if (e.value("event", "") == "usage_error") usageError = e.value("message", "");
-        error = run.error;
-        stderrText = run.stderr_text;
-        // Read once: a launch's log can be hundreds of megabytes.
-        beforeLimit = run.child.timed_out && dev.simulator
-                          ? findingsBeforeTheLimit(out.string() + ".oclgrind.jsonl", options,
-                                                   dev.displayName())
-                          : std::vector<clh::Finding>{};
-      }
-      return dev.simulator && crashed;
-    };
-    // Every attempt crashed: not a check's crash, and the first attempt's outcome (kept) stands.
-    clh::CheckFallbackOutcome fallback = clh::runWithCheckFallback(attempt);
-    // Findings the simulator made before a time limit stand, so a kernel that has some is not
-    // run again.
-    auto timedOutEmpty = [&] { return child.timed_out && beforeLimit.empty(); };
-    // On the simulator a grid that ran past the limit runs again smaller: two work-groups in
-    // each dimension, then one (the child's notes say so).
-    std::string smaller;  // the smaller grids and builds run, in words
-    if (dev.simulator && timedOutEmpty()) {
-      std::vector<size_t> groups;
-      try {
-        const clh::scan::PlannedGrid plan = clh::scan::planGrid(options, dev);
-        groups = groupCounts(plan.global, plan.local);
-      } catch (const clh::scan::ScanUsageError&) {
-        // the child said why it cannot run; nothing to shrink
-      }
-      const size_t most = groups.empty() ? 0 : *std::max_element(groups.begin(), groups.end());
-      for (size_t cap : {size_t{2}, size_t{1}}) {
-        if (most <= cap || !timedOutEmpty()) continue;
-        job.max_groups = cap;
-        fallback = clh::runWithCheckFallback(attempt);
-        smaller += fmt::format("{}the grid with {} work-group{} a dimension",
-                               smaller.empty() ? "" : ", then ", cap, cap == 1 ? "" : "s");
-      }
-    }
-    // Still past the limit on the smallest grid: once more, the simulator checking the optimised
-    // build, whose loops without effect are gone (the child's note says what that leaves out).
-    const bool levelNotChosen =  // the user's options neither optimise nor keep it as written
-        clh::isUnoptimisedBuild(clh::preferredSimulatorOptions(options.build_options)) &&
-        !clh::isUnoptimisedBuild(options.build_options);
-    if (dev.simulator && timedOutEmpty() && levelNotChosen) {
-      job.optimised = true;
-      fallback = clh::runWithCheckFallback(attempt);
-      smaller += smaller.empty() ? "the optimised build" : ", then the optimised build";
-    }
-    // A timeout is confirmed before it stands: once more with the limit doubled (a busy machine
-    // is not a kernel that never ends), unless a smaller grid or the optimised build ran past it.
-    std::string confirmed;
-    if (!smaller.empty() && child.timed_out) confirmed = fmt::format(" (and so did {})", smaller);
-    if (smaller.empty() && timedOutEmpty()) {
-      limit = 2 * a.timeout_s;
-      fallback = clh::runWithCheckFallback(attempt);
-      confirmed =
-          child.timed_out
-              ? fmt::format(" (and past {:.0f} s when run again with the limit doubled)", limit)
-              : fmt::format(
-                    "a first try ran past the {:.0f} s limit (--timeout); run again with "
-                    "the limit doubled, it finished (a busy machine, not the kernel)",
-                    a.timeout_s);
-    }
-    clh::scan::ScanResult r;
-    r.device = dev.displayName();
-    r.kernel = options.kernel;
-    r.source = options.source_path;
-    r.global = options.global;  // as given; a finished child's result says what ran
-    r.local = options.local;
-    r.build_options = options.build_options;
-    if (!usageError.empty()) {
-      std::cerr << "clharness scan: " << usageError << "\n";
+    DeviceScan scan(config, a, options, seed, dev, scratch);
+    scan.run();
+    if (!scan.usageError().empty()) {
+      std::cerr << "clharness scan: " << scan.usageError() << "\n";
       code = clh::kExitUsage;
       continue;
     }
-    if (result && !child.timed_out && !child.signal) {
-      r = *result;
-      if (!fallback.note.empty()) r.notes.push_back(fallback.note);
-      if (!confirmed.empty()) r.notes.push_back(confirmed);
-    } else {
-      clh::Finding f;
-      f.device = r.device;
-      f.kernel = options.kernel;
-      if (child.timed_out) {
-        f.kind = clh::FindingKind::timeout;
-        f.summary =
-            fmt::format("the kernel ran past the {:.0f} s limit (--timeout{}){}", a.timeout_s,
-                        dev.simulator ? ", CPU time on each simulator thread" : "", confirmed);
-        if (dev.simulator) {
-          r.findings = beforeLimit;
-          if (!r.findings.empty())
-            f.summary += fmt::format(
-                "; the {} finding{} above {} what the simulator reported before it stopped the "
-                "scan",
-                r.findings.size(), r.findings.size() == 1 ? "" : "s",
-                r.findings.size() == 1 ? "is" : "are");
-        }
-      } else if (child.signal) {
-        f.kind = dev.simulator ? clh::FindingKind::tool_error : clh::FindingKind::crash;
-        f.summary = fmt::format(
-            "the process running the kernel died from {}{}", clh::signalName(child.signal),
-            dev.simulator ? " (the simulator's failure, not the kernel's)" : "");
-      } else {
-        f.kind = clh::FindingKind::tool_error;
-        f.summary = !error.empty() ? error : "the scan's process ended without a result";
-      }
-      const std::string& text = stderrText;
-      f.raw = text.size() > 4000 ? text.substr(text.size() - 4000) : text;
-      r.findings.push_back(f);
-    }
+    clh::scan::ScanResult r = scan.result();
     std::cout << clh::scan::renderScan(r);
     if (!r.findings.empty() && code == clh::kExitOk) code = clh::kExitCheckFailed;
     results.push_back(std::move(r));
   }
   std::error_code ec;
   fs::remove_all(scratch, ec);
-  if (!a.json_path.empty()) {
-    try {  // whole or not at all, with the OS's reason
-      clh::writeFileAtomically(
-          a.json_path,
-          nlohmann::json{{"schema", "clharness-scan/1"}, {"results", results}}.dump(2) + "\n");
-    } catch (const std::exception& e) {
-      std::cerr << "clharness scan: " << e.what() << "\n";
-      return clh::kExitUsage;
-    }
-  }
-  return code;
+  return writeScanJson(a.json_path, results) ? code : clh::kExitUsage;
 }
 
 // In one process, for --no-isolate: a kernel that crashes ends the command.
