@@ -397,11 +397,13 @@ struct ArgType {
 // runScan's steps, in the order they run: the launch's header and grid, the build, the
 // arguments, the launches planned, then run; `r` is the result as it grows.
 struct ScanRun {
-  ScanRun(DeviceSession& session, const ScanOptions& options)
-      : session(session), options(options), dev(session.device()) {}
+  ScanRun(DeviceSession& session, const ScanOptions& options,
+          const std::function<void(const ScanResult&)>& progress)
+      : session(session), options(options), progress(progress), dev(session.device()) {}
 
   DeviceSession& session;
   const ScanOptions& options;
+  const std::function<void(const ScanResult&)>& progress;
   const DeviceInfo& dev;
   ScanResult r;
   std::vector<std::vector<size_t>> other_globals;
@@ -904,11 +906,19 @@ struct ScanRun {
     return one;
   }
 
+  // The result so far to whoever follows the scan (its parent process).
+  void report() const {
+    if (progress) progress(r);
+  }
+
   // Every launch planned, each finding listed once (with the first launch that showed it); a
-  // launch that would likely pass the CPU budget is not run, nor any after a build or tool error.
+  // launch that would likely pass the CPU budget is not run (not_run names it), nor any after a
+  // build or tool error (which they would repeat).
   void runTries() {
     std::map<std::string, size_t> seen;  // merge key -> index in r.findings
     double longestTry = 0;               // CPU seconds of the costliest launch so far
+    for (const auto& t : tries) r.not_run.push_back(t.label);
+    report();
     for (const auto& t : tries) {
       const double cpuBefore = processCpuSeconds();
       if (options.cpu_budget_s > 0 && !r.tries.empty() &&
@@ -937,11 +947,15 @@ struct ScanRun {
         seen.emplace(key, r.findings.size());
         r.findings.push_back(std::move(f));
       }
+      r.not_run.erase(r.not_run.begin());
+      report();
       // A kernel that does not build or launch fails the same way with other values.
       if (std::any_of(r.findings.begin(), r.findings.end(), [](const Finding& f) {
             return f.kind == FindingKind::build_error || f.kind == FindingKind::tool_error;
-          }))
+          })) {
+        r.not_run.clear();
         break;
+      }
     }
   }
 
@@ -959,8 +973,9 @@ struct ScanRun {
 
 }  // namespace
 
-ScanResult runScan(DeviceSession& session, const ScanOptions& options) {
-  ScanRun s(session, options);
+ScanResult runScan(DeviceSession& session, const ScanOptions& options,
+                   const std::function<void(const ScanResult&)>& progress) {
+  ScanRun s(session, options, progress);
   s.start();
   s.stubBodiless();
   if (!s.build()) return std::move(s.r);
