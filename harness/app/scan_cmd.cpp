@@ -54,8 +54,9 @@ void addScanCommand(CLI::App& app, const std::function<clh::ToolConfig()>& confi
   cmd->add_option("--json", a->json_path, "write the diagnostics as JSON to FILE");
   clh::secondsLimit(cmd->add_option(
       "--timeout", a->timeout_s,
-      "seconds the kernel may run on one device (default 300); on the simulator CPU "
-      "seconds of each of its worker threads, so a busy machine does not reach it"));
+      "seconds the whole scan may take (default 300), its smaller grids included; on the "
+      "simulator CPU seconds of each of its worker threads, so a busy machine does not reach it. "
+      "A scan that reaches it reports what it found and names the launches not run"));
   cmd->add_flag("--uniform-writes", a->uniform_writes,
                 "report write-write races where the work-items store the same value too (the "
                 "simulator leaves them out by default; a race is undefined behaviour whatever the "

@@ -28,6 +28,7 @@
 #include "proc/child.hpp"
 #include "scan/grid.hpp"
 #include "scan/scan.hpp"
+#include "scan/stopped.hpp"
 #include "sim/check_fallback.hpp"
 #include "sim/oclgrind_log.hpp"
 #include "sim/oclgrind_session.hpp"
@@ -67,36 +68,6 @@ std::vector<size_t> parseDims(const std::string& option, const std::string& text
     item.clear();
   }
   if (out.size() > 3) throw clh::scan::ScanUsageError(option + " '" + text + "': at most 3 sizes");
-  return out;
-}
-
-// What the simulator had reported when the time limit stopped a scan: the findings of every
-// launch in its plugin's log (the tries that finished and the one that was running), with the
-// user's --suppress applied. The tool's own records (a line cut short by the kill, API errors of a
-// build attempt) are left out: they are no finding of the kernel's.
-std::vector<clh::Finding> findingsBeforeTheLimit(const std::string& log_path,
-                                                 const clh::scan::ScanOptions& options,
-                                                 const std::string& device) {
-  std::ifstream in(log_path);
-  if (!in) return {};
-  clh::OclgrindParseOptions parse;
-  parse.source_file = options.source_path;
-  parse.device = device;
-  const clh::OclgrindLog log = clh::parseOclgrindLogDetailed(in, parse);
-  std::vector<clh::Finding> out;
-  std::set<std::string> seen;  // one problem found by several tries is listed once
-  static const std::regex count(R"( \([0-9]+ reports\)$)");
-  for (const auto& launch : log.launches)
-    for (const auto& f : launch.findings) {
-      if (f.kind == clh::FindingKind::tool_error ||
-          std::find(options.suppress.begin(), options.suppress.end(), f.kind) !=
-              options.suppress.end())
-        continue;
-      if (seen.insert(std::string(clh::toString(f.kind)) + "\n" +
-                      std::regex_replace(f.summary, count, ""))
-              .second)
-        out.push_back(f);
-    }
   return out;
 }
 
@@ -157,10 +128,12 @@ clh::scan::ScanOptions toOptions(const ScanArgs& a, uint64_t seed) {
 }
 
 // While a child scans: reads the plugin's progress lines from its log and, once the launch has
-// run a few seconds, shows on stderr how far it is and an estimate of what is left.
+// run a few seconds, shows on stderr how far it is and an estimate of what is left; and from the
+// child's events, a line as each launch ends (a scan stopped later has at least said that much).
 class ProgressShower {
  public:
-  explicit ProgressShower(std::string log) : log_(std::move(log)), thread_([this] { run(); }) {}
+  ProgressShower(std::string log, std::string events)
+      : log_(std::move(log)), events_(std::move(events)), thread_([this] { run(); }) {}
   ~ProgressShower() { stop(); }
   void stop() {
     done_ = true;
@@ -169,47 +142,67 @@ class ProgressShower {
 
  private:
   void run() {
-    const auto start = std::chrono::steady_clock::now();
-    clh::LineTail tail(log_);
-    bool shown = false;
-    long launches = 0;
-    auto launchStart = start;
+    clh::LineTail tail(log_), events(events_);
+    launch_start_ = std::chrono::steady_clock::now();
     while (!done_) {
       std::this_thread::sleep_for(std::chrono::milliseconds(200));
-      tail.pollJson([&](const nlohmann::json& j) {
-        const std::string event = j.value("event", "");
-        if (event == "kernel_begin") {
-          ++launches;
-          launchStart = std::chrono::steady_clock::now();
-        }
-        if (event != "progress") return;
-        const double elapsed =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - launchStart).count();
-        const long doneGroups = j.value("groups_done", 0L), total = j.value("groups_total", 0L);
-        if (elapsed < 3 || total <= 0 || doneGroups <= 0) return;
-        const double left =
-            elapsed * static_cast<double>(total - doneGroups) / static_cast<double>(doneGroups);
-        std::cerr << fmt::format(
-            "\rscan: launch {}: {} of {} work-groups ({:.0f}%), about {:.0f} s left   ", launches,
-            doneGroups, total, 100.0 * static_cast<double>(doneGroups) / static_cast<double>(total),
-            left);
-        shown = true;
-      });
+      tail.pollJson([&](const nlohmann::json& j) { onLogLine(j); });
+      events.pollJson([&](const nlohmann::json& j) { onEvent(j); });
     }
-    if (shown) std::cerr << "\n";
+    events.pollJson([&](const nlohmann::json& j) { onEvent(j); });
+    if (open_line_) std::cerr << "\n";
   }
 
-  std::string log_;
+  void onLogLine(const nlohmann::json& j) {
+    const std::string event = j.value("event", "");
+    if (event == "kernel_begin") {
+      ++launches_;
+      launch_start_ = std::chrono::steady_clock::now();
+    }
+    if (event != "progress") return;
+    const double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - launch_start_).count();
+    const long doneGroups = j.value("groups_done", 0L), total = j.value("groups_total", 0L);
+    if (elapsed < 3 || total <= 0 || doneGroups <= 0) return;
+    const double left =
+        elapsed * static_cast<double>(total - doneGroups) / static_cast<double>(doneGroups);
+    std::cerr << fmt::format(
+        "\rscan: launch {}: {} of {} work-groups ({:.0f}%), about {:.0f} s left   ", launches_,
+        doneGroups, total, 100.0 * static_cast<double>(doneGroups) / static_cast<double>(total),
+        left);
+    open_line_ = true;
+  }
+
+  // The child's result so far (`partial`): a line for each launch that ended since the last.
+  void onEvent(const nlohmann::json& j) {
+    if (j.value("event", "") != "partial" || !j.contains("value")) return;
+    const auto& value = j.at("value");
+    const auto tries = value.value("tries", nlohmann::json::array());
+    const size_t planned = tries.size() + value.value("not_run", nlohmann::json::array()).size();
+    for (; shown_ < tries.size(); ++shown_) {
+      const auto& t = tries[shown_];
+      const size_t found = t.value("findings", size_t{0});
+      std::cerr << fmt::format("{}scan: launch {} of {} ({}) done: {} diagnostic{}, {:.2f} s\n",
+                               open_line_ ? "\n" : "", shown_ + 1, planned,
+                               t.value("values", std::string()), found, found == 1 ? "" : "s",
+                               t.value("seconds", 0.0));
+      open_line_ = false;
+    }
+  }
+
+  std::string log_, events_;
   std::atomic<bool> done_{false};
+  bool open_line_ = false;  // a progress line without its newline yet
+  long launches_ = 0;
+  std::chrono::steady_clock::time_point launch_start_;
+  size_t shown_ = 0;  // launches said done
   std::thread thread_;
 };
 
 }  // namespace
 
 SimulatorLimits simulatorLimits(double timeout_s) {
-  unsigned threads = std::max(1u, std::thread::hardware_concurrency());
-  if (const char* n = std::getenv("OCLGRIND_NUM_THREADS"); n && std::atoi(n) > 0)
-    threads = static_cast<unsigned>(std::atoi(n));
+  const unsigned threads = clh::scan::simulatorThreads();
   return {timeout_s * threads, std::max(timeout_s * kWallBackstop, kWallBackstopFloor)};
 }
 
@@ -217,8 +210,9 @@ namespace {
 
 // The scan in this process (the child's, or --no-isolate's), the simulator's log at `log_base`
 // + ".oclgrind.jsonl"; throws ScanUsageError for options that cannot be used.
-clh::scan::ScanResult scanHere(const clh::ToolConfig& config, const ScanJob& job,
-                               const std::string& log_base) {
+clh::scan::ScanResult scanHere(
+    const clh::ToolConfig& config, const ScanJob& job, const std::string& log_base,
+    const std::function<void(const clh::scan::ScanResult&)>& progress = {}) {
   const ScanArgs& a = job.args;
   clh::scan::ScanOptions o = toOptions(a, job.seed);
   o.max_groups = job.max_groups;
@@ -247,7 +241,7 @@ clh::scan::ScanResult scanHere(const clh::ToolConfig& config, const ScanJob& job
   clh::scan::ScanResult r;
   {
     clh::DeviceSession session(dev, sim.get());
-    r = clh::scan::runScan(session, o);
+    r = clh::scan::runScan(session, o, progress);
     if (sim && a.uniform_writes)
       r.notes.push_back(
           "write-write races in which the work-items store the same value are reported too "
@@ -309,20 +303,238 @@ void from_json(const nlohmann::json& j, ScanJob& job) {
 // The child side: the scan on the one device the regex selects; a usage error is its answer too.
 int runChildScan(const clh::ToolConfig& config, const ScanJob& job, clh::JobChannel& channel) {
   try {
-    channel.result(scanHere(config, job, channel.path()));
+    // The result so far after each launch: what the parent reports if it stops this process.
+    channel.result(scanHere(config, job, channel.path(), [&](const clh::scan::ScanResult& r) {
+      channel.send("partial", {{"value", r}});
+    }));
   } catch (const clh::scan::ScanUsageError& e) {
     channel.send("usage_error", {{"message", e.what()}});
   }
   return clh::kExitOk;
 }
 
-int runScanCommand(const clh::ToolConfig& config, const ScanArgs& a) {
+namespace {
+
+// One later stage of a scan that ran past its share of the time limit with nothing looked at: at
+// most `max_groups` work-groups a dimension, or (0) the optimised build.
+struct LaterStage {
+  size_t max_groups = 0;
+};
+
+// The least share of the limit a later stage is started with (seconds of a simulator thread).
+constexpr double kLeastStage = 0.5;
+
+// One device's scan in child processes, in steps, within the whole scan's budget: the first
+// attempt (again without a check that crashed the simulator); when it ran past its share before
+// its first launch ended, with nothing found, smaller grids and the optimised build in what is
+// left; then the result: the child's, one made from what it had sent when it was stopped, or a
+// finding saying why there is none.
+class DeviceScan {
+ public:
+  DeviceScan(const clh::ToolConfig& config, const ScanArgs& a,
+             const clh::scan::ScanOptions& options, uint64_t seed, const clh::DeviceInfo& dev,
+             const fs::path& scratch, const clh::scan::ScanBudget& budget)
+      : config_(config),
+        a_(a),
+        options_(options),
+        dev_(dev),
+        out_(scratch / (dev.slug() + ".json")),  // the events; the log beside them
+        job_{a, seed},
+        budget_(budget) {
+    job_.args.device_regex = dev.identity();
+  }
+
+  // Every attempt; then usageError() or result(). The first attempt has half the budget left when
+  // a later stage could follow (each later one half of what is left, the last all of it).
+  void run() {
+    const std::vector<LaterStage> later = laterStages();
+    share_ = budget_.left(dev_.simulator) / (later.empty() ? 1 : 2);
+    fallback_ = runAttempt();
+    for (size_t i = 0; i < later.size() && needsSmaller() && !clh::interruptRequested(); ++i) {
+      const double left = budget_.left(dev_.simulator);
+      if (left < kLeastStage) break;
+      share_ = i + 1 == later.size() ? left : left / 2;
+      if (later[i].max_groups) {
+        job_.max_groups = later[i].max_groups;
+        smaller_ += fmt::format("{}the grid with {} work-group{} a dimension",
+                                smaller_.empty() ? "" : ", then ", later[i].max_groups,
+                                later[i].max_groups == 1 ? "" : "s");
+      } else {
+        job_.optimised = true;
+        smaller_ += smaller_.empty() ? "the optimised build" : ", then the optimised build";
+      }
+      fallback_ = runAttempt();
+    }
+  }
+
+  const std::string& usageError() const { return usage_error_; }
+  /// The interrupt that ended the scan (SIGINT, SIGTERM), or 0.
+  int interrupted() const { return child_.interrupted ? clh::interruptRequested() : 0; }
+
+  // The child's result, the report of a child that was stopped, or a finding saying why there is
+  // none.
+  clh::scan::ScanResult result() const {
+    clh::scan::ScanResult r;
+    r.device = dev_.displayName();
+    r.kernel = options_.kernel;
+    r.source = options_.source_path;
+    r.global = options_.global;  // as given; a finished child's result says what ran
+    r.local = options_.local;
+    r.build_options = options_.build_options;
+    const bool stopped = child_.timed_out || child_.interrupted;
+    if (result_ && !stopped && !child_.signal) {
+      r = *result_;
+    } else if (stopped) {
+      r = clh::scan::stoppedScan(partial_ ? *partial_ : r, in_log_, options_, stopCause(),
+                                 timeoutSummary());
+    } else {
+      r.findings.push_back(failure(r));
+    }
+    if (!fallback_.note.empty()) r.notes.push_back(fallback_.note);
+    return r;
+  }
+
+ private:
+  // The later stages this grid and build allow: on the simulator, two work-groups a dimension,
+  // then one, then the optimised build (unless the user's options chose a build level).
+  std::vector<LaterStage> laterStages() const {
+    std::vector<LaterStage> out;
+    if (!dev_.simulator) return out;
+    std::vector<size_t> groups;
+    try {
+      const clh::scan::PlannedGrid plan = clh::scan::planGrid(options_, dev_);
+      groups = groupCounts(plan.global, plan.local);
+    } catch (const clh::scan::ScanUsageError&) {
+      // the child says why it cannot run; nothing to shrink
+    }
+    const size_t most = groups.empty() ? 0 : *std::max_element(groups.begin(), groups.end());
+    for (size_t cap : {size_t{2}, size_t{1}})
+      if (most > cap) out.push_back({cap});
+    const bool levelNotChosen =  // the user's options neither optimise nor keep it as written
+        clh::isUnoptimisedBuild(clh::preferredSimulatorOptions(options_.build_options)) &&
+        !clh::isUnoptimisedBuild(options_.build_options);
+    if (levelNotChosen) out.push_back({0});
+    return out;
+  }
+
+  // One child with the checks in `skip` left off, on this stage's share of what is left; true
+  // when the simulator crashed. The outcome is kept unless it is a crash of an attempt without
+  // checks (the first attempt's stands).
+  bool attempt(const std::vector<clh::OclgrindCheck>& skip) {
+    const std::string log = out_.string() + ".oclgrind.jsonl";
+    std::error_code gone;
+    fs::remove(log, gone);
+    ProgressShower progress(log, out_.string());
+    const double limit = std::min(share_, budget_.left(dev_.simulator));
+    clh::ChildOptions co;
+    co.timeout_s = std::max(limit, 0.1);
+    if (dev_.simulator) {  // on the simulator the limit is CPU time (SimulatorLimits)
+      co.cpu_limit_s = std::max(1.0, std::round(limit * clh::scan::simulatorThreads()));
+      job_.cpu_budget_s = co.cpu_limit_s;
+      co.timeout_s = std::max(1.0, simulatorLimits(a_.timeout_s).wall_s - budget_.elapsed());
+    }
+    clh::JobRun run =
+        clh::runJob(clh::withSkippedChecks({config_.exe}, skip), "__scan", job_, out_.string(), co);
+    if (run.child.cpu_limited) run.child.limit_s = a_.timeout_s;  // the user's --timeout
+    progress.stop();
+    const bool crashed = run.child.signal != 0 && !run.child.timed_out && !run.child.interrupted;
+    if (skip.empty() || !crashed) keep(run, log);
+    return dev_.simulator && crashed;
+  }
+
+  void keep(const clh::JobRun& run, const std::string& log) {
+    child_ = run.child;
+    result_ = run.result<clh::scan::ScanResult>();
+    partial_.reset();
+    usage_error_.clear();
+    for (const auto& e : run.events) {
+      const std::string event = e.value("event", "");
+      if (event == "usage_error") usage_error_ = e.value("message", "");
+      if (event == "partial" && e.contains("value"))
+        partial_ = e.at("value").get<clh::scan::ScanResult>();
+    }
+    error_ = run.error;
+    stderr_text_ = run.stderr_text;
+    // Read once: a launch's log can be hundreds of megabytes.
+    const bool stopped = run.child.timed_out || run.child.interrupted;
+    in_log_ = stopped && dev_.simulator
+                  ? clh::scan::findingsInTheLog(log, options_, dev_.displayName())
+                  : std::vector<clh::Finding>{};
+  }
+
+  // Every attempt crashed: not a check's crash, and the first attempt's outcome (kept) stands.
+  clh::CheckFallbackOutcome runAttempt() {
+    return clh::runWithCheckFallback(
+        [this](const std::vector<clh::OclgrindCheck>& skip) { return attempt(skip); });
+  }
+
+  // The child ran past its share before its first launch ended, and the simulator had found
+  // nothing: a smaller grid or build may end in time. Findings made before the limit stand, and a
+  // launch that ended has looked at the kernel, so neither runs again.
+  bool needsSmaller() const {
+    return child_.timed_out && !child_.interrupted && in_log_.empty() &&
+           (!partial_ || (partial_->tries.empty() && partial_->findings.empty()));
+  }
+
+  clh::scan::StopCause stopCause() const {
+    clh::scan::StopCause c;
+    c.timed_out = child_.timed_out;
+    c.signal = interrupted();
+    c.limit_s = a_.timeout_s;
+    c.simulator = dev_.simulator;
+    return c;
+  }
+
+  // The timeout finding of a scan whose first launch did not end within the limit.
+  std::string timeoutSummary() const {
+    return fmt::format("the kernel ran past the {:g} s limit (--timeout, for the whole scan{}){}",
+                       a_.timeout_s, dev_.simulator ? "; CPU time on each simulator thread" : "",
+                       smaller_.empty() ? "" : fmt::format(" (and so did {})", smaller_));
+  }
+
+  // Why the child gave no result: a signal, or the tool's own failure.
+  clh::Finding failure(const clh::scan::ScanResult& r) const {
+    clh::Finding f;
+    f.device = r.device;
+    f.kernel = options_.kernel;
+    if (child_.signal) {
+      f.kind = dev_.simulator ? clh::FindingKind::tool_error : clh::FindingKind::crash;
+      f.summary = fmt::format("the process running the kernel died from {}{}",
+                              clh::signalName(child_.signal),
+                              dev_.simulator ? " (the simulator's failure, not the kernel's)" : "");
+    } else {
+      f.kind = clh::FindingKind::tool_error;
+      f.summary = !error_.empty() ? error_ : "the scan's process ended without a result";
+    }
+    const std::string& text = stderr_text_;
+    f.raw = text.size() > 4000 ? text.substr(text.size() - 4000) : text;
+    return f;
+  }
+
+  const clh::ToolConfig& config_;
+  const ScanArgs& a_;
+  const clh::scan::ScanOptions& options_;
+  const clh::DeviceInfo& dev_;
+  const fs::path out_;
+  ScanJob job_;
+  const clh::scan::ScanBudget& budget_;
+  double share_ = 0;  // this stage's share of the limit, seconds (of a simulator thread there)
+  clh::CheckFallbackOutcome fallback_;
+  // The outcome kept (attempt): the child's end, its result or usage error, what it said.
+  clh::ChildOutcome child_;
+  std::optional<clh::scan::ScanResult> result_;
+  std::optional<clh::scan::ScanResult> partial_;  // the last result so far it sent
+  std::string usage_error_, error_, stderr_text_;
+  std::vector<clh::Finding> in_log_;  // what the simulator reported before the child was stopped
+  std::string smaller_;               // the smaller grids and builds run, in words
+};
+
+// The options as given: 0, or the exit code of a usage error (said on stderr).
+int readOptions(const ScanArgs& a, clh::scan::ScanOptions& options, uint64_t& seed) {
   if (!fs::is_regular_file(a.file)) {
     std::cerr << "clharness scan: no kernel file " << a.file << "\n";
     return clh::kExitUsage;
   }
-  clh::scan::ScanOptions options;
-  uint64_t seed = 1;
   try {
     seed = scanSeed(a.seed);
     options = toOptions(a, seed);  // usage errors before any device is touched
@@ -330,174 +542,73 @@ int runScanCommand(const clh::ToolConfig& config, const ScanArgs& a) {
     std::cerr << "clharness scan: " << e.what() << "\n";
     return clh::kExitUsage;
   }
+  return clh::kExitOk;
+}
+
+// --json FILE: whole or not at all, with the OS's reason; false when it could not be written. An
+// interrupted scan's is marked incomplete.
+bool writeScanJson(const std::string& path, const std::vector<clh::scan::ScanResult>& results,
+                   int interrupt) {
+  if (path.empty()) return true;
+  nlohmann::json j{{"schema", "clharness-scan/1"}, {"results", results}};
+  if (interrupt) {
+    j["incomplete"] = true;
+    j["interrupted_by"] = clh::signalName(interrupt);
+  }
+  try {
+    clh::writeFileAtomically(path, j.dump(2) + "\n");
+  } catch (const std::exception& e) {
+    std::cerr << "clharness scan: " << e.what() << "\n";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+int runScanCommand(const clh::ToolConfig& config, const ScanArgs& a) {
+  clh::scan::ScanOptions options;
+  uint64_t seed = 1;
+  if (const int usage = readOptions(a, options, seed)) return usage;
   auto devices = clh::findDevices(config, a.device_regex);
   if (devices.empty()) {
     std::cerr << "clharness scan: no device matches '" << a.device_regex
               << "'; `clharness devices` lists what was found\n";
     return clh::kExitNoDevice;
   }
+  // SIGINT, SIGTERM: the child's group ends, and what it had found is reported.
+  clh::installInterruptHandlers();
+  const clh::scan::ScanBudget budget(a.timeout_s);
   fs::path scratch = fs::temp_directory_path() / fmt::format("clharness-scan-{}", getpid());
   fs::create_directories(scratch);
   std::vector<clh::scan::ScanResult> results;
   int code = clh::kExitOk;
-  for (const auto& dev : devices) {
-    const fs::path out = scratch / (dev.slug() + ".json");  // the events; the log beside them
-    ScanJob job{a, seed};
-    job.args.device_regex = dev.identity();
-    // On the simulator a crash may be one of its checks': run again without it (check_fallback).
-    clh::ChildOutcome child;
-    std::optional<clh::scan::ScanResult> result;
-    std::string usageError, error, stderrText;
-    std::vector<clh::Finding> beforeLimit;  // what the simulator reported before a time limit
-    // On the simulator the limit is CPU time (SimulatorLimits); on a device the clock's.
-    double limit = a.timeout_s;
-    auto attempt = [&](const std::vector<clh::OclgrindCheck>& skip) {
-      std::error_code gone;
-      fs::remove(out.string() + ".oclgrind.jsonl", gone);
-      ProgressShower progress(out.string() + ".oclgrind.jsonl");
-      clh::ChildOptions co;
-      co.timeout_s = limit;
-      if (dev.simulator) {
-        const SimulatorLimits l = simulatorLimits(limit);
-        co.cpu_limit_s = std::round(l.cpu_s);
-        job.cpu_budget_s = co.cpu_limit_s;
-        co.timeout_s = l.wall_s;
-      }
-      clh::JobRun run =
-          clh::runJob(clh::withSkippedChecks({config.exe}, skip), "__scan", job, out.string(), co);
-      if (run.child.cpu_limited) run.child.limit_s = limit;  // the user's --timeout
-      progress.stop();
-      const bool crashed = run.child.signal != 0 && !run.child.timed_out;
-      if (skip.empty() || !crashed) {
-        child = run.child;
-        result = run.result<clh::scan::ScanResult>();
-        usageError.clear();
-        for (const auto& e : run.events)
-          if (e.value("event", "") == "usage_error") usageError = e.value("message", "");
-        error = run.error;
-        stderrText = run.stderr_text;
-        // Read once: a launch's log can be hundreds of megabytes.
-        beforeLimit = run.child.timed_out && dev.simulator
-                          ? findingsBeforeTheLimit(out.string() + ".oclgrind.jsonl", options,
-                                                   dev.displayName())
-                          : std::vector<clh::Finding>{};
-      }
-      return dev.simulator && crashed;
-    };
-    // Every attempt crashed: not a check's crash, and the first attempt's outcome (kept) stands.
-    clh::CheckFallbackOutcome fallback = clh::runWithCheckFallback(attempt);
-    // Findings the simulator made before a time limit stand, so a kernel that has some is not
-    // run again.
-    auto timedOutEmpty = [&] { return child.timed_out && beforeLimit.empty(); };
-    // On the simulator a grid that ran past the limit runs again smaller: two work-groups in
-    // each dimension, then one (the child's notes say so).
-    std::string smaller;  // the smaller grids and builds run, in words
-    if (dev.simulator && timedOutEmpty()) {
-      std::vector<size_t> groups;
-      try {
-        const clh::scan::PlannedGrid plan = clh::scan::planGrid(options, dev);
-        groups = groupCounts(plan.global, plan.local);
-      } catch (const clh::scan::ScanUsageError&) {
-        // the child said why it cannot run; nothing to shrink
-      }
-      const size_t most = groups.empty() ? 0 : *std::max_element(groups.begin(), groups.end());
-      for (size_t cap : {size_t{2}, size_t{1}}) {
-        if (most <= cap || !timedOutEmpty()) continue;
-        job.max_groups = cap;
-        fallback = clh::runWithCheckFallback(attempt);
-        smaller += fmt::format("{}the grid with {} work-group{} a dimension",
-                               smaller.empty() ? "" : ", then ", cap, cap == 1 ? "" : "s");
-      }
-    }
-    // Still past the limit on the smallest grid: once more, the simulator checking the optimised
-    // build, whose loops without effect are gone (the child's note says what that leaves out).
-    const bool levelNotChosen =  // the user's options neither optimise nor keep it as written
-        clh::isUnoptimisedBuild(clh::preferredSimulatorOptions(options.build_options)) &&
-        !clh::isUnoptimisedBuild(options.build_options);
-    if (dev.simulator && timedOutEmpty() && levelNotChosen) {
-      job.optimised = true;
-      fallback = clh::runWithCheckFallback(attempt);
-      smaller += smaller.empty() ? "the optimised build" : ", then the optimised build";
-    }
-    // A timeout is confirmed before it stands: once more with the limit doubled (a busy machine
-    // is not a kernel that never ends), unless a smaller grid or the optimised build ran past it.
-    std::string confirmed;
-    if (!smaller.empty() && child.timed_out) confirmed = fmt::format(" (and so did {})", smaller);
-    if (smaller.empty() && timedOutEmpty()) {
-      limit = 2 * a.timeout_s;
-      fallback = clh::runWithCheckFallback(attempt);
-      confirmed =
-          child.timed_out
-              ? fmt::format(" (and past {:.0f} s when run again with the limit doubled)", limit)
-              : fmt::format(
-                    "a first try ran past the {:.0f} s limit (--timeout); run again with "
-                    "the limit doubled, it finished (a busy machine, not the kernel)",
-                    a.timeout_s);
-    }
-    clh::scan::ScanResult r;
-    r.device = dev.displayName();
-    r.kernel = options.kernel;
-    r.source = options.source_path;
-    r.global = options.global;  // as given; a finished child's result says what ran
-    r.local = options.local;
-    r.build_options = options.build_options;
-    if (!usageError.empty()) {
-      std::cerr << "clharness scan: " << usageError << "\n";
+  for (size_t d = 0; d < devices.size() && !clh::interruptRequested(); ++d) {
+    DeviceScan scan(config, a, options, seed, devices[d], scratch, budget);
+    scan.run();
+    if (!scan.usageError().empty() && !scan.interrupted()) {
+      std::cerr << "clharness scan: " << scan.usageError() << "\n";
       code = clh::kExitUsage;
       continue;
     }
-    if (result && !child.timed_out && !child.signal) {
-      r = *result;
-      if (!fallback.note.empty()) r.notes.push_back(fallback.note);
-      if (!confirmed.empty()) r.notes.push_back(confirmed);
-    } else {
-      clh::Finding f;
-      f.device = r.device;
-      f.kernel = options.kernel;
-      if (child.timed_out) {
-        f.kind = clh::FindingKind::timeout;
-        f.summary =
-            fmt::format("the kernel ran past the {:.0f} s limit (--timeout{}){}", a.timeout_s,
-                        dev.simulator ? ", CPU time on each simulator thread" : "", confirmed);
-        if (dev.simulator) {
-          r.findings = beforeLimit;
-          if (!r.findings.empty())
-            f.summary += fmt::format(
-                "; the {} finding{} above {} what the simulator reported before it stopped the "
-                "scan",
-                r.findings.size(), r.findings.size() == 1 ? "" : "s",
-                r.findings.size() == 1 ? "is" : "are");
-        }
-      } else if (child.signal) {
-        f.kind = dev.simulator ? clh::FindingKind::tool_error : clh::FindingKind::crash;
-        f.summary = fmt::format(
-            "the process running the kernel died from {}{}", clh::signalName(child.signal),
-            dev.simulator ? " (the simulator's failure, not the kernel's)" : "");
-      } else {
-        f.kind = clh::FindingKind::tool_error;
-        f.summary = !error.empty() ? error : "the scan's process ended without a result";
-      }
-      const std::string& text = stderrText;
-      f.raw = text.size() > 4000 ? text.substr(text.size() - 4000) : text;
-      r.findings.push_back(f);
-    }
+    clh::scan::ScanResult r = scan.result();
     std::cout << clh::scan::renderScan(r);
     if (!r.findings.empty() && code == clh::kExitOk) code = clh::kExitCheckFailed;
     results.push_back(std::move(r));
   }
   std::error_code ec;
   fs::remove_all(scratch, ec);
-  if (!a.json_path.empty()) {
-    try {  // whole or not at all, with the OS's reason
-      clh::writeFileAtomically(
-          a.json_path,
-          nlohmann::json{{"schema", "clharness-scan/1"}, {"results", results}}.dump(2) + "\n");
-    } catch (const std::exception& e) {
-      std::cerr << "clharness scan: " << e.what() << "\n";
-      return clh::kExitUsage;
-    }
+  const int interrupt = clh::interruptRequested();
+  if (interrupt) {
+    std::string left;  // the devices the scan did not reach
+    for (size_t d = results.size(); d < devices.size(); ++d)
+      left += (left.empty() ? "" : ", ") + devices[d].displayName();
+    std::cout << fmt::format(
+        "clharness scan: interrupted by {}: the report above holds what was found before it{}\n",
+        clh::signalName(interrupt), left.empty() ? "" : "; not scanned: " + left);
   }
-  return code;
+  if (!writeScanJson(a.json_path, results, interrupt)) return clh::kExitUsage;
+  return interrupt ? clh::interruptExitCode() : code;
 }
 
 // In one process, for --no-isolate: a kernel that crashes ends the command.

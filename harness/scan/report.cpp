@@ -34,6 +34,11 @@ std::string renderScan(const ScanResult& r) {
                           t.seconds);
     out += "  launches (diagnostics, time): " + list + "\n";
   }
+  if (!r.not_run.empty()) {
+    std::string list;
+    for (const auto& l : r.not_run) list += (list.empty() ? "" : "; ") + l;
+    out += "  launches not run: " + list + "\n";
+  }
   if (r.findings.empty()) return out + "no diagnostics\n";
   out += fmt::format("{} diagnostic{}:\n", r.findings.size(), r.findings.size() == 1 ? "" : "s");
   for (const auto& f : r.findings) {
@@ -81,7 +86,8 @@ void to_json(nlohmann::json& j, const ScanResult& r) {
        {"sim_file", r.sim_file},   {"global", r.global},
        {"local", r.local},         {"local_chosen", r.local_chosen},
        {"arguments", r.arguments}, {"findings", r.findings},
-       {"notes", r.notes},         {"tries", r.tries}};
+       {"notes", r.notes},         {"tries", r.tries},
+       {"not_run", r.not_run}};
 }
 
 void from_json(const nlohmann::json& j, ScanResult& r) {
@@ -97,6 +103,7 @@ void from_json(const nlohmann::json& j, ScanResult& r) {
   r.findings = j.value("findings", std::vector<Finding>{});
   r.notes = j.value("notes", std::vector<std::string>{});
   r.tries = j.value("tries", std::vector<ScanTry>{});
+  r.not_run = j.value("not_run", std::vector<std::string>{});
 }
 
 }  // namespace clh::scan

@@ -349,87 +349,161 @@ PlannedGrid planGrid(const ScanOptions& options, const DeviceInfo& dev) {
   return p;
 }
 
-ScanResult runScan(DeviceSession& session, const ScanOptions& options) {
-  ScanResult r;
-  r.device = session.device().displayName();
-  r.kernel = options.kernel;
-  r.source = options.source_path;
-  r.sim_file = options.sim_path;
-  r.global = options.global;
-  if (options.build_options.find_first_of("{}") != std::string::npos)
-    throw ScanUsageError(
-        "--build-options: braces are not supported (they name size expressions in specs)");
-  r.build_options = options.build_options;
-  if (r.build_options.find("-cl-kernel-arg-info") == std::string::npos)
-    r.build_options += std::string(r.build_options.empty() ? "" : " ") + "-cl-kernel-arg-info";
+namespace {
 
-  const DeviceInfo& dev = session.device();
-  if (!options.sim_path.empty())
-    r.notes.push_back(fmt::format(
-        "kernel, sizes and arguments from {} (Oclgrind's .sim; sizes in bytes, 'dump' not shown)",
-        options.sim_path));
-  PlannedGrid plan = planGrid(options, dev);
-  r.global = plan.global;
-  r.local = plan.local;
-  r.local_chosen = plan.local_chosen;
-  for (auto& note : plan.notes) r.notes.push_back(std::move(note));
-  const std::vector<std::vector<size_t>>& otherGlobals = plan.other_globals;
+// The file a --stub-bodiless build reads (the source with stubs), removed when the scan ends.
+struct RemovedFile {
+  std::filesystem::path path;
+  RemovedFile() = default;
+  RemovedFile(const RemovedFile&) = delete;
+  RemovedFile& operator=(const RemovedFile&) = delete;
+  ~RemovedFile() {
+    std::error_code ignored;
+    if (!path.empty()) std::filesystem::remove(path, ignored);
+  }
+};
+
+// A __local argument the user did not size: sized once every argument is known.
+struct UnsizedLocal {
+  size_t arg;
+  ElemType type;
+  int width;
+};
+
+// A scalar the user did not fix (or gave a range): the values tried besides the default.
+struct Explored {
+  size_t arg;
+  std::string name;
+  std::vector<double> values;
+};
+
+// One launch of a scan: what differs from the defaults.
+struct Try {
+  std::string label;
+  std::map<size_t, double> values;  // argument position -> value
+  std::vector<size_t> local;
+  bool zero_integers = false;       // integer buffers scan filled hold 0 instead of random values
+  std::vector<size_t> global = {};  // empty: r.global
+};
+
+// One argument's type, as scan fills it: element type and width, or a struct's bytes.
+struct ArgType {
+  ElemType type = ElemType::u8;
+  int width = 1;
+  bool structure = false;
+  size_t struct_bytes = 0;
+};
+
+// runScan's steps, in the order they run: the launch's header and grid, the build, the
+// arguments, the launches planned, then run; `r` is the result as it grows.
+struct ScanRun {
+  ScanRun(DeviceSession& session, const ScanOptions& options,
+          const std::function<void(const ScanResult&)>& progress)
+      : session(session), options(options), progress(progress), dev(session.device()) {}
+
+  DeviceSession& session;
+  const ScanOptions& options;
+  const std::function<void(const ScanResult&)>& progress;
+  const DeviceInfo& dev;
+  ScanResult r;
+  std::vector<std::vector<size_t>> other_globals;
+  std::string build_path;  // the source, or the source with stubs (--stub-bodiless)
+  RemovedFile stubbed;
+  cl::Kernel kernel;
+  cl_uint count = 0;
+  bool from_sim = false;
+  std::map<std::string, size_t> struct_sizes;  // structs and unions: their sizes
+  size_t group_items = 1, buffer_default = 0;
+  Spec spec;
+  LaunchSpec launch;
+  // Integer buffers of random contents (not structs, not left uninitialized): one try has them
+  // all 0, the value counters, flags and indices start from.
+  std::vector<std::string> integer_buffers;
+  std::vector<std::string> known;    // the parameters' names
+  std::vector<UnsizedLocal> locals;  // __local arguments the user did not size: sized below
+  std::vector<Explored> explore;     // scalars the user did not fix
+  std::vector<std::vector<size_t>> other_locals;
+  std::vector<Try> tries;
+
+  // The header: what runs where, the build options, the grid.
+  void start() {
+    r.device = dev.displayName();
+    r.kernel = options.kernel;
+    r.source = options.source_path;
+    r.sim_file = options.sim_path;
+    r.global = options.global;
+    if (options.build_options.find_first_of("{}") != std::string::npos)
+      throw ScanUsageError(
+          "--build-options: braces are not supported (they name size expressions in specs)");
+    r.build_options = options.build_options;
+    if (r.build_options.find("-cl-kernel-arg-info") == std::string::npos)
+      r.build_options += std::string(r.build_options.empty() ? "" : " ") + "-cl-kernel-arg-info";
+    if (!options.sim_path.empty())
+      r.notes.push_back(fmt::format(
+          "kernel, sizes and arguments from {} (Oclgrind's .sim; sizes in bytes, 'dump' not "
+          "shown)",
+          options.sim_path));
+    PlannedGrid plan = planGrid(options, dev);
+    r.global = plan.global;
+    r.local = plan.local;
+    r.local_chosen = plan.local_chosen;
+    for (auto& note : plan.notes) r.notes.push_back(std::move(note));
+    other_globals = std::move(plan.other_globals);
+  }
 
   // --stub-bodiless: the program built is the source with a body for each function it declares,
   // calls and never defines (scan/stubs.hpp), in a file of its own; findings name the source.
-  std::string buildPath = options.source_path;
-  struct Removed {
-    std::filesystem::path path;
-    ~Removed() {
-      std::error_code ignored;
-      if (!path.empty()) std::filesystem::remove(path, ignored);
-    }
-  } stubbed;
-  if (options.stub_bodiless) {
+  void stubBodiless() {
+    build_path = options.source_path;
+    if (!options.stub_bodiless) return;
     std::ifstream in(options.source_path);
     const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     const auto functions = bodilessFunctions(text);
-    if (!functions.empty()) {
-      stubbed.path = std::filesystem::temp_directory_path() /
-                     fmt::format("clharness-stubbed-{}-{}", ::getpid(),
-                                 std::filesystem::path(options.source_path).filename().string());
-      std::ofstream(stubbed.path) << withStubs(text, functions);
-      buildPath = stubbed.path.string();
-      std::string names;
-      for (const auto& f : functions)
-        names += fmt::format("{}'{}' (line {})", names.empty() ? "" : ", ", f.name, f.line);
-      r.notes.push_back(fmt::format(
-          "functions declared without a body were given one that returns zero (--stub-bodiless): "
-          "{}; no OpenCL driver links the kernel as written, and a verifier that reads such a call "
-          "as any value covers more than this one value",
-          names));
-    }
+    if (functions.empty()) return;
+    stubbed.path = std::filesystem::temp_directory_path() /
+                   fmt::format("clharness-stubbed-{}-{}", ::getpid(),
+                               std::filesystem::path(options.source_path).filename().string());
+    std::ofstream(stubbed.path) << withStubs(text, functions);
+    build_path = stubbed.path.string();
+    std::string names;
+    for (const auto& f : functions)
+      names += fmt::format("{}'{}' (line {})", names.empty() ? "" : ", ", f.name, f.line);
+    r.notes.push_back(fmt::format(
+        "functions declared without a body were given one that returns zero (--stub-bodiless): "
+        "{}; no OpenCL driver links the kernel as written, and a verifier that reads such a call "
+        "as any value covers more than this one value",
+        names));
   }
 
-  const BuildOutcome& built = session.build(buildPath, r.build_options, {options.kernel});
-  if (built.failure) {
-    r.findings.push_back(chargeBodilessCall(*built.failure, options.source_path));
-    return r;
+  // The build; false when it failed (the finding is the kernel's build_error, or the simulator's).
+  bool build() {
+    const BuildOutcome& built = session.build(build_path, r.build_options, {options.kernel});
+    if (built.failure) {
+      r.findings.push_back(chargeBodilessCall(*built.failure, options.source_path));
+      return false;
+    }
+    r.build_options = built.options;  // on the simulator: the build its checks ran on
+    kernel = built.kernels.at(options.kernel);
+    count = kernel.getInfo<CL_KERNEL_NUM_ARGS>();
+    from_sim = !options.sim_path.empty();
+    if (from_sim && options.sim_args.size() != count)
+      throw ScanUsageError(
+          fmt::format("{}: kernel '{}' has {} parameter{}, the file gives {} argument{}",
+                      options.sim_path, options.kernel, count, count == 1 ? "" : "s",
+                      options.sim_args.size(), options.sim_args.size() == 1 ? "" : "s"));
+    return true;
   }
-  r.build_options = built.options;  // on the simulator: the build its checks ran on
-  cl::Kernel kernel = built.kernels.at(options.kernel);
-  cl_uint count = kernel.getInfo<CL_KERNEL_NUM_ARGS>();
-  const bool fromSim = !options.sim_path.empty();
-  if (fromSim && options.sim_args.size() != count)
-    throw ScanUsageError(
-        fmt::format("{}: kernel '{}' has {} parameter{}, the file gives {} argument{}",
-                    options.sim_path, options.kernel, count, count == 1 ? "" : "s",
-                    options.sim_args.size(), options.sim_args.size() == 1 ? "" : "s"));
+
   // Structs and unions (by value or behind a pointer): their sizes from the device's compiler.
-  std::map<std::string, size_t> structSizes;
-  if (!fromSim) {
+  void sizeStructs() {
+    if (from_sim) return;
     std::vector<std::string> unknown;
     for (cl_uint i = 0; i < count; ++i) {
       std::string t;
       try {
         t = trim(kernel.getArgInfo<CL_KERNEL_ARG_TYPE_NAME>(i));
       } catch (const cl::Error&) {
-        continue;  // reported below
+        continue;  // reported by readArgument
       }
       t.erase(std::find(t.begin(), t.end(), '\0'), t.end());
       ElemType et;
@@ -437,47 +511,32 @@ ScanResult runScan(DeviceSession& session, const ScanOptions& options) {
       if (!parseArgType(t, et, w) && fillableType(t) && imageDimensions(t) == 0 && !isSampler(t))
         unknown.push_back(pointee(t));
     }
-    if (!unknown.empty()) structSizes = typeSizes(session, buildPath, r.build_options, unknown);
+    if (!unknown.empty()) struct_sizes = typeSizes(session, build_path, r.build_options, unknown);
   }
 
-  size_t items = std::accumulate(r.global.begin(), r.global.end(), size_t{1}, std::multiplies<>());
-  for (const auto& g : otherGlobals)  // buffers fit the largest grid tried
-    items = std::max(items, std::accumulate(g.begin(), g.end(), size_t{1}, std::multiplies<>()));
-  size_t groupItems =
-      std::accumulate(r.local.begin(), r.local.end(), size_t{1}, std::multiplies<>());
-  size_t bufferDefault = std::max(kScanMinBufferElements, kScanBufferPerItem * items);
+  // The spec in memory and its launch; buffers fit the largest grid tried.
+  void startSpec() {
+    size_t items =
+        std::accumulate(r.global.begin(), r.global.end(), size_t{1}, std::multiplies<>());
+    for (const auto& g : other_globals)
+      items = std::max(items, std::accumulate(g.begin(), g.end(), size_t{1}, std::multiplies<>()));
+    group_items = std::accumulate(r.local.begin(), r.local.end(), size_t{1}, std::multiplies<>());
+    buffer_default = std::max(kScanMinBufferElements, kScanBufferPerItem * items);
+    spec.name = "scan_" + options.kernel;
+    spec.file = options.source_path;
+    spec.source = options.source_path;
+    spec.source_path = build_path;
+    spec.reference = kNoReference;
+    spec.build_options = r.build_options;
+    spec.cases = 1;
+    spec.sim_cases = 1;
+    launch.kernel = options.kernel;
+    for (size_t g : r.global) launch.global.push_back({std::to_string(g), 0});
+    for (size_t l : r.local) launch.local.push_back({std::to_string(l), 0});
+  }
 
-  Spec spec;
-  // Integer buffers of random contents (not structs, not left uninitialized): one try has them
-  // all 0, the value counters, flags and indices start from.
-  std::vector<std::string> integerBuffers;
-  spec.name = "scan_" + options.kernel;
-  spec.file = options.source_path;
-  spec.source = options.source_path;
-  spec.source_path = buildPath;
-  spec.reference = kNoReference;
-  spec.build_options = r.build_options;
-  spec.cases = 1;
-  spec.sim_cases = 1;
-  LaunchSpec launch;
-  launch.kernel = options.kernel;
-  for (size_t g : r.global) launch.global.push_back({std::to_string(g), 0});
-  for (size_t l : r.local) launch.local.push_back({std::to_string(l), 0});
-
-  std::vector<std::string> known;
-  struct UnsizedLocal {
-    size_t arg;
-    ElemType type;
-    int width;
-  };
-  std::vector<UnsizedLocal> locals;  // __local arguments the user did not size: sized below
-  struct Explored {
-    size_t arg;
-    std::string name;
-    std::vector<double> values;  // besides the default
-  };
-  std::vector<Explored> explore;  // scalars the user did not fix
-  for (cl_uint i = 0; i < count; ++i) {
+  // Argument i's address space, type and name from the kernel's argument info.
+  ScanArgument readArgument(cl_uint i) {
     ScanArgument a;
     a.index = static_cast<int>(i);
     try {
@@ -494,18 +553,31 @@ ScanResult runScan(DeviceSession& session, const ScanOptions& options) {
     a.type_name.erase(std::find(a.type_name.begin(), a.type_name.end(), '\0'), a.type_name.end());
     a.name.erase(std::find(a.name.begin(), a.name.end(), '\0'), a.name.end());
     if (a.name.empty()) a.name = "arg" + std::to_string(i);
-    known.push_back(a.name);
-    auto given = options.args.find(a.name);
-    a.from_user = given != options.args.end();
+    return a;
+  }
 
-    const bool memory = a.address_space == "global" || a.address_space == "constant";
-    if (fromSim) {
-      a.from_user = true;
-      launch.args.push_back(simArgument(options.sim_args[i], a, spec, options.sim_path));
-      r.arguments.push_back(a);
-      continue;
+  // Every argument, in order: from the .sim file, or made from its type and the user's --arg.
+  void fillArguments() {
+    for (cl_uint i = 0; i < count; ++i) {
+      ScanArgument a = readArgument(i);
+      known.push_back(a.name);
+      auto given = options.args.find(a.name);
+      a.from_user = given != options.args.end();
+      ArgSpec arg;
+      if (from_sim) {
+        a.from_user = true;
+        arg = simArgument(options.sim_args[i], a, spec, options.sim_path);
+      } else {
+        arg = fillArgument(i, a, a.from_user ? given->second : std::string());
+      }
+      launch.args.push_back(std::move(arg));
+      r.arguments.push_back(std::move(a));
     }
-    const std::string value = a.from_user ? given->second : std::string();
+  }
+
+  // One argument from its type and the user's value ("" when not given).
+  ArgSpec fillArgument(cl_uint i, ScanArgument& a, const std::string& value) {
+    const bool memory = a.address_space == "global" || a.address_space == "constant";
     if (value == "null") {  // --arg NAME=null: a NULL buffer
       if (!memory)
         throw ScanUsageError(fmt::format(
@@ -514,222 +586,237 @@ ScanResult runScan(DeviceSession& session, const ScanOptions& options) {
       ArgSpec arg;
       arg.kind = ArgSpec::Kind::null;
       a.given = "NULL";
-      launch.args.push_back(arg);
-      r.arguments.push_back(a);
-      continue;
+      return arg;
     }
-    const bool uninit = value.rfind("uninit:", 0) == 0;  // --arg NAME=uninit:N
-    if (uninit && !memory)
+    if (value.rfind("uninit:", 0) == 0 && !memory)  // --arg NAME=uninit:N
       throw ScanUsageError(
           fmt::format("--arg {}={}: only a __global or __constant buffer can be left uninitialized",
                       a.name, value));
-    const std::string countText = uninit ? value.substr(7) : value;
-
-    ElemType type = ElemType::u8;
-    int width = 1;
-    bool pointer = a.address_space != "private";
-    const int imageDims = imageDimensions(a.type_name);
-    if (imageDims != 0 || isSampler(a.type_name)) {
-      if (a.from_user)
-        throw ScanUsageError(
-            fmt::format("--arg {}: scan makes image and sampler arguments itself", a.name));
-      ArgSpec arg;
-      if (imageDims != 0) {  // as large as the grid, one pixel per work-item, random RGBA floats
-        arg.kind = ArgSpec::Kind::image;
-        for (int d = 0; d < imageDims; ++d)
-          arg.image_size.push_back(static_cast<size_t>(d) < r.global.size() ? r.global[d] : 1);
-        const size_t pixels = std::accumulate(arg.image_size.begin(), arg.image_size.end(),
-                                              size_t{1}, std::multiplies<>());
-        std::mt19937_64 random(options.seed + i);
-        std::uniform_real_distribution<float> lane(-1.0f, 1.0f);
-        for (size_t k = 0; k < 4 * pixels; ++k) {
-          const float v = lane(random);
-          const auto* p = reinterpret_cast<const uint8_t*>(&v);
-          arg.bytes.insert(arg.bytes.end(), p, p + sizeof v);
-        }
-        std::string size = commaList(arg.image_size);
-        std::replace(size.begin(), size.end(), ',', 'x');
-        a.given = fmt::format("{} image of RGBA floats, random in [-1, 1]", size);
-      } else {
-        arg.kind = ArgSpec::Kind::sampler;
-        a.given = "sampler: unnormalized coordinates, clamp to edge, nearest";
-      }
-      launch.args.push_back(arg);
-      r.arguments.push_back(a);
-      continue;
-    }
+    if (imageDimensions(a.type_name) != 0 || isSampler(a.type_name)) return imageArgument(i, a);
     if (!fillableType(a.type_name))
       throw ScanUsageError(fmt::format(
           "argument {} '{}' has type '{}', which scan cannot fill "
           "(it fills scalars, vectors, structs and buffers of them, 2-D images and samplers)",
           i, a.name, a.type_name));
+    const ArgType t = argType(i, a);
     ArgSpec arg;
-    const bool structure = !parseArgType(a.type_name, type, width);
-    size_t structBytes = 0;
-    if (structure) {  // a struct or union: bytes, sized by the device's compiler
-      auto size = structSizes.find(pointee(a.type_name));
-      if (size == structSizes.end() || size->second == 0)
-        throw ScanUsageError(fmt::format(
-            "argument {} '{}' has type '{}', whose size the device's compiler did not give "
-            "(sizeof({}) in a kernel appended to the source did not build)",
-            i, a.name, a.type_name, pointee(a.type_name)));
-      structBytes = size->second;
-      type = ElemType::u8;
-      width = static_cast<int>(structBytes);
-    }
-    arg.type = type;
+    arg.type = t.type;
     if (memory) {
-      size_t n = a.from_user ? parseCount(a.name, countText) : bufferDefault;
-      BufferSpec b;
-      b.name = a.name;
-      b.type = type;
-      b.count = {std::to_string(n * width), 0};
-      b.role = Role::in;
-      if (uninit) {
-        b.init.kind = InitSpec::Kind::none;
-        b.init.text = "uninitialized";
-      } else if (structure) {
-        // Small integers in every 4-byte word (a float field reads a tiny denormal, an int field
-        // an index like an int buffer's): elements differ, so stores of them are not uniform
-        // writes (the simulator leaves those races out), and no field is a wild index.
-        if (structBytes % 4 == 0) {
-          b.type = ElemType::u32;
-          b.count = {std::to_string(n * width / 4), 0};
-        }
-        b.init.kind = InitSpec::Kind::uniform;
-        b.init.a = 0, b.init.b = 100, b.init.text = "uniform(0, 100)";
-      } else if (isFloat(type)) {
-        b.init.kind = InitSpec::Kind::uniform;
-        b.init.a = -1, b.init.b = 1, b.init.text = "uniform(-1, 1)";
-      } else {
-        b.init.kind = InitSpec::Kind::uniform;
-        b.init.a = 0, b.init.b = 100, b.init.text = "uniform(0, 100)";
-        integerBuffers.push_back(b.name);
-      }
-      spec.buffers.push_back(b);
-      arg.kind = ArgSpec::Kind::buffer;
-      arg.buffer = a.name;
-      const std::string what =
-          structure ? fmt::format("{} ({} bytes each)", pointee(a.type_name), structBytes)
-                    : pointee(a.type_name);
-      a.given =
-          fmt::format("{} x {}, {}", n, what,
-                      uninit      ? "uninitialized"
-                      : structure ? (structBytes % 4 == 0 ? "each 4-byte word random in [0, 100]"
-                                                          : "each byte random in [0, 100]")
-                      : isFloat(type) ? "random in [-1, 1]"
-                                      : "random in [0, 100]");
-    } else if (pointer) {  // __local
+      bufferArgument(a, t, value, arg);
+    } else if (a.address_space != "private") {  // __local
       arg.kind = ArgSpec::Kind::local;
       if (a.from_user) {
-        size_t n = parseCount(a.name, given->second);
-        arg.value = {std::to_string(n * width), 0};
+        size_t n = parseCount(a.name, value);
+        arg.value = {std::to_string(n * t.width), 0};
         a.given = fmt::format("{} x {} of local memory", n, pointee(a.type_name));
       } else {
-        locals.push_back({launch.args.size(), type, width});
+        locals.push_back({launch.args.size(), t.type, t.width});
       }
-    } else if (structure) {  // a struct by value: zero, or --arg NAME=bytes:HEX
+    } else if (t.structure) {  // a struct by value: zero, or --arg NAME=bytes:HEX
       arg.kind = ArgSpec::Kind::bytes;
-      arg.bytes.assign(structBytes, 0);
-      a.given = fmt::format("{} bytes of zero", structBytes);
+      arg.bytes.assign(t.struct_bytes, 0);
+      a.given = fmt::format("{} bytes of zero", t.struct_bytes);
       if (a.from_user) {
-        arg.bytes = parseHexBytes(a.name, value, structBytes);
+        arg.bytes = parseHexBytes(a.name, value, t.struct_bytes);
         a.given = "= " + value;
       }
-    } else if (width != 1) {  // a vector by value: every lane the scalar default, or --arg
-      std::vector<double> lanes;
-      if (a.from_user) {
-        std::stringstream in(value);
-        for (std::string lane; std::getline(in, lane, ',');)
-          lanes.push_back(parseNumber(a.name, trim(lane)));
-        const size_t declared =
-            width == 4 && a.type_name.find('3') != std::string::npos ? 3 : width;
-        if (lanes.size() != 1 && lanes.size() != declared)
-          throw ScanUsageError(fmt::format("--arg {}={}: {} has {} lanes (give 1 or {} values)",
-                                           a.name, value, a.type_name, declared, declared));
-      } else {
-        lanes = {isFloat(type) ? 1.0 : static_cast<double>(r.global[0])};
-      }
-      arg.kind = ArgSpec::Kind::bytes;
-      arg.bytes = vectorBytes(type, width, lanes);
-      std::string shown;
-      for (double v : lanes) shown += (shown.empty() ? "" : ",") + number(v);
-      a.given = fmt::format("= ({}){}", shown, lanes.size() == 1 ? " in every lane" : "");
+    } else if (t.width != 1) {
+      vectorArgument(a, t, value, arg);
     } else {
-      double v = 0;
-      const size_t range = a.from_user ? given->second.find("..") : std::string::npos;
-      if (range != std::string::npos) {  // LO..HI: explored like an unset scalar, within it
-        const double lo = parseNumber(a.name, given->second.substr(0, range));
-        const double hi = parseNumber(a.name, given->second.substr(range + 2));
-        if (lo > hi)
-          throw ScanUsageError(fmt::format("--arg {}={}: the range's low end is above its high end",
-                                           a.name, given->second));
-        std::vector<double> values = rangeValuesToTry(type, lo, hi, options.seed + i);
-        v = values.front();
-        values.erase(values.begin());
-        explore.push_back({launch.args.size(), a.name, values});
-        a.given = fmt::format("= {} (of {}..{})", number(v), number(lo), number(hi));
-      } else {
-        v = a.from_user ? parseNumber(a.name, given->second)
-                        : (isFloat(type) ? 1.0 : static_cast<double>(r.global[0]));
-        if (!a.from_user)
-          explore.push_back({launch.args.size(), a.name,
-                             scalarValuesToTry(type, v, r.global[0], options.seed + i)});
-        a.given = fmt::format("= {}", number(v));
-      }
-      arg.kind = ArgSpec::Kind::scalar;
-      arg.name = a.name;
-      arg.value = {number(v), 0};
+      scalarArgument(i, a, t, value, arg);
     }
-    launch.args.push_back(arg);
-    r.arguments.push_back(a);
+    return arg;
   }
-  for (const auto& [name, value] : options.args)
-    if (std::find(known.begin(), known.end(), name) == known.end()) {
-      std::string list;
-      for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
+
+  // An image (as large as the grid, one pixel per work-item, random RGBA floats) or a sampler.
+  ArgSpec imageArgument(cl_uint i, ScanArgument& a) const {
+    if (a.from_user)
       throw ScanUsageError(
-          fmt::format("--arg {}: kernel '{}' has no parameter of that name (it has: {})", name,
-                      options.kernel, list.empty() ? "none" : list));
+          fmt::format("--arg {}: scan makes image and sampler arguments itself", a.name));
+    ArgSpec arg;
+    const int imageDims = imageDimensions(a.type_name);
+    if (imageDims == 0) {
+      arg.kind = ArgSpec::Kind::sampler;
+      a.given = "sampler: unnormalized coordinates, clamp to edge, nearest";
+      return arg;
     }
-  // Unset __local arguments share the device's local memory: 4 elements per work-item of the
-  // group, at least 1024, as far as the memory allows.
-  if (!locals.empty()) {
-    uint64_t room =
-        dev.local_mem_size ? dev.local_mem_size / 2 : 16384;  // leave room for the kernel's own
-    for (const auto& l : locals) {
-      size_t width = static_cast<size_t>(l.width);
-      size_t want = std::max(kScanMinBufferElements, kScanBufferPerItem * groupItems);
-      size_t fit = room / locals.size() / (sizeOf(l.type) * width);
-      size_t n = std::max<size_t>(1, std::min(want, fit));
-      launch.args[l.arg].value = {std::to_string(n * width), 0};
-      r.arguments[l.arg].given =
-          fmt::format("{} x {} of local memory", n, pointee(r.arguments[l.arg].type_name));
+    arg.kind = ArgSpec::Kind::image;
+    for (int d = 0; d < imageDims; ++d)
+      arg.image_size.push_back(static_cast<size_t>(d) < r.global.size() ? r.global[d] : 1);
+    const size_t pixels = std::accumulate(arg.image_size.begin(), arg.image_size.end(), size_t{1},
+                                          std::multiplies<>());
+    std::mt19937_64 random(options.seed + i);
+    std::uniform_real_distribution<float> lane(-1.0f, 1.0f);
+    for (size_t k = 0; k < 4 * pixels; ++k) {
+      const float v = lane(random);
+      const auto* p = reinterpret_cast<const uint8_t*>(&v);
+      arg.bytes.insert(arg.bytes.end(), p, p + sizeof v);
     }
+    std::string size = commaList(arg.image_size);
+    std::replace(size.begin(), size.end(), ',', 'x');
+    a.given = fmt::format("{} image of RGBA floats, random in [-1, 1]", size);
+    return arg;
   }
-  spec.launches.push_back(launch);
-  if (!spec.buffers.empty() &&
-      std::any_of(r.arguments.begin(), r.arguments.end(), [](const ScanArgument& a) {
-        return !a.from_user && (a.address_space == "global" || a.address_space == "constant");
-      }))
-    r.notes.push_back(
-        fmt::format("buffers not set with --arg NAME=COUNT hold {} elements each: an "
-                    "access past a smaller real buffer goes unseen",
-                    bufferDefault));
 
-  ReferenceRegistry::instance().add(kNoReference, [](RefCase&) {});
+  // The element type and width of argument i, or a struct's bytes, sized by the device's compiler.
+  ArgType argType(cl_uint i, const ScanArgument& a) const {
+    ArgType t;
+    t.structure = !parseArgType(a.type_name, t.type, t.width);
+    if (!t.structure) return t;
+    auto size = struct_sizes.find(pointee(a.type_name));
+    if (size == struct_sizes.end() || size->second == 0)
+      throw ScanUsageError(fmt::format(
+          "argument {} '{}' has type '{}', whose size the device's compiler did not give "
+          "(sizeof({}) in a kernel appended to the source did not build)",
+          i, a.name, a.type_name, pointee(a.type_name)));
+    t.struct_bytes = size->second;
+    t.type = ElemType::u8;
+    t.width = static_cast<int>(t.struct_bytes);
+    return t;
+  }
 
-  // The launches: the defaults, then one value at a time of each scalar not fixed and, when no
-  // local size was given, other shapes a driver could pick, in rounds, within options.tries.
-  struct Try {
-    std::string label;
-    std::map<size_t, double> values;  // argument position -> value
-    std::vector<size_t> local;
-    bool zero_integers = false;       // integer buffers scan filled hold 0 instead of random values
-    std::vector<size_t> global = {};  // empty: r.global
-  };
-  std::vector<std::vector<size_t>> otherLocals;
-  if (r.local_chosen) {
+  // A __global or __constant buffer: its count (--arg NAME=COUNT or NAME=uninit:COUNT, else the
+  // default) and its contents.
+  void bufferArgument(ScanArgument& a, const ArgType& t, const std::string& value, ArgSpec& arg) {
+    const bool uninit = value.rfind("uninit:", 0) == 0;  // --arg NAME=uninit:N
+    const std::string countText = uninit ? value.substr(7) : value;
+    size_t n = a.from_user ? parseCount(a.name, countText) : buffer_default;
+    BufferSpec b;
+    b.name = a.name;
+    b.type = t.type;
+    b.count = {std::to_string(n * t.width), 0};
+    b.role = Role::in;
+    if (uninit) {
+      b.init.kind = InitSpec::Kind::none;
+      b.init.text = "uninitialized";
+    } else if (t.structure) {
+      // Small integers in every 4-byte word (a float field reads a tiny denormal, an int field
+      // an index like an int buffer's): elements differ, so stores of them are not uniform
+      // writes (the simulator leaves those races out), and no field is a wild index.
+      if (t.struct_bytes % 4 == 0) {
+        b.type = ElemType::u32;
+        b.count = {std::to_string(n * t.width / 4), 0};
+      }
+      b.init.kind = InitSpec::Kind::uniform;
+      b.init.a = 0, b.init.b = 100, b.init.text = "uniform(0, 100)";
+    } else if (isFloat(t.type)) {
+      b.init.kind = InitSpec::Kind::uniform;
+      b.init.a = -1, b.init.b = 1, b.init.text = "uniform(-1, 1)";
+    } else {
+      b.init.kind = InitSpec::Kind::uniform;
+      b.init.a = 0, b.init.b = 100, b.init.text = "uniform(0, 100)";
+      integer_buffers.push_back(b.name);
+    }
+    spec.buffers.push_back(b);
+    arg.kind = ArgSpec::Kind::buffer;
+    arg.buffer = a.name;
+    const std::string what =
+        t.structure ? fmt::format("{} ({} bytes each)", pointee(a.type_name), t.struct_bytes)
+                    : pointee(a.type_name);
+    a.given =
+        fmt::format("{} x {}, {}", n, what,
+                    uninit        ? "uninitialized"
+                    : t.structure ? (t.struct_bytes % 4 == 0 ? "each 4-byte word random in [0, 100]"
+                                                             : "each byte random in [0, 100]")
+                    : isFloat(t.type) ? "random in [-1, 1]"
+                                      : "random in [0, 100]");
+  }
+
+  // A vector by value: every lane the scalar default, or --arg's lanes.
+  void vectorArgument(ScanArgument& a, const ArgType& t, const std::string& value,
+                      ArgSpec& arg) const {
+    std::vector<double> lanes;
+    if (a.from_user) {
+      std::stringstream in(value);
+      for (std::string lane; std::getline(in, lane, ',');)
+        lanes.push_back(parseNumber(a.name, trim(lane)));
+      const size_t declared =
+          t.width == 4 && a.type_name.find('3') != std::string::npos ? 3 : t.width;
+      if (lanes.size() != 1 && lanes.size() != declared)
+        throw ScanUsageError(fmt::format("--arg {}={}: {} has {} lanes (give 1 or {} values)",
+                                         a.name, value, a.type_name, declared, declared));
+    } else {
+      lanes = {isFloat(t.type) ? 1.0 : static_cast<double>(r.global[0])};
+    }
+    arg.kind = ArgSpec::Kind::bytes;
+    arg.bytes = vectorBytes(t.type, t.width, lanes);
+    std::string shown;
+    for (double v : lanes) shown += (shown.empty() ? "" : ",") + number(v);
+    a.given = fmt::format("= ({}){}", shown, lanes.size() == 1 ? " in every lane" : "");
+  }
+
+  // A scalar: the user's value, a range explored (LO..HI), or the default and values explored.
+  void scalarArgument(cl_uint i, ScanArgument& a, const ArgType& t, const std::string& value,
+                      ArgSpec& arg) {
+    double v = 0;
+    const size_t range = a.from_user ? value.find("..") : std::string::npos;
+    if (range != std::string::npos) {  // LO..HI: explored like an unset scalar, within it
+      const double lo = parseNumber(a.name, value.substr(0, range));
+      const double hi = parseNumber(a.name, value.substr(range + 2));
+      if (lo > hi)
+        throw ScanUsageError(
+            fmt::format("--arg {}={}: the range's low end is above its high end", a.name, value));
+      std::vector<double> values = rangeValuesToTry(t.type, lo, hi, options.seed + i);
+      v = values.front();
+      values.erase(values.begin());
+      explore.push_back({launch.args.size(), a.name, values});
+      a.given = fmt::format("= {} (of {}..{})", number(v), number(lo), number(hi));
+    } else {
+      v = a.from_user ? parseNumber(a.name, value)
+                      : (isFloat(t.type) ? 1.0 : static_cast<double>(r.global[0]));
+      if (!a.from_user)
+        explore.push_back({launch.args.size(), a.name,
+                           scalarValuesToTry(t.type, v, r.global[0], options.seed + i)});
+      a.given = fmt::format("= {}", number(v));
+    }
+    arg.kind = ArgSpec::Kind::scalar;
+    arg.name = a.name;
+    arg.value = {number(v), 0};
+  }
+
+  // An --arg that names no parameter is a usage error that lists them.
+  void checkArgNames() const {
+    for (const auto& [name, value] : options.args)
+      if (std::find(known.begin(), known.end(), name) == known.end()) {
+        std::string list;
+        for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
+        throw ScanUsageError(
+            fmt::format("--arg {}: kernel '{}' has no parameter of that name (it has: {})", name,
+                        options.kernel, list.empty() ? "none" : list));
+      }
+  }
+
+  // Unset __local arguments share the device's local memory: 4 elements per work-item of the
+  // group, at least 1024, as far as the memory allows. Then the launch joins the spec.
+  void finishSpec() {
+    if (!locals.empty()) {
+      uint64_t room =
+          dev.local_mem_size ? dev.local_mem_size / 2 : 16384;  // leave room for the kernel's own
+      for (const auto& l : locals) {
+        size_t width = static_cast<size_t>(l.width);
+        size_t want = std::max(kScanMinBufferElements, kScanBufferPerItem * group_items);
+        size_t fit = room / locals.size() / (sizeOf(l.type) * width);
+        size_t n = std::max<size_t>(1, std::min(want, fit));
+        launch.args[l.arg].value = {std::to_string(n * width), 0};
+        r.arguments[l.arg].given =
+            fmt::format("{} x {} of local memory", n, pointee(r.arguments[l.arg].type_name));
+      }
+    }
+    spec.launches.push_back(launch);
+    if (!spec.buffers.empty() &&
+        std::any_of(r.arguments.begin(), r.arguments.end(), [](const ScanArgument& a) {
+          return !a.from_user && (a.address_space == "global" || a.address_space == "constant");
+        }))
+      r.notes.push_back(
+          fmt::format("buffers not set with --arg NAME=COUNT hold {} elements each: an "
+                      "access past a smaller real buffer goes unseen",
+                      buffer_default));
+    ReferenceRegistry::instance().add(kNoReference, [](RefCase&) {});
+  }
+
+  // Other local sizes a driver could pick, when scan chose the first.
+  void findOtherLocals() {
+    if (!r.local_chosen) return;
     size_t kernelMax = dev.max_work_group_size, multiple = 1;
     try {
       kernelMax = kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dev.device);
@@ -738,73 +825,75 @@ ScanResult runScan(DeviceSession& session, const ScanOptions& options) {
     }
     for (auto& shape : driverLikeLocalSizes(r.global, std::min<size_t>(kernelMax, 256), multiple,
                                             dev.max_work_item_sizes))
-      if (shape != r.local) otherLocals.push_back(std::move(shape));
+      if (shape != r.local) other_locals.push_back(std::move(shape));
   }
-  std::vector<Try> tries = {{"defaults", {}, r.local}};
-  const size_t most = static_cast<size_t>(std::max(options.tries, 1));
-  for (size_t round = 0; tries.size() < most; ++round) {
-    bool any = false;
-    for (const auto& e : explore)
-      if (round < e.values.size() && tries.size() < most) {
-        tries.push_back({fmt::format("{}={}", e.name, number(e.values[round])),
-                         {{e.arg, e.values[round]}},
-                         r.local});
+
+  // The launches: the defaults, then one value at a time of each scalar not fixed and, when no
+  // local size was given, other shapes a driver could pick, in rounds, within options.tries.
+  void planTries() {
+    findOtherLocals();
+    tries = {{"defaults", {}, r.local}};
+    const size_t most = static_cast<size_t>(std::max(options.tries, 1));
+    for (size_t round = 0; tries.size() < most; ++round) {
+      bool any = false;
+      for (const auto& e : explore)
+        if (round < e.values.size() && tries.size() < most) {
+          tries.push_back({fmt::format("{}={}", e.name, number(e.values[round])),
+                           {{e.arg, e.values[round]}},
+                           r.local});
+          any = true;
+        }
+      if (round < other_locals.size() && tries.size() < most) {
+        tries.push_back({"local " + commaList(other_locals[round]), {}, other_locals[round]});
         any = true;
       }
-    if (round < otherLocals.size() && tries.size() < most) {
-      tries.push_back({"local " + commaList(otherLocals[round]), {}, otherLocals[round]});
-      any = true;
+      if (round < other_globals.size() && tries.size() < most) {
+        tries.push_back({"global " + commaList(other_globals[round]),
+                         {},
+                         r.local,
+                         false,
+                         other_globals[round]});
+        any = true;
+      }
+      if (round == 0 && !integer_buffers.empty() && tries.size() < most) {
+        tries.push_back({"integer buffers 0", {}, r.local, true});
+        any = true;
+      }
+      if (!any) break;
     }
-    if (round < otherGlobals.size() && tries.size() < most) {
-      tries.push_back(
-          {"global " + commaList(otherGlobals[round]), {}, r.local, false, otherGlobals[round]});
-      any = true;
-    }
-    if (round == 0 && !integerBuffers.empty() && tries.size() < most) {
-      tries.push_back({"integer buffers 0", {}, r.local, true});
-      any = true;
-    }
-    if (!any) break;
+    noteTries(most);
   }
-  if (!explore.empty() || !otherLocals.empty() || !integerBuffers.empty()) {
+
+  // The note that lists the launches planned beyond the defaults.
+  void noteTries(size_t most) {
+    if (explore.empty() && other_locals.empty() && integer_buffers.empty()) return;
     std::string scalars;
     for (const auto& e : explore) {
       std::string values;
       for (double v : e.values) values += ", " + number(v);
       scalars += fmt::format("{}{}{}", scalars.empty() ? "" : "; ", e.name, values);
     }
-    std::string locals;
-    for (const auto& l : otherLocals) locals += (locals.empty() ? "" : "; ") + commaList(l);
+    std::string shapes;
+    for (const auto& l : other_locals) shapes += (shapes.empty() ? "" : "; ") + commaList(l);
     std::string zeroed;
     if (std::any_of(tries.begin(), tries.end(), [](const Try& t) { return t.zero_integers; }))
-      for (const auto& b : integerBuffers) zeroed += (zeroed.empty() ? "" : ", ") + b;
+      for (const auto& b : integer_buffers) zeroed += (zeroed.empty() ? "" : ", ") + b;
     r.notes.push_back(fmt::format(
         "{} launches of at most {} (--tries){}{}{}; fix a scalar with --arg NAME=VALUE, explore a "
         "range with --arg NAME=LO..HI",
         tries.size(), most, scalars.empty() ? "" : "; other scalar values: " + scalars,
-        locals.empty() ? "" : "; other local sizes: " + locals,
+        shapes.empty() ? "" : "; other local sizes: " + shapes,
         zeroed.empty() ? "" : "; integer buffers all 0: " + zeroed));
   }
 
-  std::map<std::string, size_t> seen;  // merge key -> index in r.findings
-  double longestTry = 0;               // CPU seconds of the costliest launch so far
-  for (const auto& t : tries) {
-    const double cpuBefore = processCpuSeconds();
-    if (options.cpu_budget_s > 0 && !r.tries.empty() &&
-        cpuBefore + longestTry > options.cpu_budget_s) {
-      r.notes.push_back(fmt::format(
-          "{} of the {} launches not run: with {:.0f} s of CPU time used and the longest launch "
-          "at {:.0f} s, the next would likely pass the time limit ({:.0f} s of CPU, --timeout)",
-          tries.size() - r.tries.size(), tries.size(), cpuBefore, longestTry,
-          options.cpu_budget_s));
-      break;
-    }
+  // The spec of one launch: the defaults with the try's values, contents and sizes.
+  Spec specOf(const Try& t) const {
     Spec one = spec;
     for (const auto& [arg, value] : t.values) one.launches[0].args[arg].value = {number(value), 0};
     if (t.zero_integers)
       for (auto& b : one.buffers)
-        if (std::find(integerBuffers.begin(), integerBuffers.end(), b.name) !=
-            integerBuffers.end()) {
+        if (std::find(integer_buffers.begin(), integer_buffers.end(), b.name) !=
+            integer_buffers.end()) {
           b.init.kind = InitSpec::Kind::zero;
           b.init.text = "zero";
         }
@@ -814,36 +903,91 @@ ScanResult runScan(DeviceSession& session, const ScanOptions& options) {
     }
     one.launches[0].local.clear();
     for (size_t l : t.local) one.launches[0].local.push_back({std::to_string(l), 0});
-    const auto start = std::chrono::steady_clock::now();
-    CaseOutcome outcome = options.sanitize
-                              ? sanitizedCase(session, one, buildPath, options, r, t.label)
-                              : session.runCase(one, {}, options.seed);
-    ScanTry done{t.label, t.local, outcome.findings.size(),
-                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()};
-    r.tries.push_back(done);
-    longestTry = std::max(longestTry, processCpuSeconds() - cpuBefore);
-    for (auto& f : outcome.findings) {
-      f = chargeBodilessCall(std::move(f), options.source_path);
-      const std::string key = mergeKey(f);
-      if (seen.count(key)) continue;
-      if (t.label != "defaults") f.summary += " [with " + t.label + "]";
-      seen.emplace(key, r.findings.size());
-      r.findings.push_back(std::move(f));
+    return one;
+  }
+
+  // The result so far to whoever follows the scan (its parent process).
+  void report() const {
+    if (progress) progress(r);
+  }
+
+  // Every launch planned, each finding listed once (with the first launch that showed it); a
+  // launch that would likely pass the CPU budget is not run (not_run names it), nor any after a
+  // build or tool error (which they would repeat).
+  void runTries() {
+    std::map<std::string, size_t> seen;  // merge key -> index in r.findings
+    double longestTry = 0;               // CPU seconds of the costliest launch so far
+    for (const auto& t : tries) r.not_run.push_back(t.label);
+    report();
+    for (const auto& t : tries) {
+      const double cpuBefore = processCpuSeconds();
+      if (options.cpu_budget_s > 0 && !r.tries.empty() &&
+          cpuBefore + longestTry > options.cpu_budget_s) {
+        r.notes.push_back(fmt::format(
+            "{} of the {} launches not run: with {:.0f} s of CPU time used and the longest "
+            "launch at {:.0f} s, the next would likely pass the time limit ({:.0f} s of CPU, "
+            "--timeout)",
+            tries.size() - r.tries.size(), tries.size(), cpuBefore, longestTry,
+            options.cpu_budget_s));
+        break;
+      }
+      const auto start = std::chrono::steady_clock::now();
+      CaseOutcome outcome = options.sanitize
+                                ? sanitizedCase(session, specOf(t), build_path, options, r, t.label)
+                                : session.runCase(specOf(t), {}, options.seed);
+      ScanTry done{t.label, t.local, outcome.findings.size(),
+                   std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()};
+      r.tries.push_back(done);
+      longestTry = std::max(longestTry, processCpuSeconds() - cpuBefore);
+      for (auto& f : outcome.findings) {
+        f = chargeBodilessCall(std::move(f), options.source_path);
+        const std::string key = mergeKey(f);
+        if (seen.count(key)) continue;
+        if (t.label != "defaults") f.summary += " [with " + t.label + "]";
+        seen.emplace(key, r.findings.size());
+        r.findings.push_back(std::move(f));
+      }
+      r.not_run.erase(r.not_run.begin());
+      report();
+      // A kernel that does not build or launch fails the same way with other values.
+      if (std::any_of(r.findings.begin(), r.findings.end(), [](const Finding& f) {
+            return f.kind == FindingKind::build_error || f.kind == FindingKind::tool_error;
+          })) {
+        r.not_run.clear();
+        break;
+      }
     }
-    // A kernel that does not build or launch fails the same way with other values.
-    if (std::any_of(r.findings.begin(), r.findings.end(), [](const Finding& f) {
-          return f.kind == FindingKind::build_error || f.kind == FindingKind::tool_error;
-        }))
-      break;
   }
-  for (auto& note : session.takeSimulatorNotes()) r.notes.push_back(std::move(note));
-  for (FindingKind kind : options.suppress) {
-    auto dropped = std::erase_if(r.findings, [&](const Finding& f) { return f.kind == kind; });
-    if (dropped)
-      r.notes.push_back(fmt::format("{} {} finding{} suppressed (--suppress)", dropped,
-                                    toString(kind), dropped == 1 ? "" : "s"));
+
+  // The simulator's notes, and the findings the user suppressed counted.
+  void finish() {
+    for (auto& note : session.takeSimulatorNotes()) r.notes.push_back(std::move(note));
+    for (FindingKind kind : options.suppress) {
+      auto dropped = std::erase_if(r.findings, [&](const Finding& f) { return f.kind == kind; });
+      if (dropped)
+        r.notes.push_back(fmt::format("{} {} finding{} suppressed (--suppress)", dropped,
+                                      toString(kind), dropped == 1 ? "" : "s"));
+    }
   }
-  return r;
+};
+
+}  // namespace
+
+ScanResult runScan(DeviceSession& session, const ScanOptions& options,
+                   const std::function<void(const ScanResult&)>& progress) {
+  ScanRun s(session, options, progress);
+  s.start();
+  s.stubBodiless();
+  if (!s.build()) return std::move(s.r);
+  s.sizeStructs();
+  s.startSpec();
+  s.fillArguments();
+  s.checkArgNames();
+  s.finishSpec();
+  s.planTries();
+  s.runTries();
+  s.finish();
+  return std::move(s.r);
 }
 
 }  // namespace clh::scan

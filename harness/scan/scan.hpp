@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
@@ -100,6 +101,9 @@ struct ScanResult {
   std::vector<Finding> findings;   ///< every diagnostic: the kernel's, or the tool's (tool_error)
   std::vector<std::string> notes;  ///< what the reader should know about how it ran
   std::vector<ScanTry> tries;      ///< every launch, the defaults first
+  /// The launches planned that did not run, by their values ("n=0"): the time limit (--timeout)
+  /// or an interrupt stopped the scan first. A launch cut short is among them.
+  std::vector<std::string> not_run;
 };
 
 /// The values a scan tries for a scalar argument the user did not fix, after `first` (the
@@ -157,8 +161,11 @@ PlannedGrid planGrid(const ScanOptions& options, const DeviceInfo& dev);
 /// Builds the kernel on the session's device (adding -cl-kernel-arg-info), reads its argument
 /// info, fills every argument and runs one launch. A kernel that does not build is a build_error
 /// finding. Throws ScanUsageError for what the user must change, std::runtime_error for a device
-/// that gives no argument info.
-ScanResult runScan(DeviceSession& session, const ScanOptions& options);
+/// that gives no argument info. `progress`, when set, gets the result so far once the launches are
+/// planned and after each launch (a child sends it to its parent, which reports it if the scan is
+/// stopped).
+ScanResult runScan(DeviceSession& session, const ScanOptions& options,
+                   const std::function<void(const ScanResult&)>& progress = {});
 
 /// The terminal listing: the launch, each argument, then each diagnostic with its source lines.
 std::string renderScan(const ScanResult& result);
