@@ -561,7 +561,7 @@ ScanResult runScan(DeviceSession& session, const ScanOptions& options) {
     if (!fillableType(a.type_name))
       throw ScanUsageError(fmt::format(
           "argument {} '{}' has type '{}', which scan cannot fill "
-          "(it fills scalars, vectors, structs and buffers of them, 2-D images and samplers)",
+          "(it fills scalars, vectors, structs and buffers of them, 1-D to 3-D images, samplers)",
           i, a.name, a.type_name));
     ArgSpec arg;
     const bool structure = !parseArgType(a.type_name, type, width);
