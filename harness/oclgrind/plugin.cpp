@@ -8,6 +8,8 @@
 // (async_copies.hpp), and "finished without waiting for events" names the copies never waited for.
 // In kernels that use images, uninitialized reports that stem only from host-written images are
 // left out and counted, and reads and writes outside an image are reported (image_checks.hpp).
+// A barrier whose work-items pass different flags is reported as that, and the races Oclgrind
+// cannot see across it are looked for (barrier_flags.hpp).
 //
 // Built without RTTI, as liboclgrind is (it exports no typeinfo for oclgrind::Plugin).
 
@@ -44,6 +46,7 @@
 #include <oclgrind/WorkItem.h>
 
 #include "async_copies.hpp"
+#include "barrier_flags.hpp"
 #include "image_checks.hpp"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Argument.h"
@@ -416,6 +419,7 @@ class JsonLinesPlugin : public oclgrind::Plugin {
         writer_(path),
         async_([this](const std::string& text) { log(oclgrind::ERROR, text.c_str()); }),
         images_([this](const std::string& text) { logMessage(oclgrind::ERROR, text.c_str()); }),
+        flags_([this](const std::string& text) { logMessage(oclgrind::ERROR, text.c_str()); }),
         context_id_(g_nextContext.fetch_add(1)) {
     // Which checks Oclgrind runs in this context (it reads the same variables when the context is
     // made), so a reader can tell "no race found" from "race detection was off".
@@ -454,6 +458,9 @@ class JsonLinesPlugin : public oclgrind::Plugin {
     imaging_ = kernel != nullptr && kernel->getFunction() != nullptr &&
                clh_oclgrind::ImageChecks::usesImages(kernel->getFunction()->getParent());
     if (imaging_) images_.kernelBegin(invocation);
+    flagging_ = kernel != nullptr && kernel->getFunction() != nullptr &&
+                clh_oclgrind::BarrierFlags::varies(kernel->getFunction()->getParent());
+    if (flagging_) flags_.kernelBegin(kernel->getProgram(), m_context->getGlobalMemory());
     last_progress_ = std::chrono::steady_clock::now().time_since_epoch().count();
     writer_.write(record);
   }
@@ -462,6 +469,7 @@ class JsonLinesPlugin : public oclgrind::Plugin {
   /// second, so a reader can show how far a large grid is and estimate the rest.
   void workGroupComplete(const oclgrind::WorkGroup* group) override {
     if (copying_) async_.workGroupComplete(group);
+    if (flagging_) flags_.workGroupComplete(group);
     const long done = ++groups_done_;
     const long long now = std::chrono::steady_clock::now().time_since_epoch().count();
     long long last = last_progress_.load();
@@ -501,6 +509,7 @@ class JsonLinesPlugin : public oclgrind::Plugin {
                    size_t size, const uint8_t*) override {
     if (watching_.load(std::memory_order_acquire)) storeSeen(memory, item, address, size);
     if (copying_) async_.access(memory, item, address, size, true);
+    if (flagging_) flags_.access(memory, item, address, size, true);
   }
   void hostMemoryStore(const oclgrind::Memory* memory, size_t address, size_t size,
                        const uint8_t*) override {
@@ -512,6 +521,7 @@ class JsonLinesPlugin : public oclgrind::Plugin {
   void memoryLoad(const oclgrind::Memory* memory, const oclgrind::WorkItem* item, size_t address,
                   size_t size) override {
     if (copying_) async_.access(memory, item, address, size, false);
+    if (flagging_) flags_.access(memory, item, address, size, false);
   }
   void memoryAtomicLoad(const oclgrind::Memory* memory, const oclgrind::WorkItem* item,
                         oclgrind::AtomicOp, size_t address, size_t size) override {
@@ -531,14 +541,17 @@ class JsonLinesPlugin : public oclgrind::Plugin {
   // calls the builtins.
   void workGroupBegin(const oclgrind::WorkGroup* group) override {
     if (copying_) async_.workGroupBegin(group);
+    if (flagging_) flags_.workGroupBegin(group);
   }
-  void workGroupBarrier(const oclgrind::WorkGroup* group, uint32_t) override {
+  void workGroupBarrier(const oclgrind::WorkGroup* group, uint32_t fence) override {
     if (copying_) async_.workGroupBarrier(group);
+    if (flagging_) flags_.workGroupBarrier(group, fence);
   }
   void instructionExecuted(const oclgrind::WorkItem* item, const llvm::Instruction* instruction,
                            const oclgrind::TypedValue& result) override {
     if (copying_) async_.instructionExecuted(item, instruction, result);
     if (imaging_) images_.instructionExecuted(item, instruction);
+    if (flagging_) flags_.instructionExecuted(item, instruction);
   }
 
   void log(oclgrind::MessageType type, const char* message) override {
@@ -546,6 +559,13 @@ class JsonLinesPlugin : public oclgrind::Plugin {
     if (imaging_ && message != nullptr && std::strstr(message, "ninitiali") != nullptr &&
         images_.leaveOut(currentWorkItem()))
       return;  // stems only from images the host wrote, whose pixels Oclgrind does not follow
+    if (message != nullptr && std::strstr(message, "divergence detected (barrier)") != nullptr) {
+      const std::string flags = barrierFlagsReport(message);
+      if (!flags.empty()) {
+        logMessage(type, flags.c_str());
+        return;
+      }
+    }
     // Oclgrind's "finished without waiting for events" names the work-item that finished last:
     // the copies never waited for are what it is about, so their lines replace its location.
     static constexpr std::string_view kUnwaited = "Work-item finished without waiting for events";
@@ -602,6 +622,14 @@ class JsonLinesPlugin : public oclgrind::Plugin {
   bool isThreadSafe() const override { return true; }
 
  private:
+  /// A divergence at a barrier reached with different flags, reworded (barrier_flags.hpp).
+  std::string barrierFlagsReport(const char* message) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (invocation_ == nullptr) return {};
+    return clh_oclgrind::barrierFlagsReport(message, invocation_->getCurrentWorkItem(),
+                                            invocation_->getCurrentWorkGroup());
+  }
+
   const oclgrind::WorkItem* currentWorkItem() {
     std::lock_guard<std::mutex> lock(mutex_);
     return invocation_ != nullptr ? invocation_->getCurrentWorkItem() : nullptr;
@@ -817,6 +845,9 @@ class JsonLinesPlugin : public oclgrind::Plugin {
   clh_oclgrind::ImageChecks images_;
   /// This launch's kernel's module calls an image builtin (set at kernelBegin).
   std::atomic<bool> imaging_{false};
+  clh_oclgrind::BarrierFlags flags_;
+  /// Some barrier of this launch's kernel's module takes flags that are not a constant.
+  std::atomic<bool> flagging_{false};
   std::string watch_path_;
   std::mutex watch_mutex_;
   std::vector<Watched> watched_;

@@ -1,7 +1,7 @@
-// `clharness scan` on image kernels (issue 40), through the built tool on Oclgrind: correct image
-// kernels are clean (Oclgrind 21.10 marks what read_image* returns uninitialized at random), a read
-// outside an image that the specification leaves undefined is reported, and values never written
-// stay reported where they meet a pixel.
+// `clharness scan` on image kernels and on barriers whose flags differ between work-items (issue
+// 40), through the built tool on Oclgrind: correct image kernels are clean (Oclgrind 21.10 marks
+// what read_image* returns uninitialized at random), a read outside an image that the specification
+// leaves undefined is reported, and values never written stay reported where they meet a pixel.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -14,6 +14,7 @@ namespace {
 using namespace clh::test::audit;
 
 const std::string kImages = fixture("kernels/images_checked.cl");
+const std::string kFlags = fixture("kernels/barrier_flags.cl");
 
 ScanOut scanImage(const std::string& kernel, const std::string& sizes) {
   return scanJson(kImages + " --kernel " + kernel + " " + sizes + " --tries 1", "images_" + kernel);
@@ -76,6 +77,35 @@ TEST(ScanImages, AValueNeverWrittenBesideAPixelStaysReported) {
   auto tile = scanImage("tile_short", "--global 16 --local 16");
   EXPECT_EQ(tile.run.code, 1) << tile.run.out;
   EXPECT_EQ(tile.first(), "uninitialized") << tile.run.out;
+}
+
+ScanOut scanFlags(const std::string& kernel) {
+  return scanJson(kFlags + " --kernel " + kernel + " --global 8 --local 8 --tries 1",
+                  "flags_" + kernel);
+}
+
+TEST(ScanBarrierFlags, FlagsThatDifferBetweenWorkItemsAreReportedAsSuch) {
+  REQUIRE_OCLGRIND();
+  auto s = scanFlags("fenced_writer");
+  EXPECT_EQ(s.run.code, 1) << s.run.out;
+  EXPECT_EQ(s.kinds(), std::vector<std::string>{"divergence"}) << s.run.out;
+  const auto* f = s.find("divergence");
+  ASSERT_NE(f, nullptr) << s.run.out;
+  const std::string summary = (*f)["summary"];
+  EXPECT_NE(summary.find("different flags to one barrier"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("CLK_LOCAL_MEM_FENCE"), std::string::npos) << summary;
+  EXPECT_EQ(lineSet(*f), std::set<int>{11}) << summary;
+}
+
+TEST(ScanBarrierFlags, TheRaceBehindTheFirstWorkItemsFlagsIsFound) {
+  REQUIRE_OCLGRIND();
+  auto s = scanFlags("unfenced_readers");
+  EXPECT_EQ(s.run.code, 1) << s.run.out;
+  const auto* race = s.find("race");
+  ASSERT_NE(race, nullptr) << s.run.out;
+  EXPECT_EQ(lineSet(*race), (std::set<int>{23, 25})) << (*race)["summary"];
+  EXPECT_EQ((*race)["address_space"], "local") << (*race)["summary"];
+  EXPECT_NE(s.find("divergence"), nullptr) << s.run.out;
 }
 
 }  // namespace
