@@ -108,4 +108,17 @@ TEST(ScanBarrierFlags, TheRaceBehindTheFirstWorkItemsFlagsIsFound) {
   EXPECT_NE(s.find("divergence"), nullptr) << s.run.out;
 }
 
+TEST(ScanBarrierFlags, SameValueRacesNotLookedForAreSaid) {
+  REQUIRE_OCLGRIND();
+  auto s = scanFlags("fenced_writer");
+  EXPECT_TRUE(hasNote(s, "races in which every work-item stores the same value are not looked for"))
+      << s.run.out;
+  auto asked = scanJson(kFlags +
+                            " --kernel fenced_writer --global 8 --local 8 --tries 1 "
+                            "--uniform-writes",
+                        "flags_uniform");
+  EXPECT_FALSE(hasNote(asked, "are not looked for")) << asked.run.out;
+  EXPECT_TRUE(hasNote(asked, "(--uniform-writes)")) << asked.run.out;
+}
+
 }  // namespace
