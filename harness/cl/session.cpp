@@ -527,6 +527,8 @@ struct DeviceSession::CaseRun {
     };
     if (n.size() == 3)
       place(cl::Image3D(s.context_, CL_MEM_READ_WRITE, format, region[0], region[1], region[2]));
+    else if (n.size() == 1)
+      place(cl::Image1D(s.context_, CL_MEM_READ_WRITE, format, region[0]));
     else
       place(cl::Image2D(s.context_, CL_MEM_READ_WRITE, format, region[0], region[1]));
   }
@@ -650,6 +652,8 @@ struct DeviceSession::CaseRun {
       out.findings.push_back(std::move(f));
     }
     for (auto& f : log.allFindings()) out.findings.push_back(std::move(f));
+    for (const auto& launch : log.launches)
+      if (std::string note = imagePixelsNote(launch); !note.empty()) s.noteSimulator(note);
   }
 
   // The reference computes the expected final contents from the same initial buffers.

@@ -6,6 +6,10 @@
 // An out-of-bounds access to local or private memory names the array it was derived from.
 // An access that races with an async copy still in flight is reported as a race with both lines
 // (async_copies.hpp), and "finished without waiting for events" names the copies never waited for.
+// In kernels that use images, uninitialized reports that stem only from host-written images are
+// left out and counted, and reads and writes outside an image are reported (image_checks.hpp).
+// A barrier whose work-items pass different flags is reported as that, and the races Oclgrind
+// cannot see across it are looked for (barrier_flags.hpp).
 //
 // Built without RTTI, as liboclgrind is (it exports no typeinfo for oclgrind::Plugin).
 
@@ -42,6 +46,8 @@
 #include <oclgrind/WorkItem.h>
 
 #include "async_copies.hpp"
+#include "barrier_flags.hpp"
+#include "image_checks.hpp"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Argument.h"
 #include "llvm/IR/DebugInfo.h"
@@ -51,6 +57,7 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
+#include "value_origins.hpp"
 
 namespace {
 
@@ -208,33 +215,6 @@ void addDeclaration(json& out, const llvm::Value* object) {
   if (!out.contains("name") && object->hasName()) out["name"] = object->getName().str();
 }
 
-/// At -O0 clang keeps every variable in a private slot and loads it before each use, so an access's
-/// underlying object is such a load. When the slot is stored once (a parameter spilled at entry, a
-/// pointer variable set once: `pAlias = p + 10`) and otherwise only loaded, the load's value is
-/// what was stored: follow it, a few steps, to the parameter or array it comes from. Else `object`.
-const llvm::Value* storedOnce(const llvm::Value* object) {
-  for (int step = 0; step < 4; ++step) {
-    const auto* load = llvm::dyn_cast<llvm::LoadInst>(object);
-    if (load == nullptr) return object;
-    const auto* slot =
-        llvm::dyn_cast<llvm::AllocaInst>(load->getPointerOperand()->stripPointerCasts());
-    if (slot == nullptr) return object;
-    const llvm::Value* stored = nullptr;
-    for (const llvm::User* user : slot->users()) {
-      if (const auto* store = llvm::dyn_cast<llvm::StoreInst>(user)) {
-        if (store->getPointerOperand() != slot || stored != nullptr)
-          return object;  // the slot's address escapes, or it is stored twice
-        stored = store->getValueOperand();
-      } else if (!llvm::isa<llvm::LoadInst>(user) && !llvm::isa<llvm::DbgInfoIntrinsic>(user)) {
-        return object;
-      }
-    }
-    if (stored == nullptr) return object;
-    object = llvm::getUnderlyingObject(stored, 16);
-  }
-  return object;
-}
-
 /// The __local or private array a work-item's current access was derived from (its pointer's
 /// underlying object: a kernel's __local variable or __local argument, or an alloca), as
 /// {name, address_space, size, offset, type, line}: `size` the bytes Oclgrind gave it, `offset`
@@ -248,7 +228,7 @@ json arrayOf(const char* text, const oclgrind::WorkItem* item, const oclgrind::K
   if (pointer == nullptr) return nullptr;
   const unsigned space = pointer->getType()->getPointerAddressSpace();
   if (space != oclgrind::AddrSpaceLocal && space != oclgrind::AddrSpacePrivate) return nullptr;
-  const llvm::Value* object = storedOnce(llvm::getUnderlyingObject(pointer, 16));
+  const llvm::Value* object = clh_oclgrind::storedOnce(llvm::getUnderlyingObject(pointer, 16));
   const oclgrind::Memory* memory = nullptr;
   if (llvm::isa<llvm::AllocaInst>(object)) {
     memory = item->getPrivateMemory();
@@ -438,6 +418,8 @@ class JsonLinesPlugin : public oclgrind::Plugin {
       : oclgrind::Plugin(context),
         writer_(path),
         async_([this](const std::string& text) { log(oclgrind::ERROR, text.c_str()); }),
+        images_([this](const std::string& text) { logMessage(oclgrind::ERROR, text.c_str()); }),
+        flags_([this](const std::string& text) { logMessage(oclgrind::ERROR, text.c_str()); }),
         context_id_(g_nextContext.fetch_add(1)) {
     // Which checks Oclgrind runs in this context (it reads the same variables when the context is
     // made), so a reader can tell "no race found" from "race detection was off".
@@ -473,6 +455,12 @@ class JsonLinesPlugin : public oclgrind::Plugin {
     const oclgrind::Kernel* kernel = invocation->getKernel();
     copying_ = kernel != nullptr && callsAsyncCopies(kernel->getFunction());
     if (copying_) async_.kernelBegin(kernel->getProgram(), kernel->getName());
+    imaging_ = kernel != nullptr && kernel->getFunction() != nullptr &&
+               clh_oclgrind::ImageChecks::usesImages(kernel->getFunction()->getParent());
+    if (imaging_) images_.kernelBegin(invocation);
+    flagging_ = kernel != nullptr && kernel->getFunction() != nullptr &&
+                clh_oclgrind::BarrierFlags::varies(kernel->getFunction()->getParent());
+    if (flagging_) flags_.kernelBegin(kernel->getProgram(), m_context->getGlobalMemory());
     last_progress_ = std::chrono::steady_clock::now().time_since_epoch().count();
     writer_.write(record);
   }
@@ -481,6 +469,7 @@ class JsonLinesPlugin : public oclgrind::Plugin {
   /// second, so a reader can show how far a large grid is and estimate the rest.
   void workGroupComplete(const oclgrind::WorkGroup* group) override {
     if (copying_) async_.workGroupComplete(group);
+    if (flagging_) flags_.workGroupComplete(group);
     const long done = ++groups_done_;
     const long long now = std::chrono::steady_clock::now().time_since_epoch().count();
     long long last = last_progress_.load();
@@ -509,17 +498,30 @@ class JsonLinesPlugin : public oclgrind::Plugin {
     }
     reportWatched(launch, invocation);
     writeRepeats();
-    writer_.write(base("kernel_end", launch, invocation));
+    json record = base("kernel_end", launch, invocation);
+    // Oclgrind does not follow an image's pixels: which of its reports were left out.
+    if (imaging_) record["images"] = {{"uninitialized_left_out", images_.leftOut()}};
+    imaging_ = false;
+    writer_.write(record);
   }
 
   void memoryStore(const oclgrind::Memory* memory, const oclgrind::WorkItem* item, size_t address,
                    size_t size, const uint8_t*) override {
     if (watching_.load(std::memory_order_acquire)) storeSeen(memory, item, address, size);
     if (copying_) async_.access(memory, item, address, size, true);
+    if (flagging_) flags_.access(memory, item, address, size, true);
+  }
+  void hostMemoryStore(const oclgrind::Memory* memory, size_t address, size_t size,
+                       const uint8_t*) override {
+    if (memory == m_context->getGlobalMemory()) images_.hostStored(memory, address, size);
+  }
+  void memoryDeallocated(const oclgrind::Memory* memory, size_t address) override {
+    if (memory == m_context->getGlobalMemory()) images_.released(memory, address);
   }
   void memoryLoad(const oclgrind::Memory* memory, const oclgrind::WorkItem* item, size_t address,
                   size_t size) override {
     if (copying_) async_.access(memory, item, address, size, false);
+    if (flagging_) flags_.access(memory, item, address, size, false);
   }
   void memoryAtomicLoad(const oclgrind::Memory* memory, const oclgrind::WorkItem* item,
                         oclgrind::AtomicOp, size_t address, size_t size) override {
@@ -539,17 +541,31 @@ class JsonLinesPlugin : public oclgrind::Plugin {
   // calls the builtins.
   void workGroupBegin(const oclgrind::WorkGroup* group) override {
     if (copying_) async_.workGroupBegin(group);
+    if (flagging_) flags_.workGroupBegin(group);
   }
-  void workGroupBarrier(const oclgrind::WorkGroup* group, uint32_t) override {
+  void workGroupBarrier(const oclgrind::WorkGroup* group, uint32_t fence) override {
     if (copying_) async_.workGroupBarrier(group);
+    if (flagging_) flags_.workGroupBarrier(group, fence);
   }
   void instructionExecuted(const oclgrind::WorkItem* item, const llvm::Instruction* instruction,
                            const oclgrind::TypedValue& result) override {
     if (copying_) async_.instructionExecuted(item, instruction, result);
+    if (imaging_) images_.instructionExecuted(item, instruction);
+    if (flagging_) flags_.instructionExecuted(item, instruction);
   }
 
   void log(oclgrind::MessageType type, const char* message) override {
     if (type == oclgrind::DEBUG) return;
+    if (imaging_ && message != nullptr && std::strstr(message, "ninitiali") != nullptr &&
+        images_.leaveOut(currentWorkItem()))
+      return;  // stems only from images the host wrote, whose pixels Oclgrind does not follow
+    if (message != nullptr && std::strstr(message, "divergence detected (barrier)") != nullptr) {
+      const std::string flags = barrierFlagsReport(message);
+      if (!flags.empty()) {
+        logMessage(type, flags.c_str());
+        return;
+      }
+    }
     // Oclgrind's "finished without waiting for events" names the work-item that finished last:
     // the copies never waited for are what it is about, so their lines replace its location.
     static constexpr std::string_view kUnwaited = "Work-item finished without waiting for events";
@@ -606,6 +622,19 @@ class JsonLinesPlugin : public oclgrind::Plugin {
   bool isThreadSafe() const override { return true; }
 
  private:
+  /// A divergence at a barrier reached with different flags, reworded (barrier_flags.hpp).
+  std::string barrierFlagsReport(const char* message) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (invocation_ == nullptr) return {};
+    return clh_oclgrind::barrierFlagsReport(message, invocation_->getCurrentWorkItem(),
+                                            invocation_->getCurrentWorkGroup());
+  }
+
+  const oclgrind::WorkItem* currentWorkItem() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return invocation_ != nullptr ? invocation_->getCurrentWorkItem() : nullptr;
+  }
+
   /// Where a report comes from: its first line without addresses, and the current instruction
   /// (or, for reports made at a barrier or a group's end, the rest of the text: a race's lines).
   static std::string siteOf(const char* message, const oclgrind::KernelInvocation* invocation) {
@@ -813,6 +842,12 @@ class JsonLinesPlugin : public oclgrind::Plugin {
   clh_oclgrind::AsyncCopies async_;
   /// This launch's kernel's module calls an async copy builtin (set at kernelBegin).
   std::atomic<bool> copying_{false};
+  clh_oclgrind::ImageChecks images_;
+  /// This launch's kernel's module calls an image builtin (set at kernelBegin).
+  std::atomic<bool> imaging_{false};
+  clh_oclgrind::BarrierFlags flags_;
+  /// Some barrier of this launch's kernel's module takes flags that are not a constant.
+  std::atomic<bool> flagging_{false};
   std::string watch_path_;
   std::mutex watch_mutex_;
   std::vector<Watched> watched_;

@@ -165,14 +165,15 @@ std::vector<uint8_t> vectorBytes(ElemType type, int width, const std::vector<dou
 
 bool fillableType(const std::string& type_name) {
   static const std::regex opaque(
-      R"(\b(image1d\w*|image2d_(array|depth|msaa)\w*|image3d\w*|pipe|queue_t|clk_event_t|)"
+      R"(\b(image1d_(array|buffer)\w*|image2d_(array|depth|msaa)\w*|pipe|queue_t|clk_event_t|)"
       R"(event_t|reserve_id_t)\b)");
   return !std::regex_search(type_name, opaque);
 }
 
 int imageDimensions(const std::string& type_name) {
-  static const std::regex image(R"(\bimage2d_t\b)");
-  return std::regex_search(type_name, image) ? 2 : 0;
+  static const std::regex image(R"(\bimage([123])d_t\b)");
+  std::smatch m;
+  return std::regex_search(type_name, m, image) ? m[1].str()[0] - '0' : 0;
 }
 
 bool isSampler(const std::string& type_name) {

@@ -208,6 +208,16 @@ SimulatorLimits simulatorLimits(double timeout_s) {
 
 namespace {
 
+// Whether races of equal values were looked for: the simulator leaves them out unless asked.
+std::string sameValueRacesNote(bool uniform_writes) {
+  if (uniform_writes)
+    return "write-write races in which the work-items store the same value are reported too "
+           "(--uniform-writes)";
+  return "write-write races in which every work-item stores the same value are not looked for "
+         "(the simulator leaves them out; --uniform-writes reports them: OpenCL C makes any data "
+         "race undefined)";
+}
+
 // The scan in this process (the child's, or --no-isolate's), the simulator's log at `log_base`
 // + ".oclgrind.jsonl"; throws ScanUsageError for options that cannot be used.
 clh::scan::ScanResult scanHere(
@@ -242,10 +252,7 @@ clh::scan::ScanResult scanHere(
   {
     clh::DeviceSession session(dev, sim.get());
     r = clh::scan::runScan(session, o, progress);
-    if (sim && a.uniform_writes)
-      r.notes.push_back(
-          "write-write races in which the work-items store the same value are reported too "
-          "(--uniform-writes)");
+    if (sim) r.notes.push_back(sameValueRacesNote(a.uniform_writes));
     if (job.optimised)
       r.notes.push_back(
           "the unoptimised build ran past the time limit (--timeout) on the smallest grid: the "

@@ -596,7 +596,7 @@ struct ScanRun {
     if (!fillableType(a.type_name))
       throw ScanUsageError(fmt::format(
           "argument {} '{}' has type '{}', which scan cannot fill "
-          "(it fills scalars, vectors, structs and buffers of them, 2-D images and samplers)",
+          "(it fills scalars, vectors, structs and buffers of them, 1-D to 3-D images, samplers)",
           i, a.name, a.type_name));
     const ArgType t = argType(i, a);
     ArgSpec arg;

@@ -137,7 +137,7 @@ std::vector<uint8_t> vectorBytes(ElemType type, int width, const std::vector<dou
 /// read of one made from the host, so a scan of them would report only that.
 bool fillableType(const std::string& type_name);
 
-/// 2 for `image2d_t` (scan makes it), 0 for any other type.
+/// 1, 2 or 3 for `image1d_t`, `image2d_t`, `image3d_t` (scan makes them), 0 for any other type.
 int imageDimensions(const std::string& type_name);
 
 /// Whether the type is `sampler_t` (scan makes one: unnormalized, clamp to edge, nearest).

@@ -447,7 +447,10 @@ OclgrindLog parseOclgrindLogDetailed(std::istream& in, const OclgrindParseOption
         launch.local_size = tripleArray(record.value("local_size", json()));
         launch.global_offset = tripleArray(record.value("global_offset", json()));
       } else if (event == "kernel_end" && in_launch) {
-        log.launches[launchFor(record)].ended = true;
+        OclgrindLaunch& launch = log.launches[launchFor(record)];
+        launch.ended = true;
+        if (record.contains("images") && record["images"].is_object())
+          launch.image_reports_left_out = record["images"].value("uninitialized_left_out", 0L);
       } else if (event == "message") {
         std::optional<Finding> finding = findingFromRecord(record, options);
         if (!finding) continue;
@@ -470,6 +473,18 @@ OclgrindLog parseOclgrindLogDetailed(std::istream& in, const OclgrindParseOption
   }
   log.outside_launches = outside.take();
   return log;
+}
+
+std::string imagePixelsNote(const OclgrindLaunch& launch) {
+  if (launch.image_reports_left_out < 0) return {};
+  std::string note = "'" + launch.kernel +
+                     "' uses images: the simulator does not follow which pixels were written, so "
+                     "a pixel read before anything wrote it is not looked for";
+  if (launch.image_reports_left_out > 0)
+    note +=
+        "; its uninitialized-value reports of values read from images the host wrote were "
+        "left out (Oclgrind 21.10 marks such values at random)";
+  return note;
 }
 
 std::vector<Finding> parseOclgrindLog(std::istream& in, const OclgrindParseOptions& options) {

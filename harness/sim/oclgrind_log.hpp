@@ -55,6 +55,10 @@ struct OclgrindLaunch {
   /// of log read.
   std::optional<OclgrindChecks> checks;
   std::vector<Finding> findings;
+  /// The kernel calls image builtins, whose pixels Oclgrind does not follow: the plugin left out
+  /// this many uninitialized reports that stem only from images the host wrote whole (-1: the
+  /// kernel uses no images, or the log does not say).
+  long image_reports_left_out = -1;
 
   /// Work-groups of a single work-item (what Oclgrind uses for a NULL local size): no race between
   /// the work-items of a group can show, so "no race" from such a launch proves nothing.
@@ -76,6 +80,11 @@ struct OclgrindLog {
   /// some lines could not be read (a damaged log is the tool's failure, never the kernel's).
   std::vector<Finding> allFindings() const;
 };
+
+/// What a launch that used images could not look at, for a unit's or a scan's notes: which pixels
+/// were written (and how many of Oclgrind's reports were left out for it); empty for a launch
+/// without images.
+std::string imagePixelsNote(const OclgrindLaunch& launch);
 
 /// Parses a stretch of the plugin's log (whole lines).
 OclgrindLog parseOclgrindLogDetailed(std::istream& in, const OclgrindParseOptions& options = {});

@@ -125,13 +125,18 @@ TEST(ScanArguments, NonUniformGroupsVectorsAndOpaqueTypes) {
   int32_t lanes[4];
   std::memcpy(lanes, bytes.data(), sizeof lanes);
   EXPECT_EQ(lanes[3], 7);
-  EXPECT_TRUE(clh::scan::fillableType("image2d_t"));  // scan makes 2-D images and samplers
+  EXPECT_TRUE(clh::scan::fillableType("image2d_t"));  // scan makes 1-D to 3-D images, samplers
   EXPECT_TRUE(clh::scan::fillableType("sampler_t"));
-  EXPECT_FALSE(clh::scan::fillableType("image1d_t"));
+  EXPECT_TRUE(clh::scan::fillableType("image1d_t"));
+  EXPECT_TRUE(clh::scan::fillableType("image3d_t"));
+  EXPECT_FALSE(clh::scan::fillableType("image1d_array_t"));
+  EXPECT_FALSE(clh::scan::fillableType("image1d_buffer_t"));
   EXPECT_FALSE(clh::scan::fillableType("image2d_array_t"));
+  EXPECT_FALSE(clh::scan::fillableType("image2d_depth_t"));
+  EXPECT_EQ(clh::scan::imageDimensions("image1d_t"), 1);
   EXPECT_EQ(clh::scan::imageDimensions("image2d_t"), 2);
-  EXPECT_FALSE(clh::scan::fillableType("image3d_t"));
-  EXPECT_EQ(clh::scan::imageDimensions("image3d_t"), 0);
+  EXPECT_EQ(clh::scan::imageDimensions("image3d_t"), 3);
+  EXPECT_EQ(clh::scan::imageDimensions("image2d_array_t"), 0);
   EXPECT_EQ(clh::scan::imageDimensions("float*"), 0);
   EXPECT_TRUE(clh::scan::isSampler("sampler_t"));
   EXPECT_TRUE(clh::scan::fillableType("struct Params"));

@@ -263,7 +263,8 @@ class GpuverifyManifest(unittest.TestCase):
         bodiless = cases["bodiless/pass"]
         self.assertIn("--stub-bodiless", bodiless["run"])
         self.assertIn("without a body (bar)", bodiless["note"])
-        self.assertEqual([u["kind"] for u in bodiless["unchecked"]], ["uninitialized"])
+        self.assertEqual([u["kind"] for u in bodiless["unchecked"]],
+                         ["uninitialized", "divergence"])
         self.assertNotIn("--stub-bodiless", cases["races/pass"]["run"])
 
     def test_a_large_grid_keeps_its_local_size_and_runs_fewer_groups(self):
@@ -300,8 +301,9 @@ class GpuverifyManifest(unittest.TestCase):
         cases, _ = manifest(os.path.join(self.base, "clharness-manifest.jsonl"))
         self.assertIn("--uniform-writes", cases["options/benign"]["run"])
         self.assertNotIn("--uniform-writes", cases["races/pass"]["run"])
-        def rules(case):  # the rules of the options, besides the one every correct kernel has
-            return [u for u in case.get("unchecked", []) if u["kind"] != "uninitialized"]
+        def rules(case):  # the rules of the options, besides those every correct kernel has
+            return [u for u in case.get("unchecked", [])
+                    if u["kind"] not in ("uninitialized", "divergence")]
         intra = rules(cases["options/intra_group"])
         self.assertEqual([(u["kind"], u["between_groups"]) for u in intra], [("race", True)])
         warp = rules(cases["options/warp"])
@@ -316,6 +318,11 @@ class GpuverifyManifest(unittest.TestCase):
         for case in cases.values():
             kinds = [u["kind"] for u in case.get("unchecked", [])]
             self.assertEqual("uninitialized" in kinds, not case["expect"], case["id"])
+            # Nor does it require a barrier's flags to be the same in every work-item.
+            flags = [u for u in case.get("unchecked", []) if u["kind"] == "divergence"]
+            self.assertEqual([u.get("summary_has") for u in flags],
+                             ["different flags to one barrier"] if not case["expect"] else [],
+                             case["id"])
         # scan keeps what it found when it runs past its own limit, under the runner's.
         self.assertEqual(option(cases["races/pass"], "--timeout"), "90")
 
