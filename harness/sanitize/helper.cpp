@@ -1,15 +1,20 @@
-// The rewrite run in its own process, and its answers kept in a cache folder (sanitize/helper.hpp).
+// The rewrite run in its own process, and its answers kept in a cache folder and in the process
+// (sanitize/helper.hpp).
 #include "sanitize/helper.hpp"
 
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
+#include <mutex>
+#include <tuple>
 #include <vector>
 
 #include "core/sizes.hpp"
@@ -59,10 +64,43 @@ Instrumented runHelper(const std::string& source_path, const std::string& file_n
                        const std::string& kernel, const std::string& build_options,
                        const std::filesystem::path& keep);
 
+// The answers this process has: by source path, file name, kernel and build options.
+using RewriteKey = std::tuple<std::string, std::string, std::string, std::string>;
+std::mutex rewritesLock;
+std::map<RewriteKey, Instrumented>& rewrites() {
+  static std::map<RewriteKey, Instrumented> known;
+  return known;
+}
+
+// The rewrite from the cache folder or the helper.
+Instrumented instrumentAfresh(const std::string& source_path, const std::string& file_name,
+                              const std::string& kernel, const std::string& build_options);
+
 }  // namespace
+
+void rememberInstrumented(const std::string& source_path, const std::string& file_name,
+                          const std::string& kernel, const std::string& build_options,
+                          const Instrumented& inst) {
+  std::lock_guard<std::mutex> lock(rewritesLock);
+  rewrites()[{source_path, file_name, kernel, build_options}] = inst;
+}
 
 Instrumented instrumentInHelper(const std::string& source_path, const std::string& file_name,
                                 const std::string& kernel, const std::string& build_options) {
+  {
+    std::lock_guard<std::mutex> lock(rewritesLock);
+    const auto it = rewrites().find({source_path, file_name, kernel, build_options});
+    if (it != rewrites().end()) return it->second;
+  }
+  Instrumented inst = instrumentAfresh(source_path, file_name, kernel, build_options);
+  if (inst.error.empty()) rememberInstrumented(source_path, file_name, kernel, build_options, inst);
+  return inst;
+}
+
+namespace {
+
+Instrumented instrumentAfresh(const std::string& source_path, const std::string& file_name,
+                              const std::string& kernel, const std::string& build_options) {
   const char* folder = std::getenv(kRewriteCacheVariable);
   if (folder == nullptr || *folder == '\0')
     return runHelper(source_path, file_name, kernel, build_options, {});
@@ -75,13 +113,12 @@ Instrumented instrumentInHelper(const std::string& source_path, const std::strin
   return runHelper(source_path, file_name, kernel, build_options, entry);
 }
 
-namespace {
-
 // Runs clharness-rewrite; its answer is also copied to `keep` when that is named and the rewrite
 // parsed the file (an error is not kept: the next run tries again).
 Instrumented runHelper(const std::string& source_path, const std::string& file_name,
                        const std::string& kernel, const std::string& build_options,
                        const std::filesystem::path& keep) {
+  static std::atomic<unsigned> calls{0};  // one file per call: threads of one process rewrite too
   Instrumented out;
   const std::string helper = helperPath();
   if (!std::filesystem::exists(helper)) {
@@ -91,8 +128,9 @@ Instrumented runHelper(const std::string& source_path, const std::string& file_n
                                     " (fill it with the same command on a host that has it)");
     return out;
   }
-  const std::filesystem::path json = std::filesystem::temp_directory_path() /
-                                     ("clharness-rewrite-" + std::to_string(::getpid()) + ".json");
+  const std::filesystem::path json =
+      std::filesystem::temp_directory_path() /
+      ("clharness-rewrite-" + std::to_string(::getpid()) + "-" + std::to_string(++calls) + ".json");
   std::vector<std::string> args = {helper, source_path,   file_name,
                                    kernel, build_options, json.string()};
   std::vector<char*> argv;
