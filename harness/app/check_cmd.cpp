@@ -57,6 +57,11 @@ void addModeOptions(CLI::App* cmd, const std::shared_ptr<CheckArgs>& a) {
                   "generated launch shapes per spec and device, checked against the OpenCL "
                   "specification's rules (a unit '[launch]' each; default 100, 0: none)")
       ->check(CLI::Range(0, 100000));
+  cmd->add_flag("--sanitize", check.sanitize,
+                "also run each spec's kernel instrumented by the sanitizer on every real device, "
+                "at the largest sizes of its full ranges and a few random ones (a unit "
+                "'[sanitize]' each: out-of-bounds accesses, __local races, races across "
+                "work-groups, uninitialized __local reads; docs/sanitizer.md)");
   cmd->add_flag("--no-driver-checks", a->no_driver_checks,
                 "leave out the driver checks (clharness semantics, once per device) of the "
                 "driver section");

@@ -65,8 +65,9 @@ struct PerfSample {
 
 /// One spec on one device.
 struct UnitResult {
-  /// What the unit checked: "cases" (the spec's random cases against its reference) or "launch"
-  /// (generated launch shapes against the specification's rules, see docs/semantics.md).
+  /// What the unit checked: "cases" (the spec's random cases against its reference), "launch"
+  /// (generated launch shapes against the specification's rules, see docs/semantics.md) or
+  /// "sanitize" (the kernel instrumented by the sanitizer, docs/sanitizer.md).
   std::string family = "cases";
   std::string spec;       ///< spec name
   std::string spec_file;  ///< path as given

@@ -25,6 +25,7 @@
 #include "report/reporters.hpp"
 #include "run/driver_section.hpp"
 #include "run/journal.hpp"
+#include "run/sanitize_unit.hpp"
 #include "run/scheduler.hpp"
 #include "run/sim_replay.hpp"
 #include "run/units.hpp"
@@ -63,6 +64,7 @@ nlohmann::json journalOptions(const CheckOptions& o, const std::vector<Spec>& sp
           {"buffer_mode", o.buffer_mode},
           {"read_mode", o.read_mode},
           {"launch_shapes", o.launch_shapes},
+          {"sanitize", o.sanitize},
           {"shrink", o.shrink}};
 }
 // The specs of the run: loaded, kept to this shard, and checked against the modes and --sizes;
@@ -147,7 +149,8 @@ class CheckRun {
         devices_(devices),
         journal_(journal),
         launches_(o.launch_shapes > 0 && !o.sizes),
-        total_(specs.size() * devices.size() * (launches_ ? 2 : 1)),
+        total_(specs.size() *
+               (devices.size() * (launches_ ? 2 : 1) + (o.sanitize ? realDevices(devices) : 0))),
         slots_(specs.size() * devices.size()),
         sims_(devices.size()),
         sessions_(devices.size()),
@@ -190,6 +193,7 @@ class CheckRun {
     for (size_t t = 0; t < slots_.size(); ++t) {
       if (slots_[t].cases) report.units.push_back(std::move(*slots_[t].cases));
       if (slots_[t].launch) report.units.push_back(std::move(*slots_[t].launch));
+      if (slots_[t].sanitize) report.units.push_back(std::move(*slots_[t].sanitize));
       if (slots_[t].family) families[t % devices_.size()].push_back(std::move(*slots_[t].family));
     }
     sessions_.clear();  // contexts go before the simulator sessions they report to
@@ -201,15 +205,43 @@ class CheckRun {
   // A task's results; slots keep the report in spec and device order whatever order the tasks
   // end in.
   struct Slot {
-    std::optional<UnitResult> cases, launch;
+    std::optional<UnitResult> cases, launch, sanitize;
     std::optional<FamilyRun> family;
   };
+
+  static size_t realDevices(const std::vector<DeviceInfo>& devices) {
+    return static_cast<size_t>(std::count_if(devices.begin(), devices.end(),
+                                             [](const DeviceInfo& d) { return !d.simulator; }));
+  }
 
   void runTask(size_t t) {
     const Spec& spec = specs_[t / devices_.size()];
     const size_t d = t % devices_.size();
-    if (!runCases(spec, d, slots_[t]) || !launches_) return;
-    runLaunchShapes(spec, devices_[d], slots_[t]);
+    if (!runCases(spec, d, slots_[t])) return;
+    if (launches_) runLaunchShapes(spec, devices_[d], slots_[t]);
+    if (o_.sanitize && !devices_[d].simulator && !interruptRequested())
+      runSanitized(spec, devices_[d], slots_[t]);
+  }
+
+  // The spec's sanitized unit on a real device: from the journal, skipped, or run in child
+  // processes.
+  void runSanitized(const Spec& spec, const DeviceInfo& dev, Slot& slot) {
+    if (auto earlier = fromJournal("sanitize", spec, dev)) {
+      slot.sanitize = std::move(*earlier);
+      announce(*slot.sanitize, "sanitized", true);
+      return;
+    }
+    if (const char* why = whyNotSanitized(dev, *slot.cases)) {
+      slot.sanitize = unitFor(spec, dev, o_.seed, "sanitize");
+      slot.sanitize->status = Status::skipped;
+      slot.sanitize->message = why;
+    } else {
+      UnitResult u = runSanitizedUnitIsolated(config_, spec, dev, o_, scratch_);
+      if (interruptRequested()) return;  // its child was ended: not a result
+      slot.sanitize = std::move(u);
+    }
+    keep(*slot.sanitize);
+    announce(*slot.sanitize, "sanitized");
   }
 
   // The spec's cases on device d, from the journal or run now; false when an interrupt ended them.

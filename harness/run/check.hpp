@@ -50,6 +50,11 @@ struct CheckOptions {
   int shard_count = 1;
   /// Go on from the journal of an interrupted run with the same options (docs/cli.md).
   bool resume = false;
+  /// A sanitized unit per spec and real device (`SPEC [sanitize]`, docs/sanitizer.md).
+  bool sanitize = false;
+  /// Set by run/ for one unit, not an option: the unit's child runs this sanitizer plan
+  /// (sanitize/cases.hpp) instead of the spec's random cases.
+  std::string sanitize_plan;
 };
 
 /// Runs the check and writes its reports; returns an ExitCode (0 every unit as expected, 1 a

@@ -13,6 +13,7 @@
 #include "core/files.hpp"
 #include "proc/child.hpp"
 #include "proc/gate.hpp"
+#include "sanitize/cases.hpp"
 #include "sim/check_fallback.hpp"
 
 namespace fs = std::filesystem;
@@ -140,6 +141,7 @@ UnitJob unitJob(const Spec& spec, const DeviceInfo& dev, const CheckOptions& o) 
   job.shrink = o.shrink;
   job.buffer_mode = o.buffer_mode;
   job.read_mode = o.read_mode;
+  job.sanitize_plan = o.sanitize_plan;
   return job;
 }
 
@@ -149,7 +151,8 @@ UnitResult runIsolatedOnce(const ToolConfig& config, const Spec& spec, const Dev
                            const CheckOptions& o, const fs::path& scratch,
                            const std::vector<OclgrindCheck>& skip, bool* transient, bool* signalled,
                            bool alone = false, bool* timedOut = nullptr) {
-  const fs::path out = scratch / fmt::format("unit-{}-{}.jsonl", dev.slug(), spec.name);
+  const fs::path out = scratch / fmt::format("unit-{}-{}{}.jsonl", dev.slug(), spec.name,
+                                             o.sanitize_plan.empty() ? "" : "-sanitize");
   ChildOptions co;
   co.timeout_s = o.timeout_s;
   JobRun run;
@@ -332,6 +335,7 @@ void to_json(nlohmann::json& j, const UnitJob& job) {
        {"shrink", job.shrink},       {"buffer_mode", job.buffer_mode},
        {"read_mode", job.read_mode}, {"control_build", job.control_build}};
   putOptional(j, "sizes", job.sizes);
+  if (!job.sanitize_plan.empty()) j["sanitize_plan"] = job.sanitize_plan;
 }
 
 void from_json(const nlohmann::json& j, UnitJob& job) {
@@ -344,7 +348,28 @@ void from_json(const nlohmann::json& j, UnitJob& job) {
   job.read_mode = j.value("read_mode", job.read_mode);
   job.control_build = j.value("control_build", job.control_build);
   getOptional(j, "sizes", job.sizes);
+  job.sanitize_plan = j.value("sanitize_plan", job.sanitize_plan);
 }
+
+namespace {
+
+// The child of a sanitized unit: its plan, kept to the case `job.sizes` when a rerun names one.
+UnitResult runSanitizedChild(DeviceSession& session, const Spec& spec, const UnitJob& job,
+                             const std::function<void(const Sizes&)>& on_case_start) {
+  sanitize::SanitizePlan plan = sanitize::readPlan(job.sanitize_plan);
+  if (job.sizes) {
+    const Sizes& only = *job.sizes;
+    std::erase_if(plan.sizes, [&](const Sizes& s) {
+      return !std::all_of(only.begin(), only.end(), [&](const auto& kv) {
+        const auto it = s.find(kv.first);
+        return it != s.end() && it->second == kv.second;
+      });
+    });
+  }
+  return sanitize::runSanitizedUnit(session, spec, plan, job.seed, on_case_start);
+}
+
+}  // namespace
 
 int runUnitChild(const ToolConfig& config, const UnitJob& job, JobChannel& channel) {
   Spec spec = loadSpec(job.spec_file, config.repo_root);
@@ -366,7 +391,10 @@ int runUnitChild(const ToolConfig& config, const UnitJob& job, JobChannel& chann
   watchLaunchCompiles(channel.fd());  // and a death in a launch's compile too
   UnitOptions uo = unitOptions(config, job);
   uo.on_case_start = [&channel](const Sizes& s) { channel.send("case_start", {{"sizes", s}}); };
-  channel.result(runUnit(session, spec, uo));
+  if (!job.sanitize_plan.empty())
+    channel.result(runSanitizedChild(session, spec, job, uo.on_case_start));
+  else
+    channel.result(runUnit(session, spec, uo));
   if (sim) std::filesystem::remove(sim->logPath());
   return kExitOk;
 }

@@ -43,6 +43,9 @@ struct UnitJob {
   std::string buffer_mode = "default", read_mode = "default";
   /// Only build a plain kernel on the device and say so (the control after a compiler crash).
   bool control_build = false;
+  /// Non-empty: run this sanitizer plan (sanitize/cases.hpp), a unit of family "sanitize", instead
+  /// of the spec's random cases (`sizes`, when set, keeps the plan's case of those sizes).
+  std::string sanitize_plan;
 };
 void to_json(nlohmann::json& j, const UnitJob& job);
 void from_json(const nlohmann::json& j, UnitJob& job);

@@ -1,0 +1,93 @@
+// A spec's sanitized unit in child processes (run/sanitize_unit.hpp).
+#include "run/sanitize_unit.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "cl/unit.hpp"
+#include "core/sizes.hpp"
+#include "run/units.hpp"
+#include "sanitize/cases.hpp"
+
+namespace fs = std::filesystem;
+
+namespace clh {
+
+const char* whyNotSanitized(const DeviceInfo& dev, const UnitResult& cases) {
+  if (dev.simulator) return nullptr;  // never asked: check gives the simulator no such unit
+  const bool unbuilt =
+      cases.failing &&
+      std::any_of(cases.failing->findings.begin(), cases.failing->findings.end(),
+                  [](const Finding& f) { return f.kind == FindingKind::build_error; });
+  return unbuilt ? "not sanitized: the kernel does not build (see its cases)" : nullptr;
+}
+
+namespace {
+
+// A unit the plan could not be made for: clharness's failure.
+UnitResult planFailed(const Spec& spec, const DeviceInfo& dev, const CheckOptions& o,
+                      const std::string& why) {
+  UnitResult u = unitFor(spec, dev, o.seed, "sanitize");
+  Finding f;
+  f.kind = FindingKind::tool_error;
+  f.summary = "the sanitizer could not plan this unit (clharness's failure): " + why;
+  f.device = u.device;
+  u.failing = CaseOutcome{};
+  u.failing->findings.push_back(f);
+  u.status = Status::tool_error;
+  u.message = f.summary;
+  return u;
+}
+
+// A unit whose process was lost: its findings as the sanitizer's family says them. The
+// instrumented program is clharness's: a compiler that dies on it is not the kernel's.
+void asSanitizedUnit(UnitResult& u, const sanitize::SanitizePlan& plan) {
+  u.family = "sanitize";
+  if (u.failing)
+    for (auto& f : u.failing->findings)
+      if (f.kind == FindingKind::build_error) {
+        f.kind = FindingKind::tool_error;
+        f.summary =
+            "the driver's compiler died on the sanitizer's instrumented program "
+            "(clharness's failure, not the kernel's): " +
+            f.summary;
+        u.status = Status::tool_error;
+      }
+  if (!u.replay.empty()) u.replay += " --sanitize";
+  if (u.observations.empty() || u.observations.front().rfind("sanitized on ", 0) != 0)
+    u.observations.insert(
+        u.observations.begin(),
+        fmt::format("sanitized on {} at {} size(s) of the spec's full ranges "
+                    "({}); the process ended before it said more",
+                    u.device, plan.sizes.size(), sanitize::sizesList(plan.sizes)));
+}
+
+}  // namespace
+
+UnitResult runSanitizedUnitIsolated(const ToolConfig& config, const Spec& spec,
+                                    const DeviceInfo& dev, const CheckOptions& o,
+                                    const fs::path& scratch) {
+  sanitize::SanitizePlan plan;
+  const fs::path path = scratch / fmt::format("sanitize-{}-{}.json", dev.slug(), spec.name);
+  try {
+    std::optional<Sizes> only;
+    if (o.sizes) only = parseSizes(*o.sizes);
+    plan = sanitize::planSanitizedUnit(spec, dev, o.seed, only, spec.source_path);
+    sanitize::writePlan(plan, path.string());
+  } catch (const std::exception& e) {
+    return planFailed(spec, dev, o, e.what());
+  }
+  CheckOptions so = o;
+  so.sanitize_plan = path.string();
+  UnitResult u = runUnitIsolated(config, spec, dev, so, scratch);
+  asSanitizedUnit(u, plan);
+  if (u.failing && u.replay.empty())
+    u.replay = replayCommand(config.tool_name, spec.file, u.device, o.seed, u.failing->sizes) +
+               " --sanitize";
+  std::error_code ec;
+  fs::remove(path, ec);
+  return u;
+}
+
+}  // namespace clh
