@@ -54,6 +54,9 @@ void addGradeCommand(CLI::App& app, const std::function<clh::ToolConfig()>& conf
       ->check(CLI::Range(256, 1 << 20));
   cmd->add_flag("--regrade", args->regrade,
                 "grade every submission again, even those already graded");
+  cmd->add_flag("--no-sanitize", args->no_sanitize,
+                "no sanitized run on the real devices: the rubric's 'clean' item (check: "
+                "simulator) is judged on the simulator alone (docs/grading.md)");
   cmd->add_flag("--allow-unassessed", args->allow_unassessed,
                 "grade even when a rubric item cannot be assessed on the devices selected (no "
                 "simulator, no real device): it scores 0, marked in every feedback and the "

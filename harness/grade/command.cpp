@@ -34,6 +34,7 @@
 #include "grade/html.hpp"
 #include "grade/report.hpp"
 #include "grade/sandbox.hpp"
+#include "grade/sanitized_run.hpp"
 #include "grade/source_guard.hpp"
 #include "grade/speed.hpp"
 #include "grade/submission_file.hpp"
@@ -143,6 +144,7 @@ struct Batch {
   int cases = 0, simulator_cases = 0;
   fs::path scratch;
   const gr::RubricItem* speed = nullptr;
+  bool sanitize = false;  ///< a sanitized run of each submission on each real device
   gr::TimePolicy policy;
   std::map<std::string, gr::ReferenceTimes> reference;  ///< per device identity (calibration)
   std::map<std::string, std::string> refused;           ///< id -> why its file was not read
@@ -197,8 +199,10 @@ std::string secondsText(double s) {
 Attempt runOnDevice(const Batch& b, const std::string& kernelPath, const clh::DeviceInfo& dev,
                     const gr::TimePolicy& policy, const fs::path& jobDir,
                     const std::optional<gr::SimulatorTrace>& trace,
-                    const std::optional<clh::Sizes>& referenceFirst, bool speedOnly = false) {
-  gr::RunDevice meta{dev.displayName(), clh::toString(dev.kind), dev.simulator};
+                    const std::optional<clh::Sizes>& referenceFirst, bool speedOnly = false,
+                    const std::string& sanitizePlan = "") {
+  gr::RunDevice meta{dev.displayName(), clh::toString(dev.kind), dev.simulator,
+                     !sanitizePlan.empty()};
   // The child works in a scratch folder of its own (its home, temporary and cache folder too),
   // with only the environment OpenCL needs.
   std::error_code mk;
@@ -217,9 +221,11 @@ Attempt runOnDevice(const Batch& b, const std::string& kernelPath, const clh::De
   job.cases = cases;
   if (b.args.sizes) job.sizes = clh::parseSizes(*b.args.sizes);
   if (trace && dev.simulator && !b.args.sizes) job.trace = *trace;
-  if (b.speed && !dev.simulator && !b.args.sizes) job.speed = *b.speed->speed;
+  if (b.speed && !dev.simulator && !b.args.sizes && sanitizePlan.empty())
+    job.speed = *b.speed->speed;
   job.reference_first = referenceFirst;
   job.speed_only = speedOnly && job.speed;
+  job.sanitize_plan = sanitizePlan;
 
   gr::ReferenceTimes known;
   if (auto it = b.reference.find(dev.identity()); it != b.reference.end()) known = it->second;
@@ -386,6 +392,33 @@ void calibrate(Batch& b) {
   }
 }
 
+// The submission instrumented by the sanitizer on a real device: planned here (the rewriting
+// helper runs outside the sandbox), run in a grading child with the run's limits. A run it could
+// not finish is excused (the tool's limit), never charged.
+gr::DeviceRun sanitizedRun(const Batch& b, const gr::Submission& s, const clh::DeviceInfo& dev,
+                           const gr::TimePolicy& policy, const std::string& jobDir) {
+  const auto t0 = Clock::now();
+  std::string plan;
+  try {
+    std::optional<clh::Sizes> only;
+    if (b.args.sizes) only = clh::parseSizes(*b.args.sizes);
+    plan = gr::writeSanitizePlan(b.assignment.spec, dev, b.ctx.seed, only,
+                                 fs::absolute(s.path).lexically_normal().string(), jobDir);
+  } catch (const std::exception& e) {
+    return gr::sanitizePlanFailed(dev, e.what());
+  }
+  Attempt a;
+  {
+    clh::RunGate::Turn beside(clh::processRunGate(), false);
+    a = runOnDevice(b, s.path, dev, policy, jobDir, std::nullopt, std::nullopt, false, plan);
+  }
+  gr::excuseLostSanitizedRun(a.run);
+  a.run.seconds = std::chrono::duration<double>(Clock::now() - t0).count();  // the rewrite too
+  std::error_code ec;
+  fs::remove_all(jobDir, ec);
+  return std::move(a.run);
+}
+
 gr::Grade gradeOne(const Batch& b, const gr::Submission& s, const std::string& fingerprint) {
   auto t0 = Clock::now();
   // A submission is built from its own text only: one that would read another file of this
@@ -453,6 +486,9 @@ gr::Grade gradeOne(const Batch& b, const gr::Submission& s, const std::string& f
       realRan = true;
       realHung = realHung && runs.back().end == gr::RunEnd::timeout;
     }
+    if (b.sanitize && !dev.simulator && gr::worthSanitizing(runs.back()) &&
+        !clh::interruptRequested())
+      runs.push_back(sanitizedRun(b, s, dev, policy, jobDir.string() + ".sanitize"));
   }
   gr::Grade g = gr::gradeSubmission(b.assignment, s, runs, b.ctx);
   g.fingerprint = fingerprint;
@@ -554,7 +590,7 @@ int runGrade(const clh::ToolConfig& config, const GradeArgs& args) {
     std::cerr << "clharness grade: --seed: '" << args.seed << "' is not an unsigned integer\n";
     return clh::kExitUsage;
   }
-  Batch b{config, args, {}, {}, {}, 0, 0, {}, nullptr, {}, {}, {}, {}, {}, {}};
+  Batch b{config, args, {}, {}, {}, 0, 0, {}, nullptr, false, {}, {}, {}, {}, {}, {}};
   b.policy.case_floor_s = args.timeout_s;
   b.policy.build_floor_s = args.build_timeout_s;
   std::vector<gr::Submission> subs;
@@ -602,10 +638,13 @@ int runGrade(const clh::ToolConfig& config, const GradeArgs& args) {
     for (const auto& d : b.devices) (d.simulator ? simulator : real) = true;
     std::string missing;
     for (const auto& item : b.assignment.rubric.items) {
-      if (item.check == gr::ItemCheck::simulator && !simulator)
+      // The sanitizer judges it on every real device; the simulator where there is one.
+      if (item.check == gr::ItemCheck::simulator && !simulator && !(real && !args.no_sanitize))
         missing += fmt::format(
-            "  item '{}' ({} points, check: simulator): no simulator among the devices; install "
-            "Oclgrind (Debian: apt-get install oclgrind) and let --device select it\n",
+            "  item '{}' ({} points, check: simulator): no simulator among the devices, and the "
+            "sanitizer is off (--no-sanitize); install Oclgrind (Debian: apt-get install "
+            "oclgrind) and let --device select it, or let the sanitizer judge it on the real "
+            "devices\n",
             item.id, gr::formatPoints(item.points));
       if (item.check == gr::ItemCheck::speed && !real)
         missing += fmt::format(
@@ -638,6 +677,7 @@ int runGrade(const clh::ToolConfig& config, const GradeArgs& args) {
   b.cases = args.cases ? args.cases : b.assignment.rubric.cases;
   b.simulator_cases = args.cases ? args.cases : b.assignment.rubric.simulator_cases;
   b.speed = b.assignment.rubric.firstOf(gr::ItemCheck::speed);
+  b.sanitize = !args.no_sanitize && b.assignment.rubric.firstOf(gr::ItemCheck::simulator);
   const bool replay = args.sizes.has_value();
   const bool gradescope = args.format == "gradescope";
   fs::path out = args.out.empty() ? fs::path("grades-" + b.assignment.name) : fs::path(args.out);
@@ -665,7 +705,11 @@ int runGrade(const clh::ToolConfig& config, const GradeArgs& args) {
   calibrate(b);
 
   std::vector<std::string> deviceNames;
-  for (const auto& d : b.devices) deviceNames.push_back(d.displayName());
+  for (const auto& d : b.devices) {
+    deviceNames.push_back(d.displayName());
+    // A grade made without the sanitizer is not the one made with it: the fingerprint says so.
+    if (b.sanitize && !d.simulator) deviceNames.push_back(d.displayName() + " [sanitize]");
+  }
   struct Slot {
     gr::Submission sub;
     std::string fingerprint;

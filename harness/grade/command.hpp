@@ -31,6 +31,8 @@ struct GradeArgs {
   std::string shard;  ///< "K/N": grade part K of N of the submissions (by id); empty: the env's
   std::string html;   ///< the class overview and every submission as one HTML page (grade/html.hpp)
   std::string sandbox = "auto";  ///< required, auto or off (grade/sandbox.hpp)
+  /// No sanitized run on the real devices: the "clean" item on the simulator alone.
+  bool no_sanitize = false;
 };
 
 /// Grades every submission under `paths` on every selected device, each in a sandboxed child

@@ -23,6 +23,7 @@
 #include "grade/speed.hpp"
 #include "grade/trace.hpp"
 #include "proc/job.hpp"
+#include "sanitize/cases.hpp"
 #include "sim/oclgrind_session.hpp"
 
 namespace clh::grade {
@@ -115,6 +116,15 @@ void runDeviceJob(const DeviceInfo& device, const DeviceJob& job, const std::str
     struct Unhook {
       ~Unhook() { setBuildHook({}); }
     } unhook;
+    if (!job.sanitize_plan.empty()) {
+      const sanitize::SanitizePlan plan = sanitize::readPlan(job.sanitize_plan);
+      UnitResult unit =
+          sanitize::runSanitizedUnit(session, student, plan, job.seed, [&emit](const Sizes& s) {
+            emit({{"event", "case_start"}, {"sizes", s}});
+          });
+      emit({{"event", "unit"}, {"unit", unit}, {"cases_asked", plan.sizes.size()}});
+      return;  // a real device: no simulator files to remove
+    }
     if (job.speed_only && job.speed && !device.simulator) {
       // A ratio that lost points, measured again alone: the timed case only (docs/grading.md).
       emit({{"event", "speed"},
@@ -175,6 +185,7 @@ void to_json(nlohmann::json& j, const DeviceJob& job) {
   putOptional(j, "trace", job.trace);
   putOptional(j, "reference_first", job.reference_first);
   if (job.speed_only) j["speed_only"] = true;
+  if (!job.sanitize_plan.empty()) j["sanitize_plan"] = job.sanitize_plan;
 }
 
 void from_json(const nlohmann::json& j, DeviceJob& job) {
@@ -193,6 +204,7 @@ void from_json(const nlohmann::json& j, DeviceJob& job) {
   getOptional(j, "trace", job.trace);
   getOptional(j, "reference_first", job.reference_first);
   job.speed_only = j.value("speed_only", false);
+  job.sanitize_plan = j.value("sanitize_plan", job.sanitize_plan);
 }
 
 std::string signalWord(int sig) {
@@ -326,6 +338,7 @@ DeviceRun collectDeviceRun(const std::vector<nlohmann::json>& events, const Chil
   run.device = device.name;
   run.device_kind = device.kind;
   run.simulator = device.simulator;
+  run.sanitized = device.sanitized;
   const ChildTrail trail = readChildEvents(events, run);
   std::optional<Finding> f = lostFinding(end, device, trail, run.unit.has_value(), run.end);
   if (!f) return run;

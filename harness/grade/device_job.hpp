@@ -30,6 +30,9 @@ struct DeviceJob {
   std::optional<Sizes> reference_first;
   /// Only the speed case (a losing ratio measured again alone): no random-size search.
   bool speed_only = false;
+  /// Non-empty: only the sanitizer's plan (sanitize/cases.hpp) on this real device, its unit
+  /// (family "sanitize") as the `unit` event.
+  std::string sanitize_plan;
 };
 
 void to_json(nlohmann::json& j, const DeviceJob& job);
@@ -75,6 +78,7 @@ struct RunDevice {
   std::string name;  ///< display name
   std::string kind;
   bool simulator = false;
+  bool sanitized = false;  ///< the sanitizer's run (DeviceRun::sanitized)
 };
 
 /// Reads a child's events and how it ended into a DeviceRun: a run that ended early gets a lost

@@ -34,6 +34,8 @@ bool isResultsSymptom(FindingKind k) {
 }
 
 bool judges(const RubricItem& item, const DeviceRun& r) {
+  // A sanitized run checks accesses and races, not results, builds or speed.
+  if (r.sanitized) return item.check == ItemCheck::simulator;
   switch (item.check) {
     case ItemCheck::build:
     case ItemCheck::results:
@@ -138,6 +140,26 @@ std::string simulatorLimits(const std::vector<DeviceRun>& runs, const std::vecto
   if (limits.empty()) return "";
   std::string out = "passed where the simulator looked; it could not look everywhere: ";
   for (size_t i = 0; i < limits.size(); ++i) out += (i ? "; " : "") + limits[i];
+  return out;
+}
+
+// What the sanitizer looked at where it judged a passing item: the devices, the sizes and what it
+// could not route (docs/sanitizer.md); without a simulator, that divergence went unchecked.
+std::string sanitizerLooked(const std::vector<DeviceRun>& runs, const std::vector<size_t>& judged) {
+  std::vector<std::string> said;
+  bool simulator = false;
+  for (size_t i : judged) {
+    simulator = simulator || runs[i].simulator;
+    if (!runs[i].sanitized || !runs[i].unit) continue;
+    for (const auto& o : runs[i].unit->observations)
+      if ((o.rfind("sanitized on ", 0) == 0 || o.rfind("sanitizer: not looked at", 0) == 0) &&
+          std::find(said.begin(), said.end(), o) == said.end())
+        said.push_back(o);
+  }
+  if (said.empty()) return "";
+  std::string out;
+  for (const auto& o : said) out += (out.empty() ? "" : "; ") + o;
+  if (!simulator) out += "; no simulator: barrier divergence was not looked at";
   return out;
 }
 
@@ -328,6 +350,8 @@ Grade gradeSubmission(const Assignment& a, const Submission& s, const std::vecto
       Evidence other;
       for (const auto& f : c->findings) {
         const RubricItem* item = rubric.itemFor(f.kind);
+        // A sanitized run speaks for the "clean" item alone (its tool errors excuse the run).
+        if (r.sanitized && item && item->check != ItemCheck::simulator) item = nullptr;
         if (strayReadItem && f.kind == FindingKind::uninitialized) {
           byItem[indexOf(strayReadItem)].symptoms.push_back(f);
         } else if (item && simItem && item->check == ItemCheck::results &&
@@ -351,7 +375,10 @@ Grade gradeSubmission(const Assignment& a, const Submission& s, const std::vecto
       };
       for (auto& [idx, e] : byItem) {
         stamp(e);
-        if (!r.simulator) explainWithTrace(e, runs, names);  // which statement wrote it
+        if (r.sanitized)
+          e.note = "found by the sanitizer: your kernel instrumented and run on this real device";
+        else if (!r.simulator)
+          explainWithTrace(e, runs, names);  // which statement wrote it
         evidence[idx].push_back(std::move(e));
       }
       if (!other.findings.empty()) {
@@ -426,6 +453,14 @@ Grade gradeSubmission(const Assignment& a, const Submission& s, const std::vecto
     } else if (item.check == ItemCheck::speed && resultsFailed) {
       ig.blocked_by = resultsItem->id;
       ig.note = "not assessed: a kernel with wrong results earns no speed points";
+    } else if (judging.empty() && item.check == ItemCheck::simulator && resultsFailed &&
+               !runs.empty()) {
+      // No simulator, and the real devices' kernel never ended or launched: no sanitized run.
+      ig.blocked_by = resultsItem->id;
+      ig.note =
+          "not assessed: the kernel did not run to its end on a real device, so the "
+          "sanitizer did not run it (see '" +
+          resultsItem->id + "')";
     } else if (judging.empty()) {
       ig.assessed = false;
       g.unassessed.push_back(item.id);
@@ -464,7 +499,10 @@ Grade gradeSubmission(const Assignment& a, const Submission& s, const std::vecto
       } else {
         ig.passed = true;
         ig.points = item.points;
-        if (item.check == ItemCheck::simulator) ig.note = simulatorLimits(runs, ok);
+        if (item.check == ItemCheck::simulator) {
+          const std::string sim = simulatorLimits(runs, ok), san = sanitizerLooked(runs, ok);
+          ig.note = sim + (sim.empty() || san.empty() ? "" : "; ") + san;
+        }
       }
     }
     g.points += ig.points;

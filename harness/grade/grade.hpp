@@ -80,6 +80,9 @@ struct DeviceRun {
   std::string device;  ///< display name
   std::string device_kind;
   bool simulator = false;
+  /// The kernel instrumented by the sanitizer on this real device (grade/sanitized_run.hpp): it
+  /// judges the "clean" item (check: simulator) alone.
+  bool sanitized = false;
   RunEnd end = RunEnd::completed;
   std::optional<UnitResult> unit;  ///< the random-size search, when it finished
   std::optional<CaseOutcome>

@@ -89,11 +89,13 @@ void to_json(json& j, const DeviceRun& r) {
   if (r.speed) j["speed"] = *r.speed;
   if (r.trace) j["trace"] = *r.trace;
   if (!r.note.empty()) j["note"] = r.note;
+  if (r.sanitized) j["sanitized"] = true;
 }
 void from_json(const json& j, DeviceRun& r) {
   r.device = j.value("device", "");
   r.device_kind = j.value("device_kind", "");
   r.simulator = j.value("simulator", false);
+  r.sanitized = j.value("sanitized", false);
   std::string end = j.value("end", "completed");
   for (RunEnd e : {RunEnd::completed, RunEnd::timeout, RunEnd::crashed, RunEnd::tool_error})
     if (end == toString(e)) r.end = e;

@@ -239,7 +239,8 @@ void writeFeedbackMarkdown(std::ostream& os, const Grade& g) {
   }
   os << "## Devices\n\n";
   for (const auto& r : g.runs) {
-    os << fmt::format("- {}: {}", code(r.device), toString(r.end));
+    os << fmt::format("- {}{}: {}", code(r.device), r.sanitized ? " (sanitizer)" : "",
+                      toString(r.end));
     // A size the generator drew twice runs once: count what ran, each case once.
     if (r.unit) {
       const int n = r.distinct_cases > 0 ? r.distinct_cases : r.unit->cases_run;
@@ -252,6 +253,8 @@ void writeFeedbackMarkdown(std::ostream& os, const Grade& g) {
             r.cases_asked);
     }
     if (!r.note.empty()) os << "; " << r.note;
+    if (r.sanitized && r.unit && !r.unit->observations.empty())
+      os << "; " << r.unit->observations.front();  // the device and sizes it looked at
     if (r.simulator && r.unit)  // which work-group shapes ran where the driver picks them
       for (const auto& o : r.unit->observations)
         if (isLocalShapesNote(o)) os << "; " << o;
