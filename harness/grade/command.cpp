@@ -392,6 +392,8 @@ void calibrate(Batch& b) {
   }
 }
 
+constexpr double kSanitizedScale = 4;  // a sanitized run's limits, in multiples of the run's
+
 // The submission instrumented by the sanitizer on a real device: planned here (the rewriting
 // helper runs outside the sandbox), run in a grading child with the run's limits. A run it could
 // not finish is excused (the tool's limit), never charged.
@@ -407,10 +409,14 @@ gr::DeviceRun sanitizedRun(const Batch& b, const gr::Submission& s, const clh::D
   } catch (const std::exception& e) {
     return gr::sanitizePlanFailed(dev, e.what());
   }
+  // Its sizes are the largest of the ranges, which calibration never timed, and every access goes
+  // through the runtime: its limits are four times the run's.
+  gr::TimePolicy slower = policy;
+  slower.scale *= kSanitizedScale;
   Attempt a;
   {
     clh::RunGate::Turn beside(clh::processRunGate(), false);
-    a = runOnDevice(b, s.path, dev, policy, jobDir, std::nullopt, std::nullopt, false, plan);
+    a = runOnDevice(b, s.path, dev, slower, jobDir, std::nullopt, std::nullopt, false, plan);
   }
   gr::excuseLostSanitizedRun(a.run);
   a.run.seconds = std::chrono::duration<double>(Clock::now() - t0).count();  // the rewrite too
