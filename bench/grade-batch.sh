@@ -5,7 +5,10 @@
 # by a comment so that no kernel cache answers for another. Writes OUTDIR/ASSIGNMENT/: the tool's
 # output (grade.txt), its grades (grades.csv, grades.json; results.txt: points, verdicts and
 # finding kinds per submission, bench/grade-results.py), time.txt (wall, user and sys of the
-# whole batch; seconds a submission) and run.txt (the command, the commit, the machine, the load).
+# whole batch; seconds a submission; what the sanitized runs on the real devices add to a
+# submission: their rewrite and grading process, summed from the grades' devices) and run.txt
+# (the command, the commit, the machine, the load). `--no-sanitize` among the options leaves
+# them out, for the time without them.
 #   bench/grade-batch.sh ASSIGNMENT OUTDIR [GRADE OPTION...]   e.g. --device pocl
 # N is $BATCH (default 40), F is $FAULTY (default 10, at most the faulty files there). The tool:
 # $CLHARNESS, else ${BUILD_DIR:-build}/harness/app/clharness.
@@ -63,8 +66,26 @@ cp "$out/grades/grades.csv" "$out/grades/grades.json" "$out/" 2>/dev/null || tru
 # Points, verdicts and finding kinds per submission, for a diff against another grading.
 python3 "$root/bench/grade-results.py" "$out/grades" >"$out/results.txt" 2>/dev/null || true
 per() { awk "BEGIN { printf \"%.3f\", ($1) / $k }"; }  # awk: the GPU machine has no bc
+# The sanitized runs' wall, summed over every submission's grade (each is one grading process and
+# its plan, in series with the submission's other devices).
+sanitized=$(python3 - "$out/grades" <<'PY'
+import glob, json, os, sys
+total, runs = 0.0, 0
+for path in glob.glob(os.path.join(sys.argv[1], "*.json")):
+    try:
+        g = json.load(open(path))
+    except (OSError, ValueError):
+        continue
+    for d in g.get("devices", []) if isinstance(g, dict) else []:
+        if d.get("sanitized"):
+            total, runs = total + d.get("seconds", 0.0), runs + 1
+print(f"{total:.3f} {runs}")
+PY
+)
+read -r sanitized_s sanitized_runs <<<"$sanitized"
 {
   echo "$assignment: $k submissions in $wall s wall, $user s user, $sys s sys"
   echo "a submission: $(per "$wall") s wall, $(per "($user + $sys)") s CPU"
+  echo "sanitized runs: $sanitized_runs, $sanitized_s s wall in all, $(per "$sanitized_s") s a submission (in series with its other devices)"
 } | tee "$out/time.txt"
 rm -rf "$out/grades" "$out/time.raw"

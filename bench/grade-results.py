@@ -36,7 +36,9 @@ def main(folder):
             unit = d.get("unit") or {}
             case = unit.get("failing_case") or {}
             sizes = ",".join(f"{k}={v}" for k, v in sorted((case.get("sizes") or {}).items()))
-            devs.append(f"{d.get('device', '?').split(':')[0]}:{d.get('end', '?')}"
+            devs.append(f"{d.get('device', '?').split(':')[0]}"
+                        + ("[sanitize]" if d.get("sanitized") else "")
+                        + f":{d.get('end', '?')}"
                         f":{unit.get('status', '-')}"
                         f"[{' '.join(kinds(case.get('findings')) + lost)}]"
                         + (f"@{sizes}" if sizes else ""))
