@@ -96,6 +96,67 @@ TEST(PoclSanitize, TheInstrumentedTiledMatmulGivesTheOriginalsResultsAndRecordsN
   for (size_t i = 0; i < records.size(); ++i) EXPECT_EQ(records[i], 0u) << "record word " << i;
 }
 
+// A 1-D kernel of `file` taking (in, out) floats, as written or instrumented (its hidden arguments
+// after its own), at `global`/`local`: out; the records in `records` when instrumented.
+std::vector<float> runInOut(const std::string& file, const std::string& kernel, size_t global,
+                            size_t local, size_t in_n, size_t out_n,
+                            std::vector<uint32_t>* records) {
+  std::ifstream src(kernelFile(file));
+  const std::string text((std::istreambuf_iterator<char>(src)), {});
+  const auto inst = clh::sanitize::instrument(text, file, kernel, "");
+  cl::Device dev = poclDevice();
+  cl::Context ctx(dev);
+  cl::CommandQueue q(ctx, dev);
+  cl::Program program(ctx, records ? inst.source : text);
+  program.build({dev}, "");
+  cl::Kernel k(program, kernel.c_str());
+  std::vector<float> in(in_n), out(out_n, -7.0f);
+  for (size_t i = 0; i < in_n; ++i) in[i] = static_cast<float>(i % 97) - 40.0f;
+  cl::Buffer I(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, in_n * 4, in.data());
+  cl::Buffer O(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, out_n * 4, out.data());
+  k.setArg(0, I), k.setArg(1, O);
+  size_t lwords = 0;
+  for (const auto& l : inst.locals) lwords += (l.bytes + 3) / 4;
+  std::vector<cl_ulong> sizes = {in_n * 4, out_n * 4, lwords, in_n + out_n};
+  std::vector<uint32_t> rec(inst.sites.size() * clh::sanitize::kRecordWords + 1, 0);
+  std::vector<uint32_t> shadow((in_n + out_n) * clh::sanitize::kGlobalShadowUints, 0);
+  cl::Buffer S(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizes.size() * 8, sizes.data());
+  cl::Buffer R(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, rec.size() * 4, rec.data());
+  cl::Buffer D(ctx, CL_MEM_READ_WRITE, clh::sanitize::kGlobalDummyBytes);
+  cl::Buffer G(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, shadow.size() * 4, shadow.data());
+  if (records) {
+    k.setArg(2, S), k.setArg(3, R), k.setArg(5, D), k.setArg(6, G);
+    k.setArg(4,
+             cl::Local(lwords * clh::sanitize::kShadowUints * 4 + clh::sanitize::kLocalDummyBytes));
+  }
+  q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(global), cl::NDRange(local));
+  q.enqueueReadBuffer(O, CL_TRUE, 0, out_n * 4, out.data());
+  if (records) q.enqueueReadBuffer(R, CL_TRUE, 0, rec.size() * 4, rec.data()), *records = rec;
+  return out;
+}
+
+// The calls the runtime makes itself keep the kernel's results: async copies both ways, strided
+// (the group copies element by element, wait_group_events a barrier), and vload4/vstore4.
+TEST(PoclSanitize, RoutedCopiesAndVectorsGiveTheOriginalsResultsAndRecordNothing) {
+  REQUIRE_DEVICE(kPocl);
+  struct Case {
+    const char* file;
+    const char* kernel;
+    size_t global, local, in, out;
+  };
+  const Case cases[] = {{"async_copy.cl", "reverse_slices", 256, 64, 256, 256},
+                        {"async_faults.cl", "transpose_columns", 256, 64, 256, 256},
+                        {"vector_past_end.cl", "shift_vectors", 64, 16, 256, 260}};
+  for (const Case& c : cases) {
+    const auto plain = runInOut(c.file, c.kernel, c.global, c.local, c.in, c.out, nullptr);
+    std::vector<uint32_t> records;
+    const auto checked = runInOut(c.file, c.kernel, c.global, c.local, c.in, c.out, &records);
+    EXPECT_EQ(plain, checked) << c.kernel;
+    EXPECT_NE(plain[5], -7.0f) << c.kernel;  // the kernel wrote its output
+    for (size_t i = 0; i < records.size(); ++i) EXPECT_EQ(records[i], 0u) << c.kernel << " " << i;
+  }
+}
+
 // Each detector test asserts the finding's kind and line(s) on the faulty kernel; the clean
 // kernels assert that nothing is found (a sanitizer that reports everything fails them).
 TEST(PoclSanitizeScan, AReadPastTheEndOnlyAtAMultipleOf128IsFoundWithItsElementAndLine) {
@@ -252,20 +313,20 @@ TEST(PoclSanitizeScan, AsyncCopiesAreCheckedBothWays) {
       {"stage_next", "--arg a=256 --arg out=256", "race", {35, 36}, "between work-groups"},
   };
   for (const Case& c : cases) {
-    const ScanOut r = sanitized(
-        "async_faults.cl",
-        std::string("--kernel ") + c.kernel + " --global 256 --local 64 " + c.args,
-        std::string("sanitize_async_") + c.kernel);
+    const ScanOut r =
+        sanitized("async_faults.cl",
+                  std::string("--kernel ") + c.kernel + " --global 256 --local 64 " + c.args,
+                  std::string("sanitize_async_") + c.kernel);
     EXPECT_EQ(r.run.code, 1) << c.kernel << r.run.out;
     ASSERT_EQ(r.kinds(), std::vector<std::string>{c.kind}) << c.kernel << r.run.out;
     EXPECT_EQ(lineSet(*r.find(c.kind)), c.lines) << c.kernel << r.run.out;
     EXPECT_NE((*r.find(c.kind))["summary"].get<std::string>().find(c.says), std::string::npos)
         << c.kernel << r.run.out;
   }
-  const ScanOut clean = sanitized(
-      "async_faults.cl",
-      "--kernel transpose_columns --global 256 --local 64 --arg in=256 --arg out=256",
-      "sanitize_async_transpose");
+  const ScanOut clean =
+      sanitized("async_faults.cl",
+                "--kernel transpose_columns --global 256 --local 64 --arg in=256 --arg out=256",
+                "sanitize_async_transpose");
   EXPECT_EQ(clean.run.code, 0) << clean.run.out;
   EXPECT_TRUE(clean.kinds().empty()) << clean.run.out;
 }
@@ -275,10 +336,10 @@ TEST(PoclSanitizeScan, AsyncCopiesAreCheckedBothWays) {
 // of the group's size nothing diverges.
 TEST(PoclSanitizeScan, ABarrierSomeWorkItemsOfAGroupDoNotReachIsDivergence) {
   REQUIRE_DEVICE(kPocl);
-  const ScanOut half = sanitized(
-      "divergent_barrier.cl",
-      "--kernel sum_first_half --global 128 --local 64 --arg in=128 --arg out=128",
-      "sanitize_divergent_if");
+  const ScanOut half =
+      sanitized("divergent_barrier.cl",
+                "--kernel sum_first_half --global 128 --local 64 --arg in=128 --arg out=128",
+                "sanitize_divergent_if");
   EXPECT_EQ(half.run.code, 1) << half.run.out;
   ASSERT_EQ(half.kinds(), std::vector<std::string>{"divergence"}) << half.run.out;
   EXPECT_EQ(lineSet(*half.find("divergence")), (std::set<int>{7, 8})) << half.run.out;
