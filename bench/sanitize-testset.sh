@@ -41,6 +41,7 @@ cases=(
   "divergent_barrier.cl|reverse_prefix|--global 128 --local 64 --arg in=128 --arg out=128 --arg n=100|divergence@17,19"
   "divergent_barrier.cl|reverse_prefix|--global 1048576 --local 64 --arg in=1048576 --arg out=1048576 --arg n=999999|divergence@17,19"
   "divergent_barrier.cl|reverse_prefix|--global 128 --local 64 --arg in=128 --arg out=128 --arg n=128|clean"
+  "divergent_barrier.cl|barriers_by_item|--global 128 --local 64 --arg in=128 --arg out=128|divergence@27,28"
 )
 printf 'kernel\tgrid\texpected\tfound\tverdict\tseconds\n' >"$out/testset.tsv"
 bad=0; n=0

@@ -331,9 +331,9 @@ TEST(PoclSanitizeScan, AsyncCopiesAreCheckedBothWays) {
   EXPECT_TRUE(clean.kinds().empty()) << clean.run.out;
 }
 
-// Barrier divergence: a barrier only the first 16 work-items reach, and work-items past n that
-// return before the barrier: divergence at the branch and the barrier's lines; with n a multiple
-// of the group's size nothing diverges.
+// Barrier divergence: a barrier only the first 16 work-items reach, work-items past n that return
+// before the barrier, and a barrier in a loop each work-item runs l % 4 times: divergence at the
+// branch and the barrier's lines; with n a multiple of the group's size nothing diverges.
 TEST(PoclSanitizeScan, ABarrierSomeWorkItemsOfAGroupDoNotReachIsDivergence) {
   REQUIRE_DEVICE(kPocl);
   const ScanOut half =
@@ -359,6 +359,13 @@ TEST(PoclSanitizeScan, ABarrierSomeWorkItemsOfAGroupDoNotReachIsDivergence) {
                                   "sanitize_divergent_none");
   EXPECT_EQ(whole.run.code, 0) << whole.run.out;
   EXPECT_TRUE(whole.kinds().empty()) << whole.run.out;
+  const ScanOut loop =
+      sanitized("divergent_barrier.cl",
+                "--kernel barriers_by_item --global 128 --local 64 --arg in=128 --arg out=128",
+                "sanitize_divergent_loop");  // a barrier reached a different number of times
+  EXPECT_EQ(loop.run.code, 1) << loop.run.out;
+  ASSERT_EQ(loop.kinds(), std::vector<std::string>{"divergence"}) << loop.run.out;
+  EXPECT_EQ(lineSet(*loop.find("divergence")), (std::set<int>{27, 28})) << loop.run.out;
 }
 
 // clang 15's libraries in the tool's process crashed Oclgrind (LLVM 14) on every scan: the rewrite

@@ -19,3 +19,14 @@ __kernel void reverse_prefix(__global const float* in, __global float* out, int 
   barrier(CLK_LOCAL_MEM_FENCE);
   out[i] = tile[size - 1 - l];
 }
+// barriers_by_item: work-item l passes the barrier l % 4 times, so the group's work-items reach it
+// a different number of times.
+__kernel void barriers_by_item(__global const float* in, __global float* out) {
+  int l = get_local_id(0);
+  float acc = in[get_global_id(0)];
+  for (int k = 0; k < l % 4; ++k) {
+    barrier(CLK_LOCAL_MEM_FENCE);
+    acc += 1.0f;
+  }
+  out[get_global_id(0)] = acc;
+}
