@@ -12,9 +12,12 @@
 #include <clang/Tooling/Tooling.h>
 
 #include <map>
+#include <optional>
+#include <regex>
 #include <set>
 #include <sstream>
 
+#include "sanitize/barrier_flow.hpp"
 #include "sanitize/runtime.hpp"
 
 namespace clh::sanitize {
@@ -40,10 +43,43 @@ const Expr* accessRoot(const Expr* e) {
   }
 }
 
+// vloadN, vstoreN and their half forms: which arguments are the offset and the pointer, how many
+// elements they touch and how far apart the vectors are (vloada_half3: 4).
+struct VectorCall {
+  bool store = false, half = false;
+  unsigned offset_arg = 0, pointer_arg = 1;
+  int elements = 1, stride = 1;
+};
+
+std::optional<VectorCall> vectorCall(const std::string& name) {
+  static const std::regex form("(vload|vstore)(a?)(_half)?([0-9]*)(_rt[ezpn])?");
+  std::smatch m;
+  if (!std::regex_match(name, m, form)) return std::nullopt;
+  VectorCall v;
+  v.store = m[1] == "vstore";
+  v.half = m[3].matched && m[3].length() > 0;
+  if ((m[2].length() > 0 || m[5].length() > 0) && !v.half) return std::nullopt;
+  if (m[5].length() > 0 && !v.store) return std::nullopt;
+  if (m[4].length() == 0 && !v.half) return std::nullopt;
+  v.elements = m[4].length() > 0 ? std::stoi(m[4]) : 1;
+  v.stride = m[2].length() > 0 && v.elements == 3 ? 4 : v.elements;
+  v.offset_arg = v.store ? 1 : 0;
+  v.pointer_arg = v.store ? 2 : 1;
+  return v;
+}
+
+// The address space a pointer argument points into: "global", "local" or "" (others).
+std::string pointeeSpace(const Expr* e) {
+  const QualType t = e->getType();
+  if (!t->isPointerType()) return "";
+  const LangAS as = t->getPointeeType().getAddressSpace();
+  return as == LangAS::opencl_global ? "global" : as == LangAS::opencl_local ? "local" : "";
+}
+
 class Visitor : public RecursiveASTVisitor<Visitor> {
  public:
   Visitor(ASTContext& ctx, Rewriter& rw, const std::string& kernel, Instrumented& out)
-      : ctx_(ctx), sm_(ctx.getSourceManager()), rw_(rw), kernel_(kernel), out_(out) {}
+      : ctx_(ctx), sm_(ctx.getSourceManager()), rw_(rw), kernel_(kernel), out_(out), flow_(sm_) {}
 
   bool TraverseFunctionDecl(FunctionDecl* f) {
     if (!sm_.isInMainFile(f->getLocation())) return true;
@@ -54,6 +90,7 @@ class Visitor : public RecursiveASTVisitor<Visitor> {
     current_ = f;
     target_ = isKernel(f) && f->getName() == kernel_;
     if (isKernel(f)) kernelPrologue(f);
+    if (inScope()) guardBranches(f);
     bool ok = RecursiveASTVisitor::TraverseFunctionDecl(f);
     current_ = nullptr;
     target_ = false;
@@ -106,13 +143,33 @@ class Visitor : public RecursiveASTVisitor<Visitor> {
  private:
   bool inScope() const { return current_ && (target_ || !isKernel(current_)); }
   void access(Expr* e);
+  int addSite(const Expr* e, AccessKind kind, const std::string& space, const std::string& text,
+              size_t bytes);
+  bool routeVector(CallExpr* c, const VectorCall& v);
+  bool routeCopy(CallExpr* c, const std::string& name);
+  bool routeAtomicPointer(CallExpr* c, const Expr* a);
+  void guardBranches(FunctionDecl* f);
+  bool anyMacro(std::initializer_list<const Expr*> es) const;
+  CharSourceRange fileRange(const Expr* e) const;
+  void wrap(const Expr* e, const std::string& before, const std::string& after);
+  int pointerHint(const Expr* e, bool local) const;
+  std::string typeText(QualType t) const {
+    return t.getAsString(PrintingPolicy(ctx_.getLangOpts()));
+  }
+  size_t sizeOf(QualType t) const {
+    return static_cast<size_t>(ctx_.getTypeSizeInChars(t).getQuantity());
+  }
   void addContextParameter(FunctionDecl* f);
+  std::string registerParameters(FunctionDecl* f, int& nlArgs);
   void kernelPrologue(FunctionDecl* f);
   void registerLocal(VarDecl* v, DeclStmt* s);
   void unchecked(SourceLocation at, const std::string& what, const std::string& why);
   int hintFor(const Expr* e, bool local) const;
   std::string text(SourceRange r) const {
-    return Lexer::getSourceText(CharSourceRange::getTokenRange(r), sm_, ctx_.getLangOpts()).str();
+    CharSourceRange c =
+        Lexer::makeFileCharRange(CharSourceRange::getTokenRange(r), sm_, ctx_.getLangOpts());
+    if (c.isInvalid()) c = CharSourceRange::getTokenRange(r);
+    return Lexer::getSourceText(c, sm_, ctx_.getLangOpts()).str();
   }
 
   ASTContext& ctx_;
@@ -126,6 +183,7 @@ class Visitor : public RecursiveASTVisitor<Visitor> {
   std::set<const Expr*> notAccess_, atomics_;
   std::map<const Decl*, int> globalIds_, localIds_;
   size_t declaredWords_ = 0;
+  BarrierFlow flow_;
 };
 
 void Visitor::unchecked(SourceLocation at, const std::string& what, const std::string& why) {
@@ -151,6 +209,58 @@ int Visitor::hintFor(const Expr* e, bool local) const {
   return it == ids.end() ? -1 : it->second;
 }
 
+int Visitor::addSite(const Expr* e, AccessKind kind, const std::string& space,
+                     const std::string& shown, size_t bytes) {
+  if (out_.sites.size() >= static_cast<size_t>(kMaxSites)) {
+    unchecked(e->getBeginLoc(), shown, "past the sanitizer's limit of accesses per program");
+    return -1;
+  }
+  Site site;
+  site.kind = kind;
+  const PresumedLoc p = sm_.getPresumedLoc(sm_.getExpansionLoc(e->getBeginLoc()));
+  site.line = static_cast<int>(p.getLine());
+  site.column = static_cast<int>(p.getColumn());
+  site.space = space;
+  site.text = shown;
+  site.bytes = bytes;
+  out_.sites.push_back(site);
+  return static_cast<int>(out_.sites.size()) - 1;
+}
+
+// Whether an expression cannot be wrapped: it does not map to one stretch of the file (written
+// inside a macro; a macro the expression starts or ends with, as in `t < n / TS`, is fine).
+bool Visitor::anyMacro(std::initializer_list<const Expr*> es) const {
+  for (const Expr* e : es)
+    if (fileRange(e).isInvalid()) return true;
+  return false;
+}
+
+CharSourceRange Visitor::fileRange(const Expr* e) const {
+  return Lexer::makeFileCharRange(CharSourceRange::getTokenRange(e->getSourceRange()), sm_,
+                                  ctx_.getLangOpts());
+}
+
+// Text around an expression. Calls are visited before their arguments, so what is wrapped here
+// holds what the arguments' own accesses insert later at the same places.
+void Visitor::wrap(const Expr* e, const std::string& before, const std::string& after) {
+  const CharSourceRange r = fileRange(e);
+  rw_.InsertTextAfter(r.getBegin(), before);
+  rw_.InsertTextBefore(r.getEnd(), after);
+}
+
+// The table entry a pointer expression starts from (`a`, `a + i`, `&a[i]`, a __local array), or -1.
+int Visitor::pointerHint(const Expr* e, bool local) const {
+  while (true) {
+    e = e->IgnoreParenCasts();
+    const auto* b = dyn_cast<BinaryOperator>(e);
+    if (!b || !b->isAdditiveOp()) break;
+    e = b->getLHS()->getType()->isPointerType() ? b->getLHS() : b->getRHS();
+  }
+  if (const auto* u = dyn_cast<UnaryOperator>(e); u && u->getOpcode() == UO_AddrOf)
+    return hintFor(u->getSubExpr(), local);
+  return isa<DeclRefExpr>(e) ? hintFor(e, local) : -1;
+}
+
 void Visitor::access(Expr* e) {
   if (!inScope() || !e->isLValue() || notAccess_.count(e)) return;
   const QualType t = e->getType();
@@ -164,31 +274,18 @@ void Visitor::access(Expr* e) {
     unchecked(e->getBeginLoc(), shown, "written inside a macro");
     return;
   }
-  if (out_.sites.size() >= static_cast<size_t>(kMaxSites)) {
-    unchecked(e->getBeginLoc(), shown, "past the sanitizer's limit of accesses per program");
-    return;
-  }
   auto k = kinds_.find(e);
-  Site site;
-  site.kind = k == kinds_.end() ? AccessKind::read : k->second;
-  const PresumedLoc p = sm_.getPresumedLoc(e->getBeginLoc());
-  site.line = static_cast<int>(p.getLine());
-  site.column = static_cast<int>(p.getColumn());
-  site.space = local ? "local" : "global";
-  site.text = shown;
-  const int id = static_cast<int>(out_.sites.size());
-  PrintingPolicy policy(ctx_.getLangOpts());
-  const std::string pointer = ctx_.getPointerType(t).getAsString(policy);
-  const long bytes = static_cast<long>(ctx_.getTypeSizeInChars(t).getQuantity());
-  site.bytes = static_cast<size_t>(bytes);
-  out_.sites.push_back(site);
-  rw_.InsertTextAfter(e->getBeginLoc(), "(*(" + pointer + ")" + (local ? "__clh_la" : "__clh_ga") +
-                                            "(__clh_c, " + std::to_string(id) + ", " +
-                                            std::to_string(hintFor(e, local)) + ", " +
-                                            std::to_string(static_cast<int>(site.kind)) + ", (" +
-                                            (local ? "__local" : "__global") + " void*)&(");
-  const SourceLocation end = Lexer::getLocForEndOfToken(e->getEndLoc(), 0, sm_, ctx_.getLangOpts());
-  rw_.InsertTextBefore(end, "), " + std::to_string(bytes) + "))");
+  const AccessKind kind = k == kinds_.end() ? AccessKind::read : k->second;
+  const size_t bytes = sizeOf(t);
+  const int id = addSite(e, kind, local ? "local" : "global", shown, bytes);
+  if (id < 0) return;
+  const std::string pointer = typeText(ctx_.getPointerType(t));
+  wrap(e,
+       "(*(" + pointer + ")" + (local ? "__clh_la" : "__clh_ga") + "(__clh_c, " +
+           std::to_string(id) + ", " + std::to_string(hintFor(e, local)) + ", " +
+           std::to_string(static_cast<int>(kind)) + ", (" + (local ? "__local" : "__global") +
+           " void*)&(",
+       "), " + std::to_string(bytes) + "))");
 }
 
 bool Visitor::VisitCallExpr(CallExpr* c) {
@@ -196,7 +293,14 @@ bool Visitor::VisitCallExpr(CallExpr* c) {
   const FunctionDecl* f = c->getDirectCallee();
   if (!f) return true;
   const std::string name = f->getNameAsString();
-  if (c->getBeginLoc().isMacroID()) return true;
+  if (c->getBeginLoc().isMacroID()) {
+    if (vectorCall(name) || name.rfind("async_work_group", 0) == 0) {
+      unchecked(c->getBeginLoc(), name,
+                "written inside a macro: the accesses it makes are not checked");
+      out_.async_copies = out_.async_copies || name.rfind("async_work_group", 0) == 0;
+    }
+    return true;
+  }
   if (const FunctionDecl* def = f->getDefinition(); def && sm_.isInMainFile(def->getLocation())) {
     if (isKernel(def)) return true;
     if (c->getNumArgs() > 0)
@@ -209,26 +313,144 @@ bool Visitor::VisitCallExpr(CallExpr* c) {
     rw_.InsertTextBefore(c->getCallee()->getBeginLoc(), "__clh_");
     return true;
   }
-  const bool atomic = name.rfind("atomic_", 0) == 0 || name.rfind("atom_", 0) == 0;
+  if (name == "wait_group_events" && c->getNumArgs() == 2) {
+    rw_.ReplaceText(c->getCallee()->getBeginLoc(), static_cast<unsigned>(name.size()),
+                    "__clh_wait");
+    rw_.InsertTextBefore(c->getArg(0)->getBeginLoc(), "__clh_c, ");
+    return true;
+  }
+  if (const auto v = vectorCall(name); v && routeVector(c, *v)) return true;
+  if (name.rfind("async_work_group", 0) == 0 && routeCopy(c, name)) return true;
   if (name.rfind("async_work_group", 0) == 0) out_.async_copies = true;
+  const bool atomic = name.rfind("atomic_", 0) == 0 || name.rfind("atom_", 0) == 0;
   for (unsigned i = 0; i < c->getNumArgs(); ++i) {
     const Expr* a = c->getArg(i)->IgnoreParenImpCasts();
-    const QualType t = a->getType();
-    if (!t->isPointerType()) continue;
-    const LangAS as = t->getPointeeType().getAddressSpace();
-    if (as != LangAS::opencl_global && as != LangAS::opencl_local) continue;
+    const std::string space = pointeeSpace(a);
+    if (space.empty()) continue;
     const auto* addr = dyn_cast<UnaryOperator>(a);
     if (atomic && i == 0 && addr && addr->getOpcode() == UO_AddrOf) {
       kinds_[accessRoot(addr->getSubExpr())] = AccessKind::atomic;
       atomics_.insert(accessRoot(addr->getSubExpr()));
       continue;
     }
-    unchecked(c->getBeginLoc(), text(c->getSourceRange()),
-              "'" + name + "' is given a " + (as == LangAS::opencl_local ? "__local" : "__global") +
-                  " pointer: the accesses it makes are not checked");
+    if (atomic && i == 0 && routeAtomicPointer(c, c->getArg(0))) continue;
+    unchecked(
+        c->getBeginLoc(), text(c->getSourceRange()),
+        "'" + name + "' is given a __" + space + " pointer: the accesses it makes are not checked");
     break;
   }
   return true;
+}
+
+// vloadN(off, p), vstoreN(v, off, p) and the half forms: `p + off * stride` goes through
+// __clh_gvec/__clh_lvec (each element checked), and the call reads or writes at offset 0 of what
+// that returns: `vload4(0, (T*)__clh_gvec(ctx, SITE, HINT, KIND, (ulong)(off), p, ...))`.
+bool Visitor::routeVector(CallExpr* c, const VectorCall& v) {
+  if (c->getNumArgs() <= v.pointer_arg) return false;
+  const Expr* ptr = c->getArg(v.pointer_arg);
+  const Expr* off = c->getArg(v.offset_arg);
+  const std::string space = pointeeSpace(ptr);
+  if (space.empty()) return false;
+  const std::string shown = text(c->getSourceRange());
+  if (anyMacro({ptr, off, c})) {
+    unchecked(c->getBeginLoc(), shown,
+              "written inside a macro: the accesses it makes are not checked");
+    return true;
+  }
+  const bool local = space == "local";
+  const size_t elem = v.half ? 2 : sizeOf(ptr->getType()->getPointeeType());
+  const AccessKind kind = v.store ? AccessKind::write : AccessKind::read;
+  const int id = addSite(c, kind, space, shown, elem);
+  if (id < 0) return true;
+  wrap(off,
+       "0, (" + typeText(ptr->getType()) + ")" + (local ? "__clh_lvec" : "__clh_gvec") +
+           "(__clh_c, " + std::to_string(id) + ", " + std::to_string(pointerHint(ptr, local)) +
+           ", " + std::to_string(static_cast<int>(kind)) + ", (ulong)(",
+       ")");
+  wrap(ptr, std::string("(") + (local ? "__local" : "__global") + " void*)(",
+       "), " + std::to_string(elem) + ", " + std::to_string(v.elements) + ", " +
+           std::to_string(v.stride) + ")");
+  return true;
+}
+
+// async_work_group_copy(dst, src, n, e) and the strided form, either way between __global and
+// __local memory: `__clh_acopy_lg(ctx, DST_SITE, SRC_SITE, DST_HINT, SRC_HINT, ELEMENT, dst, src,
+// n, e)`, the group's copy made element by element through the runtime (runtime_calls.cpp).
+bool Visitor::routeCopy(CallExpr* c, const std::string& name) {
+  const bool strided = name == "async_work_group_strided_copy";
+  if ((name != "async_work_group_copy" && !strided) || c->getNumArgs() < (strided ? 5u : 4u))
+    return false;
+  const Expr *dst = c->getArg(0), *src = c->getArg(1);
+  const std::string ds = pointeeSpace(dst), ss = pointeeSpace(src);
+  const bool toLocal = ds == "local" && ss == "global";
+  if (!toLocal && !(ds == "global" && ss == "local")) return false;
+  const std::string shown = text(c->getSourceRange());
+  if (anyMacro({dst, src, c}) || out_.sites.size() + 2 > static_cast<size_t>(kMaxSites)) {
+    unchecked(c->getBeginLoc(), shown, "written inside a macro or past the limit of sites");
+    out_.async_copies = true;
+    return true;
+  }
+  const size_t elem = sizeOf(dst->getType()->getPointeeType());
+  const int sd = addSite(dst, AccessKind::write, ds, shown, elem);
+  const int sr = addSite(src, AccessKind::read, ss, shown, elem);
+  rw_.ReplaceText(c->getCallee()->getBeginLoc(), static_cast<unsigned>(name.size()),
+                  std::string("__clh_acopy_") + (toLocal ? "lg" : "gl") + (strided ? "s" : ""));
+  wrap(dst,
+       "__clh_c, " + std::to_string(sd) + ", " + std::to_string(sr) + ", " +
+           std::to_string(pointerHint(dst, ds == "local")) + ", " +
+           std::to_string(pointerHint(src, ss == "local")) + ", " + std::to_string(elem) + ", (__" +
+           ds + " void*)(",
+       ")");
+  wrap(src, "(const __" + ss + " void*)(", ")");
+  return true;
+}
+
+// An atomic given a pointer (`atomic_add(p + i, v)`): the pointer goes through __clh_ga/__clh_la
+// as an atomic access (bounds only), `atomic_add((T*)__clh_ga(ctx, SITE, HINT, 4, p + i, N), v)`.
+bool Visitor::routeAtomicPointer(CallExpr* c, const Expr* a) {
+  const std::string space = pointeeSpace(a);
+  if (space.empty()) return false;
+  const std::string shown = text(a->getSourceRange());
+  if (anyMacro({a, c})) {
+    unchecked(c->getBeginLoc(), shown, "written inside a macro: the atomic access is not checked");
+    return true;
+  }
+  const bool local = space == "local";
+  const size_t elem = sizeOf(a->getType()->getPointeeType());
+  const int id = addSite(a, AccessKind::atomic, space, shown, elem);
+  if (id < 0) return true;
+  wrap(a,
+       "(" + typeText(a->getType()) + ")" + (local ? "__clh_la" : "__clh_ga") + "(__clh_c, " +
+           std::to_string(id) + ", " + std::to_string(pointerHint(a, local)) + ", 4, (__" + space +
+           " void*)(",
+       "), " + std::to_string(elem) + ")");
+  return true;
+}
+
+// The branches of `f` that decide whether a barrier is reached: their conditions go through
+// __clh_cond (runtime_calls.cpp), which checks that the whole work-group agrees.
+void Visitor::guardBranches(FunctionDecl* f) {
+  if (!f->doesThisDeclarationHaveABody()) return;
+  std::vector<UnfollowedBarrier> unfollowed;
+  for (const BarrierBranch& b : flow_.branches(f, unfollowed)) {
+    const std::string shown = text(b.cond->getSourceRange());
+    if (anyMacro({b.cond})) {
+      unchecked(b.cond->getBeginLoc(), shown,
+                "a branch that decides a barrier, written inside a macro: barrier divergence there "
+                "is not looked at");
+      continue;
+    }
+    const int id = addSite(b.cond, AccessKind::branch, "", shown, 0);
+    if (id < 0) continue;
+    out_.sites[id].barrier_line =
+        static_cast<int>(sm_.getPresumedLoc(sm_.getExpansionLoc(b.barrier)).getLine());
+    wrap(b.cond, "__clh_cond(__clh_c, " + std::to_string(id) + ", (",
+         ") ? 1 : 0, " + std::to_string(b.chosen) + ")");
+  }
+  for (const UnfollowedBarrier& u : unfollowed)
+    unchecked(u.at, "barrier",
+              std::string("a barrier under ") + u.construct +
+                  ": barrier divergence there is not looked at");
 }
 
 // A function the kernel may call gets the runtime's context as its first parameter.
@@ -248,20 +470,10 @@ void Visitor::addContextParameter(FunctionDecl* f) {
     rw_.InsertTextBefore(close, param);
 }
 
-// The kernel's hidden parameters and the context every access uses: on for the kernel scanned,
-// off for the file's other kernels (the functions they share take it too).
-void Visitor::kernelPrologue(FunctionDecl* f) {
-  auto* body = dyn_cast_or_null<CompoundStmt>(f->getBody());
-  if (!body) return;
-  const SourceLocation open = body->getLBracLoc().getLocWithOffset(1);
-  std::string pro = "struct __clh_ctx __clh_c0; struct __clh_ctx* __clh_c = &__clh_c0; ";
-  if (!target_) {
-    rw_.InsertTextAfter(open, pro + "__clh_c0.on = 0;");
-    return;
-  }
-  out_.original_args = static_cast<int>(f->getNumParams());
+// The kernel's __global and __local pointer parameters in the tables (`nlArgs` the __local ones):
+// the statements that set their bases.
+std::string Visitor::registerParameters(FunctionDecl* f, int& nlArgs) {
   std::string bases;
-  int nlArgs = 0;
   for (unsigned i = 0; i < f->getNumParams(); ++i) {
     const ParmVarDecl* p = f->getParamDecl(i);
     const QualType t = p->getType();
@@ -280,9 +492,32 @@ void Visitor::kernelPrologue(FunctionDecl* f) {
       bases += "__clh_c->lbase[" + std::to_string(id) + "] = (ulong)(" + name + "); ";
     }
   }
+  return bases;
+}
+
+// The kernel's hidden parameters and the context every access uses: on for the kernel scanned,
+// off for the file's other kernels (the functions they share take it too).
+void Visitor::kernelPrologue(FunctionDecl* f) {
+  auto* body = dyn_cast_or_null<CompoundStmt>(f->getBody());
+  if (!body) return;
+  const SourceLocation open = body->getLBracLoc().getLocWithOffset(1);
+  std::string pro = "struct __clh_xctx __clh_x0; struct __clh_ctx* __clh_c = &__clh_x0.c; ";
+  // A kernel that reaches a barrier: its branches that decide one vote (__clh_cond), the votes
+  // cleared before the first (a barrier at the kernel's start, where the group is together).
+  const bool votes = flow_.hasBarrier(f);
+  if (votes) pro = "__local uint __clh_votes[3]; " + pro;
+  const std::string xinit = std::string(" __clh_xinit(__clh_c, ") + (target_ ? "__clh_rec" : "0") +
+                            ", " + (votes ? "__clh_votes); barrier(CLK_LOCAL_MEM_FENCE);" : "0);");
+  if (!target_) {
+    rw_.InsertTextAfter(open, pro + "__clh_c->on = 0;" + xinit);
+    return;
+  }
+  out_.original_args = static_cast<int>(f->getNumParams());
+  int nlArgs = 0;
+  const std::string bases = registerParameters(f, nlArgs);
   pro += "__clh_init(__clh_c, __clh_sizes, __clh_rec, __clh_lsh, __clh_dummy, __clh_gsh, " +
          std::to_string(out_.globals.size()) + ", " + std::to_string(nlArgs) + "); " + bases +
-         "__clh_begin(__clh_c);";
+         "__clh_begin(__clh_c);" + xinit;
   rw_.InsertTextAfter(open, pro);
   const char* hidden =
       "__global ulong* __clh_sizes, __global uint* __clh_rec, __local uint* __clh_lsh, "

@@ -8,16 +8,19 @@
 
 namespace clh::sanitize {
 
-/// What an access does; the values are the runtime's (runtime.cpp).
-enum class AccessKind { read = 1, write = 2, read_write = 3, atomic = 4 };
+/// What an access does; the values are the runtime's (runtime.cpp). `branch` is no access: a
+/// condition that decides whether a barrier is reached (its record says whether a work-group's
+/// work-items disagreed on it; runtime_calls.cpp).
+enum class AccessKind { read = 1, write = 2, read_write = 3, atomic = 4, branch = 8 };
 
 /// One instrumented access: its id is its position in Instrumented::sites.
 struct Site {
   int line = 0, column = 0;  ///< in the original file
   AccessKind kind = AccessKind::read;
-  std::string space;  ///< "global" or "local"
-  std::string text;   ///< the access as written, e.g. "a[i + 1]"
-  size_t bytes = 0;   ///< the size of what it reads or writes
+  std::string space;     ///< "global" or "local"
+  std::string text;      ///< the access as written, e.g. "a[i + 1]"
+  size_t bytes = 0;      ///< the size of what it reads or writes (of one element, for a vector)
+  int barrier_line = 0;  ///< a branch: the line of the barrier it decides
 };
 
 /// A __global pointer parameter of the kernel (its real size comes from the host).
@@ -50,8 +53,9 @@ struct Instrumented {
   std::vector<LocalObject> locals;    ///< parameters first, then the declared variables
   int original_args = 0;              ///< the hidden arguments follow these
   std::vector<Unchecked> unchecked;
-  bool async_copies = false;  ///< the kernel copies into __local memory asynchronously
-  std::string error;          ///< non-empty: clang could not parse the file (its diagnostics)
+  bool async_copies =
+      false;          ///< the kernel copies asynchronously in a way the rewrite cannot route
+  std::string error;  ///< non-empty: clang could not parse the file (its diagnostics)
 };
 
 /// The hidden arguments appended to the kernel, in this order after `original_args`.

@@ -14,6 +14,7 @@
 #include "core/expr.hpp"
 #include "core/sizes.hpp"
 #include "core/text.hpp"
+#include "sanitize/divergence.hpp"
 #include "sanitize/helper.hpp"
 #include "sanitize/runtime.hpp"
 
@@ -150,6 +151,7 @@ std::vector<Finding> decodeRecords(const Instrumented& inst, const std::vector<u
     }
     if (r[kMask] & 2u) racing.insert({s, other});
     if (r[kMask] & 4u) here.push_back(uninitialized(inst, s, r));
+    if (r[kMask] & 8u) here.push_back(divergence(inst, s, r, shown_path, source_lines));
     for (auto& f : here) {
       f.lines.insert(f.lines.begin(), sourceLine(shown_path, source_lines, inst.sites[s].line));
       f.raw = fmt::format("site {} at {}:{}:{} ({})", s, shown_path, inst.sites[s].line,

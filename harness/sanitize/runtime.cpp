@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "sanitize/runtime_calls.hpp"
+
 namespace clh::sanitize {
 
 namespace {
@@ -226,7 +228,7 @@ std::string runtimeSource(size_t globals, size_t locals, bool uninitialized) {
              "{}\n",
              globals == 0 ? 1 : globals, locals == 0 ? 1 : locals, kRecordWords,
              uninitialized ? 1 : 0) +
-         kContext + kRecords + kAccesses;
+         kContext + kRecords + kAccesses + runtimeCallsSource();
 }
 
 }  // namespace clh::sanitize

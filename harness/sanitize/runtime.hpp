@@ -9,10 +9,10 @@
 namespace clh::sanitize {
 
 /// Words (uint) of one site's record in the record buffer: bounded by the program's sites.
-inline constexpr size_t kRecordWords = 24;
+inline constexpr size_t kRecordWords = 30;
 /// The record's words (runtime.cpp writes them, findings.cpp reads them).
 enum Record : size_t {
-  kMask = 0,        ///< bit 1 out of bounds, 2 race, 4 uninitialized
+  kMask = 0,        ///< bit 1 out of bounds, 2 race, 4 uninitialized, 8 divergence
   kOobCount = 1,    ///< out-of-bounds accesses at the site
   kOobClaim = 2,    ///< the first one's details follow
   kOobObject = 3,   ///< the buffer's table index; local objects | 0x10000
@@ -33,6 +33,14 @@ enum Record : size_t {
   kUninitByte = 19,    ///< the byte offset in it
   kUninitItem = 20,    ///< its global id, 3 words
   kUninitGroup = 23,
+  // A branch that decides whether a barrier is reached, taken differently by the work-items of one
+  // group (runtime_calls.cpp; the record of the branch's site, decoded in divergence.cpp).
+  kDivCount = 24,   ///< evaluations of the branch on which a work-group disagreed
+  kDivClaim = 25,   ///< the first one's details follow
+  kDivTrue = 26,    ///< work-items that found the condition true
+  kDivItems = 27,   ///< work-items of the group
+  kDivGroup = 28,   ///< the work-group (flat)
+  kDivChosen = 29,  ///< the side the sanitizer had the whole group take (0 or 1)
 };
 /// uints of __local shadow per 4 bytes of the kernel's __local memory (epoch, items, sites, set).
 inline constexpr size_t kShadowUints = 4;

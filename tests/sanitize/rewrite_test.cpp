@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <tuple>
+#include <vector>
 
 namespace {
 
@@ -44,6 +46,7 @@ TEST(SanitizeRewrite, EveryGlobalAndLocalAccessIsASiteWithItsKindLineAndSpace) {
       {8, AccessKind::read, "local", "tile[(l + 1) % N]"},
       {9, AccessKind::read_write, "local", "t[l]"},
       {11, AccessKind::write, "global", "*p"},
+      {11, AccessKind::read, "global", "vload4(0, a)"},
       {12, AccessKind::atomic, "local", "tile[0]"},
   };
   ASSERT_EQ(r.sites.size(), std::size(want));
@@ -67,7 +70,7 @@ TEST(SanitizeRewrite, WhatItCannotRouteIsListedAsNotLookedAt) {
   const char* text = R"CL(#define AT(i) a[i]
 __kernel void k(__global float* a) {
   AT(0) = 1.0f;
-  vstore4((float4)(0.0f), 1, a);
+  prefetch(a, 4);
 }
 )CL";
   const auto r = instrument(text, "m.cl", "k", "");
@@ -77,7 +80,7 @@ __kernel void k(__global float* a) {
   EXPECT_EQ(r.unchecked[0].line, 3);
   EXPECT_NE(r.unchecked[0].why.find("macro"), std::string::npos);
   EXPECT_EQ(r.unchecked[1].line, 4);
-  EXPECT_NE(r.unchecked[1].why.find("vstore4"), std::string::npos);
+  EXPECT_NE(r.unchecked[1].why.find("prefetch"), std::string::npos);
 }
 
 TEST(SanitizeRewrite, TheProgramKeepsTheFilesLinesAndThreadsTheContextThroughHelpers) {
@@ -95,8 +98,99 @@ TEST(SanitizeRewrite, TheProgramKeepsTheFilesLinesAndThreadsTheContextThroughHel
             std::string::npos);
   EXPECT_NE(program.find("get(__clh_c, a, i)"), std::string::npos);
   EXPECT_NE(program.find("__global uint* __clh_gsh)"), std::string::npos);
-  EXPECT_NE(program.find("__clh_c0.on = 0;"), std::string::npos);  // the other kernel: off
+  EXPECT_NE(program.find("__clh_c->on = 0;"), std::string::npos);  // the other kernel: off
   EXPECT_NE(program.find("__clh_barrier(CLK_LOCAL_MEM_FENCE)"), std::string::npos);
+}
+
+// vload/vstore (and the half forms), async copies both ways and atomics given a pointer are sites
+// of their own, each element's size and the call's text, and the calls go through the runtime.
+TEST(SanitizeRewrite, CallsThatTouchMemoryThemselvesAreSitesRoutedThroughTheRuntime) {
+  const char* text = R"CL(__kernel void k(__global float* a, __global half* h, __global int* c) {
+  __local float t[64];
+  int i = get_global_id(0), l = get_local_id(0);
+  vstore4(vload4(i, a), l, t);
+  vstore_half_rte(vload_half(i, h), i + 1, h);
+  event_t e = async_work_group_strided_copy(t, a + 1, 16, 2, 0);
+  e = async_work_group_copy(a, t, 16, e);
+  wait_group_events(1, &e);
+  atomic_add(c + i, 1);
+}
+)CL";
+  const auto r = instrument(text, "c.cl", "k", "");
+  ASSERT_EQ(r.error, "");
+  EXPECT_TRUE(r.unchecked.empty());
+  EXPECT_FALSE(r.async_copies);  // every copy followed: the uninitialized check stays on
+  struct Want {
+    int line;
+    AccessKind kind;
+    const char* space;
+    size_t bytes;
+  };
+  const Want want[] = {
+      {4, AccessKind::write, "local", 4},   {4, AccessKind::read, "global", 4},
+      {5, AccessKind::write, "global", 2},  {5, AccessKind::read, "global", 2},
+      {6, AccessKind::write, "local", 4},   {6, AccessKind::read, "global", 4},
+      {7, AccessKind::write, "global", 4},  {7, AccessKind::read, "local", 4},
+      {9, AccessKind::atomic, "global", 4},
+  };
+  ASSERT_EQ(r.sites.size(), std::size(want));
+  for (size_t i = 0; i < r.sites.size(); ++i) {
+    EXPECT_EQ(r.sites[i].line, want[i].line) << i;
+    EXPECT_EQ(r.sites[i].kind, want[i].kind) << i;
+    EXPECT_EQ(r.sites[i].space, want[i].space) << i;
+    EXPECT_EQ(r.sites[i].bytes, want[i].bytes) << i;
+  }
+  EXPECT_EQ(r.sites[0].text, "vstore4(vload4(i, a), l, t)");
+  const std::string program = r.source.substr(r.source.find("#line 1"));
+  EXPECT_NE(program.find("vstore4(vload4(0, (const __global float *)__clh_gvec(__clh_c, 1, 0, 1, "
+                         "(ulong)(i), (__global void*)(a), 4, 4, 4)), 0, (__local float *)"
+                         "__clh_lvec(__clh_c, 0, 0, 2, (ulong)(l), (__local void*)(t), 4, 4, 4))"),
+            std::string::npos)
+      << program;
+  EXPECT_NE(program.find("__clh_acopy_lgs(__clh_c, 4, 5, 0, 0, 4, (__local void*)(t), "
+                         "(const __global void*)(a + 1), 16, 2, 0)"),
+            std::string::npos)
+      << program;
+  EXPECT_NE(program.find("__clh_acopy_gl(__clh_c, 6, 7, 0, 0, 4,"), std::string::npos);
+  EXPECT_NE(program.find("__clh_wait(__clh_c, 1, &e)"), std::string::npos);
+  EXPECT_NE(program.find("atomic_add((volatile __global int *)__clh_ga(__clh_c, 8, 2, 4, "
+                         "(__global void*)(c + i), 4), 1)"),
+            std::string::npos)
+      << program;
+}
+
+// The branches that decide whether a barrier is reached (an `if` around one, a loop around one, an
+// `if` around a return or break that skips one) vote through __clh_cond with the side that skips
+// the barrier; the others are left alone.
+TEST(SanitizeRewrite, TheBranchesThatDecideABarrierAreCheckedAndNoOther) {
+  const char* text = R"CL(__kernel void k(__global float* a, int n) {
+  int i = get_global_id(0), l = get_local_id(0);
+  if (i >= n) return;
+  if (l < 4) a[i] = 0.0f;
+  for (int t = 0; t < n; ++t) {
+    if (a[t] < 0.0f) break;
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (l < 16) { barrier(CLK_GLOBAL_MEM_FENCE); }
+  if (i + 1 >= n) return;
+  a[i] += 1.0f;
+}
+)CL";
+  const auto r = instrument(text, "b.cl", "k", "");
+  ASSERT_EQ(r.error, "");
+  std::vector<std::tuple<int, int, std::string>> branches;  // line, barrier line, text
+  for (const auto& s : r.sites)
+    if (s.kind == AccessKind::branch) branches.emplace_back(s.line, s.barrier_line, s.text);
+  const std::vector<std::tuple<int, int, std::string>> want = {
+      {3, 7, "i >= n"}, {5, 7, "t < n"}, {6, 7, "a[t] < 0.0f"}, {9, 9, "l < 16"}};
+  EXPECT_EQ(branches, want);
+  const std::string program = r.source.substr(r.source.find("#line 1"));
+  EXPECT_NE(program.find("if (__clh_cond(__clh_c, 0, (i >= n) ? 1 : 0, 1)) return;"),
+            std::string::npos)
+      << program;
+  EXPECT_NE(program.find("if (__clh_cond(__clh_c, 3, (l < 16) ? 1 : 0, 0))"), std::string::npos);
+  EXPECT_NE(program.find("if (l < 4)"), std::string::npos);
+  EXPECT_NE(program.find("if (i + 1 >= n) return;"), std::string::npos);
 }
 
 TEST(SanitizeRewrite, ASourceClangCannotParseIsTheToolsErrorAndAnUnknownKernelToo) {
