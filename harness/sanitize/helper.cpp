@@ -64,8 +64,9 @@ Instrumented runHelper(const std::string& source_path, const std::string& file_n
                        const std::string& kernel, const std::string& build_options,
                        const std::filesystem::path& keep);
 
-// The answers this process has: by source path, file name, kernel and build options.
-using RewriteKey = std::tuple<std::string, std::string, std::string, std::string>;
+// The answers this process was given: by the file's path and text, its name, the kernel and the
+// build options.
+using RewriteKey = std::tuple<std::string, std::string, std::string, std::string, std::string>;
 std::mutex rewritesLock;
 std::map<RewriteKey, Instrumented>& rewrites() {
   static std::map<RewriteKey, Instrumented> known;
@@ -82,19 +83,20 @@ void rememberInstrumented(const std::string& source_path, const std::string& fil
                           const std::string& kernel, const std::string& build_options,
                           const Instrumented& inst) {
   std::lock_guard<std::mutex> lock(rewritesLock);
-  rewrites()[{source_path, file_name, kernel, build_options}] = inst;
+  rewrites()[{source_path, readFile(source_path), file_name, kernel, build_options}] = inst;
 }
 
 Instrumented instrumentInHelper(const std::string& source_path, const std::string& file_name,
                                 const std::string& kernel, const std::string& build_options) {
   {
     std::lock_guard<std::mutex> lock(rewritesLock);
-    const auto it = rewrites().find({source_path, file_name, kernel, build_options});
-    if (it != rewrites().end()) return it->second;
+    if (!rewrites().empty()) {
+      const auto it =
+          rewrites().find({source_path, readFile(source_path), file_name, kernel, build_options});
+      if (it != rewrites().end()) return it->second;
+    }
   }
-  Instrumented inst = instrumentAfresh(source_path, file_name, kernel, build_options);
-  if (inst.error.empty()) rememberInstrumented(source_path, file_name, kernel, build_options, inst);
-  return inst;
+  return instrumentAfresh(source_path, file_name, kernel, build_options);
 }
 
 namespace {

@@ -14,14 +14,15 @@ namespace clh::sanitize {
 inline constexpr const char* kRewriteCacheVariable = "CLHARNESS_REWRITE_CACHE";
 
 /// instrument() through the helper executable beside the running one (or the build tree's);
-/// a helper that cannot be run or answers nothing is the result's `error`. An answer this process
-/// already has for the same arguments (its own, or one given to rememberInstrumented) is reused:
-/// a unit's cases rewrite their kernel once.
+/// a helper that cannot be run or answers nothing is the result's `error`. An answer given to
+/// rememberInstrumented for the same arguments and file text comes first: a sanitized unit's
+/// cases use the rewrite its parent made once.
 Instrumented instrumentInHelper(const std::string& source_path, const std::string& file_name,
                                 const std::string& kernel, const std::string& build_options);
 
-/// Gives instrumentInHelper its answer for these arguments: a rewrite made by another process
-/// (a sanitized unit's parent, sanitize/cases.hpp), where this one may not run the helper.
+/// Gives instrumentInHelper its answer for these arguments and the file's present text: a rewrite
+/// made by another process (a sanitized unit's parent, sanitize/cases.hpp), where this one may
+/// not run the helper.
 void rememberInstrumented(const std::string& source_path, const std::string& file_name,
                           const std::string& kernel, const std::string& build_options,
                           const Instrumented& inst);
