@@ -2,7 +2,7 @@
 """Runs clharness over a corpus of kernels described by a manifest and prints per-kind detection.
 
 Usage: run-corpus.py MANIFEST --clharness PATH [--jobs N] [--json OUT.json] [--timeout CPU_S]
-                     [--wall-backstop S]
+                     [--wall-backstop S] [--term-grace S]
 
 MANIFEST is JSON lines, one case a line (blank lines and lines starting with '#' are skipped):
 
@@ -25,7 +25,9 @@ A correct kernel's timeout (scan's limit, or this runner's) is counted apart, no
 when the case's optional "may_not_terminate" says why the kernel can run forever (the reference
 verdict does not look at termination). The runner's own limit is CPU time of the case's
 processes (--timeout), so a loaded machine does not reach it; the clock (--wall-backstop) only
-stops a case that waits without computing.
+stops a case that waits without computing. A case past either limit gets SIGTERM, so that scan
+writes the report of what it found (`"incomplete": true`), and SIGKILL --term-grace seconds
+later; what that report holds counts, and the case is a timeout only when it holds nothing.
 Exit status: 0 when every case met its expectation, 1 otherwise, 2 for bad usage or
 a bad manifest. Standard library only (docs/races.md, "Corpora").
 """
@@ -191,8 +193,10 @@ def classify(expect, findings, exit_code, timed_out, stderr, unchecked=(), sized
         # A kernel that can loop forever, by a reference that does not check termination.
         status = "unchecked_by_reference"
         explained.append({"kind": "timeout", "why": "unchecked: " + may_not_terminate})
-    elif timed_out or (not kernel_kinds and "timeout" in kinds):
-        status = "timeout"  # the runner's limit, or clharness's own (--timeout) with nothing found
+    elif not kernel_kinds and (timed_out or "timeout" in kinds):
+        # Stopped by the runner's limit or clharness's own (--timeout) with nothing found; what a
+        # stopped scan did find counts like any other finding.
+        status = "timeout"
     elif exit_code == EXIT_USAGE:
         status = "refused"
     elif exit_code not in (0, 1) or (not kernel_kinds and set(kinds) & TOOL_KINDS):
@@ -253,9 +257,10 @@ def session_cpu_seconds(sid):
     return total / tick
 
 
-def wait_case(proc, cpu_limit, wall_limit):
-    """Waits for `proc`; kills its session when its processes have used `cpu_limit` CPU
-    seconds or `wall_limit` seconds have passed. Returns (stderr, why it was stopped or None)."""
+def wait_case(proc, cpu_limit, wall_limit, grace):
+    """Waits for `proc`; stops its session (stop_case) when its processes have used `cpu_limit`
+    CPU seconds or `wall_limit` seconds have passed. Returns (stderr, why it was stopped or
+    None)."""
     start = time.monotonic()
     while True:
         try:
@@ -269,12 +274,30 @@ def wait_case(proc, cpu_limit, wall_limit):
         elif time.monotonic() - start > wall_limit:
             why = "wall"
         if why:
-            os.killpg(proc.pid, signal.SIGKILL)
-            _, stderr = proc.communicate()
-            return stderr, why
+            return stop_case(proc, grace), why
 
 
-def run_case(case, clharness, folder, cpu_limit, wall_limit):
+def stop_case(proc, grace):
+    """Stops a case past its limit: SIGTERM first, so that scan writes the report of what it
+    found before (`"incomplete": true`), then SIGKILL to what is left after `grace` seconds.
+    Returns its stderr."""
+    try:
+        os.killpg(proc.pid, signal.SIGTERM)
+        _, stderr = proc.communicate(timeout=grace)
+    except subprocess.TimeoutExpired:
+        stderr = None
+    except ProcessLookupError:
+        _, stderr = proc.communicate()
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)  # the case's children too, whatever scan did
+    except ProcessLookupError:
+        pass
+    if stderr is None:
+        _, stderr = proc.communicate()
+    return stderr
+
+
+def run_case(case, clharness, folder, cpu_limit, wall_limit, grace):
     """Runs one case in `folder`; returns its result record."""
     with tempfile.TemporaryDirectory(prefix="clharness-corpus-") as scratch:
         report_path = os.path.join(scratch, "report.json")
@@ -283,10 +306,9 @@ def run_case(case, clharness, folder, cpu_limit, wall_limit):
         proc = subprocess.Popen(argv, cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 stdin=subprocess.DEVNULL, start_new_session=True, text=True,
                                 errors="replace")
-        stderr, stopped = wait_case(proc, cpu_limit, wall_limit)
-        timed_out = stopped is not None
+        stderr, stopped = wait_case(proc, cpu_limit, wall_limit, grace)
         seconds = time.monotonic() - start
-        findings, sized = [], set()
+        findings, sized, report = [], set(), {}
         try:
             with open(report_path, encoding="utf-8") as f:
                 report = json.load(f)
@@ -294,16 +316,30 @@ def run_case(case, clharness, folder, cpu_limit, wall_limit):
         except (OSError, ValueError):
             pass
     record = {"id": case["id"], "run": case["run"], "expect": case["expect"],
-              "note": case.get("note", ""), "exit_code": None if timed_out else proc.returncode,
+              "note": case.get("note", ""), "exit_code": proc.returncode,
               "seconds": round(seconds, 2),
               "findings": ["%s: %s" % (f["kind"], f.get("summary", "")) for f in findings]}
+    exit_code = proc.returncode
     if stopped:
+        # What a stopped scan found counts; only a stop with nothing found is a timeout.
         record["stopped_by_runner"] = stopped
-    record.update(classify(case["expect"], findings, proc.returncode, timed_out, stderr,
+        record["partial_report"] = partial_of(report)
+        exit_code = 1
+    record.update(classify(case["expect"], findings, exit_code, bool(stopped), stderr,
                            case.get("unchecked", []), sized,
                            case.get("preconditions_not_given", []),
                            case.get("may_not_terminate", "")))
     return record
+
+
+def partial_of(report):
+    """What a stopped scan's report says of itself: whether it was written (`"incomplete"`,
+    `interrupted_by`) and how many launches it did not run."""
+    if not report:
+        return {"written": False}
+    not_run = sum(len(r.get("not_run", [])) for r in report.get("results", []))
+    return {"written": True, "incomplete": bool(report.get("incomplete")),
+            "interrupted_by": report.get("interrupted_by", ""), "not_run": not_run}
 
 
 def summarize(results):
@@ -395,9 +431,12 @@ def main(argv):
     parser.add_argument("--wall-backstop", type=float, default=None,
                         help="wall-clock seconds after which a case is killed whatever its CPU "
                              "time (default 10x --timeout): only for a case that sleeps or waits")
+    parser.add_argument("--term-grace", type=float, default=10,
+                        help="seconds a stopped case has, after SIGTERM, to write what it found "
+                             "before SIGKILL (default 10)")
     args = parser.parse_args(argv)
-    if args.jobs < 1 or args.timeout <= 0:
-        parser.error("--jobs and --timeout must be positive")
+    if args.jobs < 1 or args.timeout <= 0 or args.term_grace < 0:
+        parser.error("--jobs and --timeout must be positive, --term-grace not negative")
     clharness = os.path.abspath(args.clharness)
     if not os.access(clharness, os.X_OK):
         parser.error("--clharness %s: not an executable" % args.clharness)
@@ -409,7 +448,8 @@ def main(argv):
     folder = os.path.dirname(os.path.abspath(args.manifest))
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
         wall = args.wall_backstop if args.wall_backstop else 10 * args.timeout
-        futures = {pool.submit(run_case, c, clharness, folder, args.timeout, wall): i
+        futures = {pool.submit(run_case, c, clharness, folder, args.timeout, wall,
+                               args.term_grace): i
                    for i, c in enumerate(cases)}
         results = [None] * len(cases)
         for done, future in enumerate(concurrent.futures.as_completed(futures), 1):

@@ -37,10 +37,27 @@ FAKE = textwrap.dedent("""\
     if kernel == "usage":
         print("clharness scan: argument 'x' cannot be filled", file=sys.stderr); sys.exit(2)
     if kernel == "hang":  # waits without computing: only the clock stops it
-        time.sleep(30)
+        time.sleep(300)
     if kernel == "spin":  # computes for a minute: the CPU-time limit stops it
         end = time.monotonic() + 60
         while time.monotonic() < end:
+            pass
+    if kernel.startswith("stoppable"):  # spins; on SIGTERM writes what it found, as scan does
+        import signal
+        def stopped(signum, frame):
+            with open(out, "w") as f:
+                json.dump({"schema": "clharness-scan/1", "incomplete": True,
+                           "interrupted_by": "SIGTERM", "results": [{"findings": [
+                               {"kind": k, "summary": k + " here"}
+                               for k in kernel.split("+")[1:]], "not_run": ["n=1", "n=2"]}]}, f)
+            sys.exit(143)
+        signal.signal(signal.SIGTERM, stopped)
+        while True:
+            pass
+    if kernel == "deaf":  # spins and ignores SIGTERM: only SIGKILL ends it
+        import signal
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        while True:
             pass
     if kernel == "nodevice":
         sys.exit(3)
@@ -123,7 +140,7 @@ class FakeTool(unittest.TestCase):
             case("ok-spin", "spin", []),
             case("ok-own-limit", "timeout", []),
             case("race-own-limit", "timeout+race", ["race"]),
-        ], "--jobs", "4", "--timeout", "3", "--wall-backstop", "8")
+        ], "--jobs", "4", "--timeout", "3", "--wall-backstop", "40")
         self.assertEqual(p.returncode, 1, p.stdout + p.stderr)
         s = data["summary"]
         # scan's own time limit with nothing found is a timeout; what it found before it counts.
@@ -191,6 +208,29 @@ class FakeTool(unittest.TestCase):
         self.assertEqual(p.returncode, 1)  # two false reports and a miss
         self.assertIn("past-scan-sized", p.stdout.split("does not speak for:")[1])
         self.assertIn("scan sized 'a'", p.stdout)
+
+    def test_a_stopped_case_keeps_what_scan_found(self):
+        # The runner's limit sends SIGTERM first: scan's partial report counts (issue 40's two
+        # GPUVerify kernels lost at 120 s); nothing found, or no report, is a timeout.
+        p, data = self.run_runner([
+            case("race-stopped", "stoppable+race", ["race"]),
+            case("race-stopped-other", "stoppable+uninitialized", ["race"]),
+            case("race-stopped-nothing", "stoppable", ["race"]),
+            case("ok-stopped-race", "stoppable+race", []),
+            case("ok-deaf", "deaf", []),
+        ], "--jobs", "5", "--timeout", "2", "--term-grace", "2")
+        by_id = {c["id"]: c for c in data["cases"]}
+        self.assertEqual({k: c["status"] for k, c in by_id.items()},
+                         {"race-stopped": "detected", "race-stopped-other": "other_kind",
+                          "race-stopped-nothing": "timeout", "ok-stopped-race": "false_report",
+                          "ok-deaf": "timeout"})
+        self.assertEqual(data["summary"]["faulty"]["timeout"], 1)
+        self.assertEqual(data["summary"]["correct"]["timeout"], 1)
+        self.assertTrue(by_id["race-stopped"]["stopped_by_runner"])
+        self.assertEqual(by_id["race-stopped"]["partial_report"],
+                         {"written": True, "incomplete": True, "interrupted_by": "SIGTERM",
+                          "not_run": 2})
+        self.assertEqual(by_id["ok-deaf"]["partial_report"], {"written": False})
 
     def test_a_kernel_that_may_not_end_is_not_a_timeout(self):
         why = "loops forever by design; the reference does not check termination"
