@@ -17,7 +17,9 @@
 #                             Oclgrind is not installed there);
 #                             sanitize-testset: bench/sanitize-testset.sh on NVIDIA and the
 #                             host's PoCL; sanitize-bench: bench_sanitize on both (the rewrites
-#                             from the bundle's rewrite-cache/: no clang there)
+#                             from the bundle's rewrite-cache/: no clang there);
+#                             catalog-plain, catalog-sanitize: the catalog on NVIDIA without and
+#                             with --sanitize, the same options otherwise (their walls compared)
 # The device tool brings back at most 8 files: give the steps a folder of their own and keep only the
 # archive, e.g.  OUT=/tmp/g ci/gpu-run.sh check-nvidia grade; cp /tmp/g/results.tgz "$OUT"/
 set -u
@@ -81,6 +83,9 @@ if [ -x "$bundle/bench_sanitize" ]; then
     --benchmark_min_time=0.5 --benchmark_out="$1/bench-sanitize-$d.json" \
     --benchmark_out_format=json; done' _ "$out" "$bundle/bench_sanitize"
 fi
+run_if catalog-plain "$tool" check specs --device nvidia --json "$out/catalog-plain.json"
+run_if catalog-sanitize "$tool" check specs --device nvidia --sanitize \
+  --json "$out/catalog-sanitize.json"
 # Several GPUs through ctest's resource allocation (docs/ci.md, issue 30): the resource spec file
 # of the GPUs, one test per spec pooled over them (`__ctest --pool gpu=gpus`, what
 # `clharness_add_kernel_tests(... POOL gpu=gpus)` registers), run -j 4 while nvidia-smi logs every
