@@ -193,32 +193,19 @@ std::string secondsText(double s) {
                    : fmt::format("{:.0f} s", s);
 }
 
-// One kernel file on one device, in a child process with its own limits: a wall-clock limit for
-// each phase the child reports (the driver's compile apart from each case), CPU and memory limits.
-// `jobDir` is the child's scratch folder (its PoCL cache survives into a confirming rerun).
-Attempt runOnDevice(const Batch& b, const std::string& kernelPath, const clh::DeviceInfo& dev,
-                    const gr::TimePolicy& policy, const fs::path& jobDir,
-                    const std::optional<gr::SimulatorTrace>& trace,
-                    const std::optional<clh::Sizes>& referenceFirst, bool speedOnly = false,
-                    const std::string& sanitizePlan = "") {
-  gr::RunDevice meta{dev.displayName(), clh::toString(dev.kind), dev.simulator,
-                     !sanitizePlan.empty()};
-  // The child works in a scratch folder of its own (its home, temporary and cache folder too),
-  // with only the environment OpenCL needs.
-  std::error_code mk;
-  fs::create_directories(jobDir, mk);
-  const std::string events = (jobDir / "run.events.jsonl").string();
-  unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-  // The CPU-time limit is a backstop behind the phase limits: every phase at its longest.
-  const int cases = dev.simulator ? b.simulator_cases : b.cases;
-  const double cpuBudget =
-      policy.scale * (3 * policy.build_floor_s + policy.case_floor_s * (2 * cases + 64)) * cores;
+// What a grading child is asked: the kernel file on the device, its cases, the simulator's trace,
+// the timed runs and the sanitizer's plan.
+gr::DeviceJob deviceJobFor(const Batch& b, const std::string& kernelPath,
+                           const clh::DeviceInfo& dev,
+                           const std::optional<gr::SimulatorTrace>& trace,
+                           const std::optional<clh::Sizes>& referenceFirst, bool speedOnly,
+                           const std::string& sanitizePlan) {
   gr::DeviceJob job;
   job.spec_file = b.assignment.spec_file;
   job.submission = fs::absolute(kernelPath).lexically_normal().string();
   job.device_id = dev.identity();
   job.seed = b.ctx.seed;
-  job.cases = cases;
+  job.cases = dev.simulator ? b.simulator_cases : b.cases;
   if (b.args.sizes) job.sizes = clh::parseSizes(*b.args.sizes);
   if (trace && dev.simulator && !b.args.sizes) job.trace = *trace;
   if (b.speed && !dev.simulator && !b.args.sizes && sanitizePlan.empty())
@@ -226,20 +213,20 @@ Attempt runOnDevice(const Batch& b, const std::string& kernelPath, const clh::De
   job.reference_first = referenceFirst;
   job.speed_only = speedOnly && job.speed;
   job.sanitize_plan = sanitizePlan;
+  return job;
+}
 
-  gr::ReferenceTimes known;
-  if (auto it = b.reference.find(dev.identity()); it != b.reference.end()) known = it->second;
-  gr::TimePolicy p = policy;
-  if (b.speed && !dev.simulator) p.speed_runs = 2 * gr::speedRounds(*b.speed->speed) + 2;
-  gr::PhaseWatch watch(p, known);
-  gr::LineTail tail(events);
-  std::optional<gr::PhaseStop> stop;
-  double lastT = 0;
-  auto feed = [&](double t) {
-    tail.pollJson([&](const nlohmann::json& j) { watch.onEvent(j, t); });
-  };
-  // The sandbox: a scratch folder of its own (its home, temporary and cache folder too), only the
-  // environment OpenCL needs, CPU and memory limits, and a wall-clock limit for each phase.
+// The sandbox: a scratch folder of its own (its home, temporary and cache folder too), only the
+// environment OpenCL needs, the files it reads, CPU and memory limits. (The wall-clock limit of
+// each phase is the caller's `stop`.)
+clh::ChildOptions gradingChildOptions(const Batch& b, const clh::DeviceInfo& dev,
+                                      const fs::path& jobDir, const gr::DeviceJob& job,
+                                      const gr::TimePolicy& policy) {
+  unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  // The CPU-time limit is a backstop behind the phase limits: every phase at its longest.
+  const double cpuBudget = policy.scale *
+                           (3 * policy.build_floor_s + policy.case_floor_s * (2 * job.cases + 64)) *
+                           cores;
   clh::ChildOptions co;
   const auto icd = b.icd.find(dev.identity());
   co.env =
@@ -261,17 +248,13 @@ Attempt runOnDevice(const Batch& b, const std::string& kernelPath, const clh::De
   }
   co.cpu_limit_s = std::ceil(cpuBudget);
   co.memory_limit_bytes = static_cast<uint64_t>(b.args.memory_mb) * 1024 * 1024;
-  co.stop = [&](double t) {
-    lastT = t;
-    feed(t);
-    stop = watch.check(t);
-    return stop.has_value();
-  };
-  // The child runs elsewhere: it is told where the repository is (its spec path is absolute).
-  const clh::JobRun run =
-      clh::runJob({b.config.exe, "--root", b.config.repo_root}, "__grade-one", job, events, co);
+  return co;
+}
+
+// How the grading child ended, as the grade reads it: a CPU limit is its signal, not a timeout.
+gr::ChildEnd gradingChildEnd(const clh::JobRun& run, const std::optional<gr::PhaseStop>& stop,
+                             bool referenceBuilt) {
   const clh::ChildOutcome& child = run.child;
-  if (!stop && child.cpu_limited) stop = watch.where(lastT);
   gr::ChildEnd end;
   end.started = child.started;
   end.timed_out = child.timed_out && !child.cpu_limited;
@@ -279,9 +262,50 @@ Attempt runOnDevice(const Batch& b, const std::string& kernelPath, const clh::De
   end.signal = child.cpu_limited ? SIGXCPU : child.signal;
   end.error = child.error;
   end.limit_s = stop ? stop->limit_s : 0;
-  end.reference_built = !known.cases.empty();  // calibrate() ran it on this device
+  end.reference_built = referenceBuilt;  // calibrate() ran it on this device
   const std::string& log = run.stderr_text;
   end.log_tail = log.size() > 2000 ? "..." + log.substr(log.size() - 2000) : log;
+  return end;
+}
+
+// One kernel file on one device, in a child process with its own limits: a wall-clock limit for
+// each phase the child reports (the driver's compile apart from each case), CPU and memory limits.
+// `jobDir` is the child's scratch folder (its PoCL cache survives into a confirming rerun).
+Attempt runOnDevice(const Batch& b, const std::string& kernelPath, const clh::DeviceInfo& dev,
+                    const gr::TimePolicy& policy, const fs::path& jobDir,
+                    const std::optional<gr::SimulatorTrace>& trace,
+                    const std::optional<clh::Sizes>& referenceFirst, bool speedOnly = false,
+                    const std::string& sanitizePlan = "") {
+  gr::RunDevice meta{dev.displayName(), clh::toString(dev.kind), dev.simulator,
+                     !sanitizePlan.empty()};
+  // The child works in a scratch folder of its own (its home, temporary and cache folder too),
+  // with only the environment OpenCL needs.
+  std::error_code mk;
+  fs::create_directories(jobDir, mk);
+  const std::string events = (jobDir / "run.events.jsonl").string();
+  const gr::DeviceJob job =
+      deviceJobFor(b, kernelPath, dev, trace, referenceFirst, speedOnly, sanitizePlan);
+
+  gr::ReferenceTimes known;
+  if (auto it = b.reference.find(dev.identity()); it != b.reference.end()) known = it->second;
+  gr::TimePolicy p = policy;
+  if (b.speed && !dev.simulator) p.speed_runs = 2 * gr::speedRounds(*b.speed->speed) + 2;
+  gr::PhaseWatch watch(p, known);
+  gr::LineTail tail(events);
+  std::optional<gr::PhaseStop> stop;
+  double lastT = 0;
+  clh::ChildOptions co = gradingChildOptions(b, dev, jobDir, job, policy);
+  co.stop = [&](double t) {
+    lastT = t;
+    tail.pollJson([&](const nlohmann::json& j) { watch.onEvent(j, t); });
+    stop = watch.check(t);
+    return stop.has_value();
+  };
+  // The child runs elsewhere: it is told where the repository is (its spec path is absolute).
+  const clh::JobRun run =
+      clh::runJob({b.config.exe, "--root", b.config.repo_root}, "__grade-one", job, events, co);
+  if (!stop && run.child.cpu_limited) stop = watch.where(lastT);
+  const gr::ChildEnd end = gradingChildEnd(run, stop, !known.cases.empty());
   Attempt a{gr::collectDeviceRun(run.events, end, meta), stop, watch.observed()};
   return a;
 }
@@ -588,64 +612,131 @@ std::string sandboxLine(const gr::SandboxState& s) {
   return "sandbox: limits only (" + s.why + ")\n";
 }
 
-}  // namespace
+// One submission of the batch: the fingerprint of what its grade depends on, and its grade (this
+// run's, or one kept from before).
+struct BatchSlot {
+  gr::Submission sub;
+  std::string fingerprint;
+  std::optional<gr::Grade> grade;
+};
 
-int runGrade(const clh::ToolConfig& config, const GradeArgs& args) {
-  uint64_t seed = 1;
-  if (!clh::parseSeed(args.seed, seed)) {
-    std::cerr << "clharness grade: --seed: '" << args.seed << "' is not an unsigned integer\n";
-    return clh::kExitUsage;
+// `clharness grade` step by step: the inputs read, the devices chosen and the batch's context, the
+// folders made, the reference solution timed, the submissions graded by `jobs` workers and the
+// batch's files written. A step that can end the command returns its exit code (0: go on).
+class GradeCommand {
+ public:
+  GradeCommand(const clh::ToolConfig& config, const GradeArgs& args)
+      : b_{config, args, {}, {}, {}, 0, 0, {}, nullptr, false, {}, {}, {}, {}, {}, {}},
+        replay_(args.sizes.has_value()),
+        gradescope_(args.format == "gradescope") {
+    b_.policy.case_floor_s = args.timeout_s;
+    b_.policy.build_floor_s = args.build_timeout_s;
   }
-  Batch b{config, args, {}, {}, {}, 0, 0, {}, nullptr, false, {}, {}, {}, {}, {}, {}};
-  b.policy.case_floor_s = args.timeout_s;
-  b.policy.build_floor_s = args.build_timeout_s;
-  std::vector<gr::Submission> subs;
-  try {
-    b.assignment = gr::loadAssignment(args.assignment, config.repo_root);
-    b.assignment.spec_file = fs::absolute(b.assignment.spec_file).lexically_normal().string();
-    subs = gr::findSubmissions(args.paths);
-    // A shard keeps every N-th submission in the order of their ids: N jobs (into one --out or
-    // several) grade each exactly once.
-    const clh::Shard shard = clh::shardFromOption(args.shard);
-    if (shard.count > 1) {
-      const size_t all = subs.size();
-      subs = clh::keepShard(std::move(subs), shard, [](const gr::Submission& s) { return s.id; });
-      std::cerr << fmt::format("clharness grade: shard {}/{}: {} of {} submission(s)\n",
-                               shard.index, shard.count, subs.size(), all);
+
+  int run() {
+    if (!clh::parseSeed(b_.args.seed, seed_)) {
+      std::cerr << "clharness grade: --seed: '" << b_.args.seed << "' is not an unsigned integer\n";
+      return clh::kExitUsage;
     }
-    for (auto& s : subs) {  // as regular files only: a link or a device is refused, not read
-      gr::SubmissionBytes bytes = gr::readSubmissionFile(s.path);
-      s.text = std::move(bytes.text);
-      if (!bytes.refused.empty()) b.refused[s.id] = std::move(bytes.refused);
+    if (const int rc = readInputs()) return rc;
+    if (const int refused = setUpSandbox(b_)) return refused;  // before anything is looked for
+    if (const int rc = selectDevices()) return rc;
+    if (const int rc = refuseUnassessableItems()) return rc;
+    setUpContext();
+    if (const int rc = makeFolders()) return rc;
+    clh::holdRunFolder(b_.scratch.string());  // a later run removes it if this one is killed
+    clh::installInterruptHandlers();  // SIGINT, SIGTERM: no further submission; the console says
+    writeDriverFolders(b_);
+    // Each case's time limit is scaled by the reference solution's time for it (docs/grading.md).
+    calibrate(b_);
+    makeSlots();
+    gradeAll();
+    std::error_code ec;
+    fs::remove_all(b_.scratch, ec);
+    if (clh::interruptRequested()) {
+      std::vector<std::string> done, left;
+      for (const auto& s : slots_) (s.grade ? done : left).push_back(s.sub.id);
+      std::cerr << interruptedBatchLine(done, left);
+      return clh::interruptExitCode();
     }
-    if (args.sizes) clh::parseSizesFor(b.assignment.spec, *args.sizes);
-  } catch (const clh::SpecError& e) {
-    std::cerr << "clharness grade: " << e.what() << "\n";
-    return clh::kExitUsage;
-  } catch (const std::invalid_argument& e) {
-    std::cerr << "clharness grade: " << e.what() << "\n";
-    return clh::kExitUsage;
+    return writeResults();
   }
-  if (const int refused = setUpSandbox(b)) return refused;  // before anything is looked for
-  b.devices = clh::findDevices(config, args.device_regex);  // keeps OCL_ICD_FILENAMES whole
-  if (b.devices.empty()) {
-    std::cerr << "clharness grade: no usable device"
-              << (args.device_regex.empty() ? "" : " matches --device '" + args.device_regex + "'")
-              << "; `clharness devices` lists what was found\n";
-    return clh::kExitNoDevice;
+
+ private:
+  // The assignment, the submissions (this shard's) and their text, and --sizes checked.
+  int readInputs() {
+    const GradeArgs& args = b_.args;
+    try {
+      b_.assignment = gr::loadAssignment(args.assignment, b_.config.repo_root);
+      b_.assignment.spec_file = fs::absolute(b_.assignment.spec_file).lexically_normal().string();
+      subs_ = gr::findSubmissions(args.paths);
+      // A shard keeps every N-th submission in the order of their ids: N jobs (into one --out or
+      // several) grade each exactly once.
+      const clh::Shard shard = clh::shardFromOption(args.shard);
+      if (shard.count > 1) {
+        const size_t all = subs_.size();
+        subs_ =
+            clh::keepShard(std::move(subs_), shard, [](const gr::Submission& s) { return s.id; });
+        std::cerr << fmt::format("clharness grade: shard {}/{}: {} of {} submission(s)\n",
+                                 shard.index, shard.count, subs_.size(), all);
+      }
+      for (auto& s : subs_) {  // as regular files only: a link or a device is refused, not read
+        gr::SubmissionBytes bytes = gr::readSubmissionFile(s.path);
+        s.text = std::move(bytes.text);
+        if (!bytes.refused.empty()) b_.refused[s.id] = std::move(bytes.refused);
+      }
+      if (args.sizes) clh::parseSizesFor(b_.assignment.spec, *args.sizes);
+    } catch (const clh::SpecError& e) {
+      std::cerr << "clharness grade: " << e.what() << "\n";
+      return clh::kExitUsage;
+    } catch (const std::invalid_argument& e) {
+      std::cerr << "clharness grade: " << e.what() << "\n";
+      return clh::kExitUsage;
+    }
+    return 0;
   }
-  // Real devices first: a kernel that kills or hangs them is known before the slow simulator runs.
-  std::stable_partition(b.devices.begin(), b.devices.end(),
-                        [](const clh::DeviceInfo& d) { return !d.simulator; });
+
+  int selectDevices() {
+    const GradeArgs& args = b_.args;
+    b_.devices = clh::findDevices(b_.config, args.device_regex);  // keeps OCL_ICD_FILENAMES whole
+    if (b_.devices.empty()) {
+      std::cerr << "clharness grade: no usable device"
+                << (args.device_regex.empty() ? ""
+                                              : " matches --device '" + args.device_regex + "'")
+                << "; `clharness devices` lists what was found\n";
+      return clh::kExitNoDevice;
+    }
+    // Real devices first: a kernel that kills or hangs them is known before the slow simulator
+    // runs.
+    std::stable_partition(b_.devices.begin(), b_.devices.end(),
+                          [](const clh::DeviceInfo& d) { return !d.simulator; });
+    return 0;
+  }
+
   // Rubric items no selected device can judge would score 0 for every submission: refused,
   // unless the instructor says so (then every feedback and the gradebook say it).
-  if (!args.sizes) {
+  int refuseUnassessableItems() const {
+    if (b_.args.sizes) return 0;
+    const std::string missing = unassessableItems();
+    if (!missing.empty() && !b_.args.allow_unassessed) {
+      std::cerr << "clharness grade: the devices selected cannot assess every item of the "
+                   "rubric, so every submission would lose these points:\n"
+                << missing
+                << "Grade where they can be assessed, or pass --allow-unassessed to grade without "
+                   "them (they score 0, and every feedback and the gradebook say so).\n";
+      return clh::kExitNoDevice;
+    }
+    return 0;
+  }
+
+  // The items no selected device can judge, a line each with what would judge it.
+  std::string unassessableItems() const {
     bool simulator = false, real = false;
-    for (const auto& d : b.devices) (d.simulator ? simulator : real) = true;
+    for (const auto& d : b_.devices) (d.simulator ? simulator : real) = true;
     std::string missing;
-    for (const auto& item : b.assignment.rubric.items) {
+    for (const auto& item : b_.assignment.rubric.items) {
       // The sanitizer judges it on every real device; the simulator where there is one.
-      if (item.check == gr::ItemCheck::simulator && !simulator && !(real && !args.no_sanitize))
+      if (item.check == gr::ItemCheck::simulator && !simulator && !(real && !b_.args.no_sanitize))
         missing += fmt::format(
             "  item '{}' ({} points, check: simulator): no simulator among the devices, and the "
             "sanitizer is off (--no-sanitize); install Oclgrind (Debian: apt-get install "
@@ -659,176 +750,195 @@ int runGrade(const clh::ToolConfig& config, const GradeArgs& args) {
             "it\n",
             item.id, gr::formatPoints(item.points));
     }
-    if (!missing.empty() && !args.allow_unassessed) {
-      std::cerr << "clharness grade: the devices selected cannot assess every item of the "
-                   "rubric, so every submission would lose these points:\n"
-                << missing
-                << "Grade where they can be assessed, or pass --allow-unassessed to grade without "
-                   "them (they score 0, and every feedback and the gradebook say so).\n";
-      return clh::kExitNoDevice;
-    }
+    return missing;
   }
-  std::vector<std::string> batchDevices;
-  for (const auto& d : b.devices) batchDevices.push_back(d.displayName());
-  // Replay lines name the assignment as a student can: by its name when that finds it.
-  std::string assignmentWord = b.assignment.name;
-  {
-    std::error_code same;
-    fs::path byName =
-        fs::path(config.repo_root) / "specs" / "assignments" / (b.assignment.name + ".yaml");
-    if (!fs::equivalent(byName, b.assignment.spec_file, same))
-      assignmentWord = fs::path(b.assignment.spec_file).filename().string();
-  }
-  b.ctx = {config.tool_name, assignmentWord, seed, batchDevices};
-  b.cases = args.cases ? args.cases : b.assignment.rubric.cases;
-  b.simulator_cases = args.cases ? args.cases : b.assignment.rubric.simulator_cases;
-  b.speed = b.assignment.rubric.firstOf(gr::ItemCheck::speed);
-  b.sanitize = !args.no_sanitize && b.assignment.rubric.firstOf(gr::ItemCheck::simulator);
-  const bool replay = args.sizes.has_value();
-  const bool gradescope = args.format == "gradescope";
-  fs::path out = args.out.empty() ? fs::path("grades-" + b.assignment.name) : fs::path(args.out);
-  std::error_code ec;
-  if (!replay) {
-    fs::create_directories(out, ec);
-    if (ec || !fs::is_directory(out)) {
-      std::cerr << "clharness grade: cannot create the output folder " << out << "\n";
-      return clh::kExitUsage;
-    }
-    removeStale(out);
-    if (auto why = gr::diskRoomProblem(out.string())) {
-      std::cerr << "clharness grade: " << *why << "\n";
-      return clh::kExitUsage;
-    }
-    b.scratch = fs::absolute(out) / (".work-" + std::to_string(getpid()));
-  } else {
-    b.scratch = fs::temp_directory_path() / ("clharness-grade-" + std::to_string(getpid()));
-  }
-  fs::create_directories(b.scratch, ec);
-  clh::holdRunFolder(b.scratch.string());  // a later run removes it if this one is killed
-  clh::installInterruptHandlers();  // SIGINT, SIGTERM: no further submission; the console says
-  writeDriverFolders(b);
-  // Each case's time limit is scaled by the reference solution's time for it (docs/grading.md).
-  calibrate(b);
 
-  std::vector<std::string> deviceNames;
-  for (const auto& d : b.devices) {
-    deviceNames.push_back(d.displayName());
-    // A grade made without the sanitizer is not the one made with it: the fingerprint says so.
-    if (b.sanitize && !d.simulator) deviceNames.push_back(d.displayName() + " [sanitize]");
-  }
-  struct Slot {
-    gr::Submission sub;
-    std::string fingerprint;
-    std::optional<gr::Grade> grade;
-  };
-  std::vector<Slot> slots;
-  std::vector<size_t> todo;
-  for (const auto& s : subs) {
-    Slot slot{s,
-              gr::gradeFingerprint(b.assignment, b.refused.count(s.id) ? b.refused[s.id] : s.text,
-                                   seed, b.cases, b.simulator_cases, deviceNames),
-              {}};
-    if (!replay && !args.regrade) {
-      auto old = gr::readGrade(gr::resultFiles(out.string(), s).json);
-      if (old && old->fingerprint == slot.fingerprint) slot.grade = std::move(old);
+  // What every grade of the batch shares: replay lines' words, cases, the speed item, the
+  // sanitizer.
+  void setUpContext() {
+    const GradeArgs& args = b_.args;
+    std::vector<std::string> batchDevices;
+    for (const auto& d : b_.devices) batchDevices.push_back(d.displayName());
+    // Replay lines name the assignment as a student can: by its name when that finds it.
+    std::string assignmentWord = b_.assignment.name;
+    {
+      std::error_code same;
+      fs::path byName =
+          fs::path(b_.config.repo_root) / "specs" / "assignments" / (b_.assignment.name + ".yaml");
+      if (!fs::equivalent(byName, b_.assignment.spec_file, same))
+        assignmentWord = fs::path(b_.assignment.spec_file).filename().string();
     }
-    if (!slot.grade) todo.push_back(slots.size());
-    slots.push_back(std::move(slot));
+    b_.ctx = {b_.config.tool_name, assignmentWord, seed_, batchDevices};
+    b_.cases = args.cases ? args.cases : b_.assignment.rubric.cases;
+    b_.simulator_cases = args.cases ? args.cases : b_.assignment.rubric.simulator_cases;
+    b_.speed = b_.assignment.rubric.firstOf(gr::ItemCheck::speed);
+    b_.sanitize = !args.no_sanitize && b_.assignment.rubric.firstOf(gr::ItemCheck::simulator);
   }
-  std::string devList;
-  for (const auto& d : deviceNames) devList += (devList.empty() ? "" : ", ") + d;
-  std::cerr << fmt::format("clharness grade: {} on {}; {} to grade", b.assignment.name, devList,
-                           todo.size());
-  if (todo.size() < slots.size())
-    std::cerr << fmt::format(", {} already graded (kept)", slots.size() - todo.size());
-  std::cerr << "\n";
 
-  std::mutex mutex;  // guards slots' grades, the gradebook and `failures`
-  int failures = 0;
-  auto writeGradebook = [&] {
-    std::vector<gr::Grade> done;
-    for (const auto& s : slots)
-      if (s.grade) done.push_back(*s.grade);
-    std::ostringstream csv;
-    gr::writeGradebookCsv(csv, b.assignment.rubric, done);
-    gr::writeFileAtomically((out / "grades.csv").string(), csv.str());
-  };
+  // The output folder (not for a replay: its feedback goes to stdout) and the scratch folder.
+  int makeFolders() {
+    out_ = b_.args.out.empty() ? fs::path("grades-" + b_.assignment.name) : fs::path(b_.args.out);
+    std::error_code ec;
+    if (!replay_) {
+      fs::create_directories(out_, ec);
+      if (ec || !fs::is_directory(out_)) {
+        std::cerr << "clharness grade: cannot create the output folder " << out_ << "\n";
+        return clh::kExitUsage;
+      }
+      removeStale(out_);
+      if (auto why = gr::diskRoomProblem(out_.string())) {
+        std::cerr << "clharness grade: " << *why << "\n";
+        return clh::kExitUsage;
+      }
+      b_.scratch = fs::absolute(out_) / (".work-" + std::to_string(getpid()));
+    } else {
+      b_.scratch = fs::temp_directory_path() / ("clharness-grade-" + std::to_string(getpid()));
+    }
+    fs::create_directories(b_.scratch, ec);
+    return 0;
+  }
 
-  Progress progress(todo.size(), isatty(STDERR_FILENO) == 1);
-  std::atomic<size_t> next{0};
-  auto worker = [&] {
-    for (size_t k = next++; k < todo.size() && !clh::interruptRequested(); k = next++) {
-      Slot& slot = slots[todo[k]];
+  // A slot per submission, with a grade kept from before where its fingerprint is unchanged;
+  // `todo_` the rest.
+  void makeSlots() {
+    std::vector<std::string> deviceNames;
+    for (const auto& d : b_.devices) {
+      deviceNames.push_back(d.displayName());
+      // A grade made without the sanitizer is not the one made with it: the fingerprint says so.
+      if (b_.sanitize && !d.simulator) deviceNames.push_back(d.displayName() + " [sanitize]");
+    }
+    for (const auto& s : subs_) {
+      BatchSlot slot{
+          s,
+          gr::gradeFingerprint(b_.assignment, b_.refused.count(s.id) ? b_.refused[s.id] : s.text,
+                               seed_, b_.cases, b_.simulator_cases, deviceNames),
+          {}};
+      if (!replay_ && !b_.args.regrade) {
+        auto old = gr::readGrade(gr::resultFiles(out_.string(), s).json);
+        if (old && old->fingerprint == slot.fingerprint) slot.grade = std::move(old);
+      }
+      if (!slot.grade) todo_.push_back(slots_.size());
+      slots_.push_back(std::move(slot));
+    }
+    std::string devList;
+    for (const auto& d : deviceNames) devList += (devList.empty() ? "" : ", ") + d;
+    std::cerr << fmt::format("clharness grade: {} on {}; {} to grade", b_.assignment.name, devList,
+                             todo_.size());
+    if (todo_.size() < slots_.size())
+      std::cerr << fmt::format(", {} already graded (kept)", slots_.size() - todo_.size());
+    std::cerr << "\n";
+  }
+
+  // The submissions left to grade, by --jobs workers (one per core by default, no more than there
+  // are submissions), under the progress line.
+  void gradeAll() {
+    Progress progress(todo_.size(), isatty(STDERR_FILENO) == 1);
+    unsigned jobs = b_.args.jobs > 0 ? static_cast<unsigned>(b_.args.jobs)
+                                     : std::max(1u, std::thread::hardware_concurrency());
+    jobs = std::min<unsigned>(jobs, static_cast<unsigned>(std::max<size_t>(1, todo_.size())));
+    runWorkers(
+        jobs, [&] { gradeQueue(progress); }, progress);
+    progress.close();
+  }
+
+  // A worker: the next submission to grade until none is left or the batch is interrupted.
+  void gradeQueue(Progress& progress) {
+    for (size_t k = next_++; k < todo_.size() && !clh::interruptRequested(); k = next_++) {
+      BatchSlot& slot = slots_[todo_[k]];
       progress.started(slot.sub.id);
       try {
-        // A disk that filled up fails builds and tools in the grading processes: a grade made
-        // then (or about to be) is not the kernel's, and is neither made nor written.
-        if (!replay)
-          if (auto why = gr::diskRoomProblem(out.string())) throw std::runtime_error(*why);
-        gr::Grade g = gradeOne(b, slot.sub, slot.fingerprint);
-        if (clh::interruptRequested()) break;  // its processes were ended: no grade
-        if (!replay)
-          if (auto why = gr::diskRoomProblem(out.string())) throw std::runtime_error(*why);
-        if (!replay) gr::writeGradeFiles(gr::resultFiles(out.string(), slot.sub), g, gradescope);
-        std::string line = outcomeLine(g);
-        {
-          std::lock_guard<std::mutex> lock(mutex);
-          slot.grade = std::move(g);
-          if (!replay) writeGradebook();
-        }
-        progress.finished(slot.sub.id, line);
+        if (!gradeSlot(slot, progress)) break;  // its processes were ended: no grade
       } catch (const std::exception& e) {
         {
-          std::lock_guard<std::mutex> lock(mutex);
-          ++failures;
+          std::lock_guard<std::mutex> lock(mutex_);
+          ++failures_;
         }
         progress.finished(slot.sub.id, slot.sub.id + ": not graded: " + e.what());
       }
     }
-  };
-  unsigned jobs = args.jobs > 0 ? static_cast<unsigned>(args.jobs)
-                                : std::max(1u, std::thread::hardware_concurrency());
-  jobs = std::min<unsigned>(jobs, static_cast<unsigned>(std::max<size_t>(1, todo.size())));
-  runWorkers(jobs, worker, progress);
-  progress.close();
-  fs::remove_all(b.scratch, ec);
-  if (clh::interruptRequested()) {
-    std::vector<std::string> done, left;
-    for (const auto& s : slots) (s.grade ? done : left).push_back(s.sub.id);
-    std::cerr << interruptedBatchLine(done, left);
-    return clh::interruptExitCode();
   }
 
-  std::vector<gr::Grade> grades;
-  for (const auto& s : slots)
-    if (s.grade) grades.push_back(*s.grade);
-  if (replay) {
-    for (const auto& g : grades) gr::writeFeedbackMarkdown(std::cout, g);
-    return failures ? clh::kExitUsage : clh::kExitOk;
-  }
-  try {
-    writeGradebook();
-    std::ostringstream table;
-    gr::writeSummaryTable(table, b.assignment.rubric, grades);
-    table << sandboxLine(b.sandbox);
-    gr::writeFileAtomically((out / "summary.txt").string(), table.str());
-    if (!args.html.empty()) {
-      std::map<std::string, std::string> sources;
-      for (const auto& s : slots) sources[s.sub.id] = s.sub.path;
-      std::ostringstream page;
-      gr::writeGradeHtml(page, b.assignment.rubric, grades, sources);
-      gr::writeFileAtomically(args.html, page.str());
+  // One submission graded and its files written; false when the batch was interrupted meanwhile.
+  bool gradeSlot(BatchSlot& slot, Progress& progress) {
+    // A disk that filled up fails builds and tools in the grading processes: a grade made then
+    // (or about to be) is not the kernel's, and is neither made nor written.
+    if (!replay_)
+      if (auto why = gr::diskRoomProblem(out_.string())) throw std::runtime_error(*why);
+    gr::Grade g = gradeOne(b_, slot.sub, slot.fingerprint);
+    if (clh::interruptRequested()) return false;
+    if (!replay_)
+      if (auto why = gr::diskRoomProblem(out_.string())) throw std::runtime_error(*why);
+    if (!replay_) gr::writeGradeFiles(gr::resultFiles(out_.string(), slot.sub), g, gradescope_);
+    std::string line = outcomeLine(g);
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      slot.grade = std::move(g);
+      if (!replay_) writeGradebook();
     }
-    if (gradescope && slots.size() == 1 && slots[0].grade)
-      gr::writeFileAtomically((out / "results.json").string(),
-                              gr::gradescopeResults(*slots[0].grade).dump(2) + "\n");
-    std::cout << table.str();
-    std::cout << fmt::format("feedback, grades.csv and summary.txt in {}\n", out.string());
-  } catch (const std::exception& e) {
-    std::cerr << "clharness grade: " << e.what() << "\n";
-    return clh::kExitUsage;
+    progress.finished(slot.sub.id, line);
+    return true;
   }
-  return failures ? clh::kExitUsage : clh::kExitOk;
+
+  // grades.csv from the grades so far (under mutex_ while workers run).
+  void writeGradebook() {
+    std::vector<gr::Grade> done;
+    for (const auto& s : slots_)
+      if (s.grade) done.push_back(*s.grade);
+    std::ostringstream csv;
+    gr::writeGradebookCsv(csv, b_.assignment.rubric, done);
+    gr::writeFileAtomically((out_ / "grades.csv").string(), csv.str());
+  }
+
+  // A replay's feedback on stdout; a batch's gradebook, summary, page and Gradescope file.
+  int writeResults() {
+    std::vector<gr::Grade> grades;
+    for (const auto& s : slots_)
+      if (s.grade) grades.push_back(*s.grade);
+    if (replay_) {
+      for (const auto& g : grades) gr::writeFeedbackMarkdown(std::cout, g);
+      return failures_ ? clh::kExitUsage : clh::kExitOk;
+    }
+    try {
+      writeGradebook();
+      std::ostringstream table;
+      gr::writeSummaryTable(table, b_.assignment.rubric, grades);
+      table << sandboxLine(b_.sandbox);
+      gr::writeFileAtomically((out_ / "summary.txt").string(), table.str());
+      if (!b_.args.html.empty()) {
+        std::map<std::string, std::string> sources;
+        for (const auto& s : slots_) sources[s.sub.id] = s.sub.path;
+        std::ostringstream page;
+        gr::writeGradeHtml(page, b_.assignment.rubric, grades, sources);
+        gr::writeFileAtomically(b_.args.html, page.str());
+      }
+      if (gradescope_ && slots_.size() == 1 && slots_[0].grade)
+        gr::writeFileAtomically((out_ / "results.json").string(),
+                                gr::gradescopeResults(*slots_[0].grade).dump(2) + "\n");
+      std::cout << table.str();
+      std::cout << fmt::format("feedback, grades.csv and summary.txt in {}\n", out_.string());
+    } catch (const std::exception& e) {
+      std::cerr << "clharness grade: " << e.what() << "\n";
+      return clh::kExitUsage;
+    }
+    return failures_ ? clh::kExitUsage : clh::kExitOk;
+  }
+
+  Batch b_;
+  uint64_t seed_ = 1;
+  const bool replay_, gradescope_;
+  std::vector<gr::Submission> subs_;
+  fs::path out_;
+  std::vector<BatchSlot> slots_;
+  std::vector<size_t> todo_;  ///< indices into slots_ of the submissions to grade
+  std::atomic<size_t> next_{0};
+  std::mutex mutex_;  ///< guards slots_' grades, the gradebook and failures_
+  int failures_ = 0;
+};
+
+}  // namespace
+
+int runGrade(const clh::ToolConfig& config, const GradeArgs& args) {
+  return GradeCommand(config, args).run();
 }
 
 // The child: one submission on one device, in the sandbox runChild made (its limits, its

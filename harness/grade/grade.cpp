@@ -271,245 +271,304 @@ void judgeSpeed(ItemGrade& ig, Grade& g, const RubricItem& item, const SpeedRuns
     ig.note = fmt::format("{:.0f}% of the points for speed", 100 * points / item.points);
 }
 
-}  // namespace
+// gradeSubmission step by step: the grade's header and the student's interface, the findings put
+// in the student's words, each finding of each counted run attributed to the item that claims its
+// kind, and each item judged.
+class SubmissionGrader {
+ public:
+  SubmissionGrader(const Assignment& a, const Submission& s, const GradeContext& ctx)
+      : a_(a), rubric_(a.rubric), s_(s), ctx_(ctx) {}
 
-Grade gradeSubmission(const Assignment& a, const Submission& s, const std::vector<DeviceRun>& input,
-                      const GradeContext& ctx) {
-  const Rubric& rubric = a.rubric;
-  Grade g;
-  g.assignment = a.name;
-  g.assignment_title = rubric.title;
-  g.submission = s.id;
-  g.file = printable(s.file_name());
-  g.seed = ctx.seed;
-  g.graded_at = nowUtc();
-  g.runs = input;
+  Grade grade(const std::vector<DeviceRun>& input) {
+    g_.assignment = a_.name;
+    g_.assignment_title = rubric_.title;
+    g_.submission = s_.id;
+    g_.file = printable(s_.file_name());
+    g_.seed = ctx_.seed;
+    g_.graded_at = nowUtc();
+    g_.runs = input;
+    techniques_ = techniquesUsed(s_.text);
+    compareInterface();
+    inStudentsWords();
+    excused_ = excusedRuns(g_.runs);
+    // Attribute each finding of each counted run to the item that claims its kind.
+    evidence_.resize(rubric_.items.size());
+    for (size_t i = 0; i < g_.runs.size(); ++i)
+      if (!excused_[i])
+        for (const CaseOutcome* c : casesOf(g_.runs[i])) attributeCase(g_.runs[i], c);
+    for (size_t k = 0; k < rubric_.items.size(); ++k)
+      for (const auto& e : evidence_[k])
+        for (const auto& f : e.findings)
+          if (f.kind == FindingKind::build_error) buildFailed_ = true;
+    resultsItem_ = rubric_.firstOf(ItemCheck::results);
+    resultsFailed_ = resultsItem_ && !evidence_[indexOf(resultsItem_)].empty();
+    for (size_t k = 0; k < rubric_.items.size(); ++k) {
+      ItemGrade ig = judgeItem(k);
+      g_.points += ig.points;
+      g_.max_points += ig.max_points;
+      g_.items.push_back(std::move(ig));
+    }
+    return std::move(g_);
+  }
+
+ private:
   // The student's kernel against the assignment's interface: differences come first in the
   // feedback, and the harness's buffer names become the student's parameter names.
-  std::map<std::string, std::string> names;
-  const std::set<std::string> techniques = techniquesUsed(s.text);
-  if (!s.text.empty() && !a.spec.launches.empty()) {
-    const LaunchSpec& launch = a.spec.launches.front();
-    auto want = kernelParameters(a.reference_text, launch.kernel);
-    auto got = kernelParameters(s.text, launch.kernel);
+  void compareInterface() {
+    if (s_.text.empty() || a_.spec.launches.empty()) return;
+    const LaunchSpec& launch = a_.spec.launches.front();
+    auto want = kernelParameters(a_.reference_text, launch.kernel);
+    auto got = kernelParameters(s_.text, launch.kernel);
     if (want && got) {
-      g.interface_differences = interfaceDifferences(*want, *got);
+      g_.interface_differences = interfaceDifferences(*want, *got);
       for (size_t i = 0; i < launch.args.size() && i < got->size(); ++i)
         if (launch.args[i].kind == ArgSpec::Kind::buffer && !(*got)[i].name.empty() &&
             (*got)[i].name != launch.args[i].buffer)
-          names.emplace(launch.args[i].buffer, (*got)[i].name);
+          names_.emplace(launch.args[i].buffer, (*got)[i].name);
     } else if (want && !got) {
-      g.interface_differences.push_back("no kernel named '" + launch.kernel +
-                                        "' was found in your file: the assignment launches '" +
-                                        launch.kernel + "'");
+      g_.interface_differences.push_back("no kernel named '" + launch.kernel +
+                                         "' was found in your file: the assignment launches '" +
+                                         launch.kernel + "'");
     }
   }
-  for (auto& r : g.runs) {
-    if (r.unit && r.unit->failing)
-      for (auto& f : r.unit->failing->findings) {
-        rewrite(f, s);
-        studentNames(f, names);
-        nameAddressSpace(f);
-        pointAtDeclaration(f, s.text, s.file_name());
-      }
-    if (r.lost)
-      for (auto& f : r.lost->findings) rewrite(f, s);
-    if (r.unit) {
-      r.unit->replay.clear();  // it would run the reference solution; evidence has ours
-      r.unit->spec_file = fs::path(r.unit->spec_file).filename().string();  // no grader paths
-    }
-  }
-  const std::vector<DeviceRun>& runs = g.runs;
 
-  const std::vector<bool> excused = excusedRuns(runs);
-
-  // Attribute each finding of each counted run to the item that claims its kind.
-  std::vector<std::vector<Evidence>> evidence(rubric.items.size());
-  auto indexOf = [&](const RubricItem* item) {
-    return static_cast<size_t>(item - rubric.items.data());
-  };
-  for (size_t i = 0; i < runs.size(); ++i) {
-    if (excused[i]) continue;
-    const DeviceRun& r = runs[i];
-    for (const CaseOutcome* c : casesOf(r)) {
-      // On the simulator a wrong result that comes with a race, a divergence or a bad access in
-      // the same case is its symptom (the simulator's schedule exposes it): it goes to that item.
-      const RubricItem* simItem = nullptr;
-      if (r.simulator)
-        for (const auto& f : c->findings)
-          if (const RubricItem* it = rubric.itemFor(f.kind);
-              it && it->check == ItemCheck::simulator && !simItem)
-            simItem = it;
-      // A stray read returns a value nobody wrote: the uninitialized value that follows is its
-      // consequence, reported under the out-of-bounds read, not as a cause of its own.
-      const RubricItem* strayReadItem = nullptr;
-      for (const auto& f : c->findings)
-        if (f.kind == FindingKind::out_of_bounds && isStrayRead(f))
-          strayReadItem = rubric.itemFor(FindingKind::out_of_bounds);
-      std::map<size_t, Evidence> byItem;
-      Evidence other;
-      for (const auto& f : c->findings) {
-        const RubricItem* item = rubric.itemFor(f.kind);
-        // A sanitized run speaks for the "clean" item alone (its tool errors excuse the run).
-        if (r.sanitized && item && item->check != ItemCheck::simulator) item = nullptr;
-        if (strayReadItem && f.kind == FindingKind::uninitialized) {
-          byItem[indexOf(strayReadItem)].symptoms.push_back(f);
-        } else if (item && simItem && item->check == ItemCheck::results &&
-                   isResultsSymptom(f.kind)) {
-          byItem[indexOf(simItem)].symptoms.push_back(f);
-        } else if (item) {
-          byItem[indexOf(item)].findings.push_back(f);
-        } else {
-          other.findings.push_back(f);
+  // Each run's findings in the student's terms (file, parameter names, address spaces, the
+  // declaration), and no grader paths or replays of the reference solution.
+  void inStudentsWords() {
+    for (auto& r : g_.runs) {
+      if (r.unit && r.unit->failing)
+        for (auto& f : r.unit->failing->findings) {
+          rewrite(f, s_);
+          studentNames(f, names_);
+          nameAddressSpace(f);
+          pointAtDeclaration(f, s_.text, s_.file_name());
         }
-      }
-      // A process lost before its first case knows no sizes, so there is nothing to replay.
-      const bool sizesKnown = !(r.lost && c == &*r.lost) || r.cases_started > 0;
-      auto stamp = [&](Evidence& e) {
-        e.device = r.device;
-        e.shrunk = !(r.lost && c == &*r.lost);
-        if (sizesKnown) {
-          e.sizes = c->sizes;
-          e.replay = gradeReplayCommand(ctx, s, r.device, c->sizes);
-        }
-      };
-      for (auto& [idx, e] : byItem) {
-        stamp(e);
-        if (r.sanitized)
-          e.note = "found by the sanitizer: your kernel instrumented and run on this real device";
-        else if (!r.simulator)
-          explainWithTrace(e, runs, names);  // which statement wrote it
-        evidence[idx].push_back(std::move(e));
-      }
-      if (!other.findings.empty()) {
-        stamp(other);
-        g.other_findings.push_back(std::move(other));
+      if (r.lost)
+        for (auto& f : r.lost->findings) rewrite(f, s_);
+      if (r.unit) {
+        r.unit->replay.clear();  // it would run the reference solution; evidence has ours
+        r.unit->spec_file = fs::path(r.unit->spec_file).filename().string();  // no grader paths
       }
     }
   }
 
-  const RubricItem* buildItem = rubric.firstOf(ItemCheck::build);
-  const RubricItem* resultsItem = rubric.firstOf(ItemCheck::results);
-  bool buildFailed = false;
-  for (size_t k = 0; k < rubric.items.size(); ++k)
-    for (const auto& e : evidence[k])
-      for (const auto& f : e.findings)
-        if (f.kind == FindingKind::build_error) buildFailed = true;
-  bool resultsFailed = resultsItem && !evidence[indexOf(resultsItem)].empty();
+  size_t indexOf(const RubricItem* item) const {
+    return static_cast<size_t>(item - rubric_.items.data());
+  }
+
+  // On the simulator a wrong result that comes with a race, a divergence or a bad access in the
+  // same case is its symptom (the simulator's schedule exposes it): the item it goes to.
+  const RubricItem* simulatorSymptomItem(const DeviceRun& r, const CaseOutcome& c) const {
+    const RubricItem* simItem = nullptr;
+    if (r.simulator)
+      for (const auto& f : c.findings)
+        if (const RubricItem* it = rubric_.itemFor(f.kind);
+            it && it->check == ItemCheck::simulator && !simItem)
+          simItem = it;
+    return simItem;
+  }
+
+  // A stray read returns a value nobody wrote: the uninitialized value that follows is its
+  // consequence, reported under the out-of-bounds read, not as a cause of its own.
+  const RubricItem* strayReadItem(const CaseOutcome& c) const {
+    const RubricItem* item = nullptr;
+    for (const auto& f : c.findings)
+      if (f.kind == FindingKind::out_of_bounds && isStrayRead(f))
+        item = rubric_.itemFor(FindingKind::out_of_bounds);
+    return item;
+  }
+
+  // One case's findings, each to the item that claims it (as a finding or a symptom), the rest to
+  // the grade's other findings.
+  void attributeCase(const DeviceRun& r, const CaseOutcome* c) {
+    const RubricItem* simItem = simulatorSymptomItem(r, *c);
+    const RubricItem* strayItem = strayReadItem(*c);
+    std::map<size_t, Evidence> byItem;
+    Evidence other;
+    for (const auto& f : c->findings) {
+      const RubricItem* item = rubric_.itemFor(f.kind);
+      // A sanitized run speaks for the "clean" item alone (its tool errors excuse the run).
+      if (r.sanitized && item && item->check != ItemCheck::simulator) item = nullptr;
+      if (strayItem && f.kind == FindingKind::uninitialized) {
+        byItem[indexOf(strayItem)].symptoms.push_back(f);
+      } else if (item && simItem && item->check == ItemCheck::results && isResultsSymptom(f.kind)) {
+        byItem[indexOf(simItem)].symptoms.push_back(f);
+      } else if (item) {
+        byItem[indexOf(item)].findings.push_back(f);
+      } else {
+        other.findings.push_back(f);
+      }
+    }
+    for (auto& [idx, e] : byItem) {
+      stamp(e, r, c);
+      if (r.sanitized)
+        e.note = "found by the sanitizer: your kernel instrumented and run on this real device";
+      else if (!r.simulator)
+        explainWithTrace(e, g_.runs, names_);  // which statement wrote it
+      evidence_[idx].push_back(std::move(e));
+    }
+    if (!other.findings.empty()) {
+      stamp(other, r, c);
+      g_.other_findings.push_back(std::move(other));
+    }
+  }
+
+  // Where a piece of evidence was seen, and its replay. A process lost before its first case
+  // knows no sizes, so there is nothing to replay.
+  void stamp(Evidence& e, const DeviceRun& r, const CaseOutcome* c) const {
+    const bool sizesKnown = !(r.lost && c == &*r.lost) || r.cases_started > 0;
+    e.device = r.device;
+    e.shrunk = !(r.lost && c == &*r.lost);
+    if (sizesKnown) {
+      e.sizes = c->sizes;
+      e.replay = gradeReplayCommand(ctx_, s_, r.device, c->sizes);
+    }
+  }
+
   // A kernel that never launched on a device was not checked there: an item judged only by such
   // runs earns nothing (as after a failed build).
-  auto launchBlocks = [&](const std::vector<size_t>& judging) {
+  bool launchBlocks(const std::vector<size_t>& judging) const {
     if (judging.empty()) return false;
     for (size_t i : judging)
-      if (!hasLaunchError(runs[i])) return false;
+      if (!hasLaunchError(g_.runs[i])) return false;
     return true;
-  };
+  }
 
-  for (size_t k = 0; k < rubric.items.size(); ++k) {
-    const RubricItem& item = rubric.items[k];
+  // An item's grade: its evidence, else what blocks it, else what the runs that judge it say.
+  ItemGrade judgeItem(size_t k) {
+    const RubricItem& item = rubric_.items[k];
+    const std::vector<DeviceRun>& runs = g_.runs;
     ItemGrade ig;
     ig.id = item.id;
     ig.title = item.title;
     ig.check = item.check;
     ig.max_points = item.points;
-    ig.evidence = std::move(evidence[k]);
+    ig.evidence = std::move(evidence_[k]);
     std::set<FindingKind> kinds;
     for (const auto& e : ig.evidence)
       for (const auto& f : e.findings) kinds.insert(f.kind);
     ig.kinds.assign(kinds.begin(), kinds.end());
-
     std::vector<size_t> judging;
     for (size_t i = 0; i < runs.size(); ++i)
       if (judges(item, runs[i])) judging.push_back(i);
-    auto excuse = [&](size_t i) { return excusedEvidence(runs[i]); };
+    const RubricItem* buildItem = rubric_.firstOf(ItemCheck::build);
 
     if (!ig.evidence.empty()) {
       ig.passed = false;
       if (std::count(ig.kinds.begin(), ig.kinds.end(), FindingKind::launch_error) &&
-          !g.interface_differences.empty())
-        ig.note = "the kernel could not be launched: " + g.interface_differences.front();
-    } else if (buildFailed && item.check != ItemCheck::build) {
+          !g_.interface_differences.empty())
+        ig.note = "the kernel could not be launched: " + g_.interface_differences.front();
+    } else if (buildFailed_ && item.check != ItemCheck::build) {
       ig.blocked_by = buildItem ? buildItem->id : "build";
       ig.note = "not assessed: the kernel does not build";
     } else if (item.check == ItemCheck::uses) {
-      std::vector<std::string> missing;
-      for (const auto& t : item.uses)
-        if (!techniques.count(t)) missing.push_back(t);
-      ig.passed = missing.empty();
-      ig.points = ig.passed ? item.points : 0;
-      if (!ig.passed) {
-        Evidence e;
-        std::string list;
-        for (const auto& m : missing) list += (list.empty() ? "" : ", ") + techniqueWords(m);
-        e.note = "the kernel does not use " + list;
-        ig.evidence.push_back(std::move(e));
-        ig.note = "the assignment asks for " + list;
-      }
+      judgeUses(ig, item);
     } else if (item.check == ItemCheck::simulator && launchBlocks(judging)) {
-      ig.blocked_by = resultsItem ? resultsItem->id : "results";
+      ig.blocked_by = resultsItem_ ? resultsItem_->id : "results";
       ig.note =
           "not assessed: the kernel could not be launched on the simulator, so nothing "
           "checked it there";
-    } else if (item.check == ItemCheck::speed && resultsFailed) {
-      ig.blocked_by = resultsItem->id;
+    } else if (item.check == ItemCheck::speed && resultsFailed_) {
+      ig.blocked_by = resultsItem_->id;
       ig.note = "not assessed: a kernel with wrong results earns no speed points";
-    } else if (judging.empty() && item.check == ItemCheck::simulator && resultsFailed &&
+    } else if (judging.empty() && item.check == ItemCheck::simulator && resultsFailed_ &&
                !runs.empty()) {
       // No simulator, and the real devices' kernel never ended or launched: no sanitized run.
-      ig.blocked_by = resultsItem->id;
+      ig.blocked_by = resultsItem_->id;
       ig.note =
           "not assessed: the kernel did not run to its end on a real device, so the "
           "sanitizer did not run it (see '" +
-          resultsItem->id + "')";
+          resultsItem_->id + "')";
     } else if (judging.empty()) {
       ig.assessed = false;
-      g.unassessed.push_back(item.id);
+      g_.unassessed.push_back(item.id);
       ig.note = item.check == ItemCheck::simulator
                     ? "not assessed: no simulator device was selected"
                     : "not assessed: no real device was selected";
     } else if (item.check == ItemCheck::speed) {
-      judgeSpeed(ig, g, item, {runs, judging, excused, excuse}, ctx, s);
+      auto excuse = [&](size_t i) { return excusedEvidence(runs[i]); };
+      judgeSpeed(ig, g_, item, {runs, judging, excused_, excuse}, ctx_, s_);
     } else {
-      std::vector<size_t> ok, excusedHere, lostHere;
-      for (size_t i : judging) {
-        // A run that hung or crashed, even by the simulator's own fault, got as far as running
-        // the kernel: it built there.
-        const bool ran = runs[i].end == RunEnd::timeout || runs[i].end == RunEnd::crashed;
-        if (item.check == ItemCheck::build && ran)
-          ok.push_back(i);
-        else if (excused[i])
-          excusedHere.push_back(i);
-        else if (runs[i].end == RunEnd::completed)
-          ok.push_back(i);
-        else
-          lostHere.push_back(i);
-      }
-      if (!lostHere.empty() && item.check != ItemCheck::results && resultsFailed) {
-        ig.blocked_by = resultsItem->id;
-        ig.note = fmt::format("not assessed: the kernel did not finish on {} (see '{}')",
-                              runs[lostHere[0]].device, resultsItem->id);
-      } else if (!lostHere.empty()) {
-        ig.assessed = false;
-        g.review = true;
-        ig.note = fmt::format("not assessed: {} on {}", toString(runs[lostHere[0]].end),
-                              runs[lostHere[0]].device);
-      } else if (!excusedHere.empty()) {
-        judgeDespiteToolFailures(ig, item, runs, ok, excusedHere);
-        g.review = g.review || !ig.assessed;
-      } else {
-        ig.passed = true;
-        ig.points = item.points;
-        if (item.check == ItemCheck::simulator) {
-          const std::string sim = simulatorLimits(runs, ok), san = sanitizerLooked(runs, ok);
-          ig.note = sim + (sim.empty() || san.empty() ? "" : "; ") + san;
-        }
+      judgeByRuns(ig, item, judging);
+    }
+    return ig;
+  }
+
+  // A uses item: the techniques the assignment asks for, looked for in the kernel's code.
+  void judgeUses(ItemGrade& ig, const RubricItem& item) const {
+    std::vector<std::string> missing;
+    for (const auto& t : item.uses)
+      if (!techniques_.count(t)) missing.push_back(t);
+    ig.passed = missing.empty();
+    ig.points = ig.passed ? item.points : 0;
+    if (!ig.passed) {
+      Evidence e;
+      std::string list;
+      for (const auto& m : missing) list += (list.empty() ? "" : ", ") + techniqueWords(m);
+      e.note = "the kernel does not use " + list;
+      ig.evidence.push_back(std::move(e));
+      ig.note = "the assignment asks for " + list;
+    }
+  }
+
+  // An item without evidence against it, by the runs that judge it: passed where each ran to its
+  // end, else not assessed (a lost run) or judged on the others (a tool's failure).
+  void judgeByRuns(ItemGrade& ig, const RubricItem& item, const std::vector<size_t>& judging) {
+    const std::vector<DeviceRun>& runs = g_.runs;
+    std::vector<size_t> ok, excusedHere, lostHere;
+    for (size_t i : judging) {
+      // A run that hung or crashed, even by the simulator's own fault, got as far as running
+      // the kernel: it built there.
+      const bool ran = runs[i].end == RunEnd::timeout || runs[i].end == RunEnd::crashed;
+      if (item.check == ItemCheck::build && ran)
+        ok.push_back(i);
+      else if (excused_[i])
+        excusedHere.push_back(i);
+      else if (runs[i].end == RunEnd::completed)
+        ok.push_back(i);
+      else
+        lostHere.push_back(i);
+    }
+    if (!lostHere.empty() && item.check != ItemCheck::results && resultsFailed_) {
+      ig.blocked_by = resultsItem_->id;
+      ig.note = fmt::format("not assessed: the kernel did not finish on {} (see '{}')",
+                            runs[lostHere[0]].device, resultsItem_->id);
+    } else if (!lostHere.empty()) {
+      ig.assessed = false;
+      g_.review = true;
+      ig.note = fmt::format("not assessed: {} on {}", toString(runs[lostHere[0]].end),
+                            runs[lostHere[0]].device);
+    } else if (!excusedHere.empty()) {
+      judgeDespiteToolFailures(ig, item, runs, ok, excusedHere);
+      g_.review = g_.review || !ig.assessed;
+    } else {
+      ig.passed = true;
+      ig.points = item.points;
+      if (item.check == ItemCheck::simulator) {
+        const std::string sim = simulatorLimits(runs, ok), san = sanitizerLooked(runs, ok);
+        ig.note = sim + (sim.empty() || san.empty() ? "" : "; ") + san;
       }
     }
-    g.points += ig.points;
-    g.max_points += ig.max_points;
-    g.items.push_back(std::move(ig));
   }
-  return g;
+
+  const Assignment& a_;
+  const Rubric& rubric_;
+  const Submission& s_;
+  const GradeContext& ctx_;
+  Grade g_;
+  std::map<std::string, std::string> names_;  ///< the harness's buffer -> the student's name
+  std::set<std::string> techniques_;
+  std::vector<bool> excused_;
+  std::vector<std::vector<Evidence>> evidence_;  ///< per rubric item
+  const RubricItem* resultsItem_ = nullptr;
+  bool buildFailed_ = false, resultsFailed_ = false;
+};
+
+}  // namespace
+
+Grade gradeSubmission(const Assignment& a, const Submission& s, const std::vector<DeviceRun>& input,
+                      const GradeContext& ctx) {
+  return SubmissionGrader(a, s, ctx).grade(input);
 }
 
 Grade refusedGrade(const Assignment& a, const Submission& s, const std::string& why,

@@ -133,6 +133,29 @@ class RubricLoader {
   }
 
   RubricItem loadItem(const YAML::Node& node) const {
+    RubricItem item = loadItemHead(node);
+    const bool speed = item.check == ItemCheck::speed;
+    for (const char* key : {"sizes", "full_within", "none_beyond", "repeats"})
+      if (node[key] && !speed)
+        fail(node[key], key, "only a speed item takes '" + std::string(key) + "'");
+    const bool uses = item.check == ItemCheck::uses;
+    if (node["uses"] && !uses) fail(node["uses"], "uses", "only a 'check: uses' item takes 'uses'");
+    if (uses) {
+      item.uses = loadUses(node, item.id);
+      return item;
+    }
+    if (node["kinds"]) {
+      if (speed) fail(node["kinds"], "kinds", "a speed item is scored by time, not by findings");
+      item.kinds = loadKinds(node["kinds"]);
+    } else {
+      item.kinds = defaultKinds(item.check);
+    }
+    if (speed) item.speed = loadSpeedRule(node);
+    return item;
+  }
+
+  // What every item has: its fields known, an id, a title, its points and its check.
+  RubricItem loadItemHead(const YAML::Node& node) const {
     if (!node.IsMap())
       fail(node, "items", "each item is a mapping (id, title, points, check, ...)");
     checkKeys(node,
@@ -157,70 +180,66 @@ class RubricLoader {
            "unknown check '" + node["check"].as<std::string>() +
                "' (expected: build, results, simulator, speed, uses)");
     item.check = *check;
-
-    const bool speed = item.check == ItemCheck::speed;
-    for (const char* key : {"sizes", "full_within", "none_beyond", "repeats"})
-      if (node[key] && !speed)
-        fail(node[key], key, "only a speed item takes '" + std::string(key) + "'");
-    const bool uses = item.check == ItemCheck::uses;
-    if (node["uses"] && !uses) fail(node["uses"], "uses", "only a 'check: uses' item takes 'uses'");
-    if (uses) {
-      if (node["kinds"]) fail(node["kinds"], "kinds", "a uses item is scored by the kernel's code");
-      const YAML::Node list = node["uses"];
-      if (!list || !list.IsSequence() || list.size() == 0)
-        fail(list ? list : node, "uses",
-             "item '" + item.id +
-                 "' names the techniques it requires, e.g. [local_memory, barrier]");
-      for (const auto& t : list) {
-        std::string word = scalar(t, "uses");
-        const auto& known = knownTechniques();
-        if (std::find(known.begin(), known.end(), word) == known.end())
-          fail(t, "uses",
-               "unknown technique '" + word + "' (expected: local_memory, barrier, atomics)");
-        item.uses.push_back(word);
-      }
-      return item;
-    }
-    if (node["kinds"]) {
-      if (speed) fail(node["kinds"], "kinds", "a speed item is scored by time, not by findings");
-      const YAML::Node kinds = node["kinds"];
-      if (!kinds.IsSequence() || kinds.size() == 0) fail(kinds, "kinds", "a list of finding kinds");
-      for (const auto& k : kinds) {
-        auto kind = findingKindFromString(scalar(k, "kinds"));
-        if (!kind) {
-          std::string words;
-          for (auto w : allFindingKinds())
-            words += (words.empty() ? "" : " ") + std::string(toString(w));
-          fail(k, "kinds",
-               "unknown finding kind '" + k.as<std::string>() + "' (expected one of: " + words +
-                   ")");
-        }
-        item.kinds.push_back(*kind);
-      }
-    } else {
-      item.kinds = defaultKinds(item.check);
-    }
-    if (speed) {
-      SpeedRule rule;
-      if (!node["sizes"])
-        fail(node, "sizes", "a speed item names the case it times, e.g. \"TS=16,N=256\"");
-      rule.sizes = scalar(node["sizes"], "sizes");
-      try {
-        parseSizes(rule.sizes);
-      } catch (const std::invalid_argument& e) {
-        fail(node["sizes"], "sizes", e.what());
-      }
-      if (node["full_within"]) rule.full_within = number(node["full_within"], "full_within", 1);
-      if (node["none_beyond"]) {
-        rule.none_beyond = number(node["none_beyond"], "none_beyond", 0);
-        if (rule.none_beyond != 0 && rule.none_beyond <= rule.full_within)
-          fail(node["none_beyond"], "none_beyond",
-               "must exceed full_within (or be 0: all or nothing)");
-      }
-      if (node["repeats"]) rule.repeats = integer(node["repeats"], "repeats", 1, 100);
-      item.speed = rule;
-    }
     return item;
+  }
+
+  // A uses item's techniques: a list of known ones, and no kinds.
+  std::vector<std::string> loadUses(const YAML::Node& node, const std::string& id) const {
+    if (node["kinds"]) fail(node["kinds"], "kinds", "a uses item is scored by the kernel's code");
+    const YAML::Node list = node["uses"];
+    if (!list || !list.IsSequence() || list.size() == 0)
+      fail(list ? list : node, "uses",
+           "item '" + id + "' names the techniques it requires, e.g. [local_memory, barrier]");
+    std::vector<std::string> uses;
+    for (const auto& t : list) {
+      std::string word = scalar(t, "uses");
+      const auto& known = knownTechniques();
+      if (std::find(known.begin(), known.end(), word) == known.end())
+        fail(t, "uses",
+             "unknown technique '" + word + "' (expected: local_memory, barrier, atomics)");
+      uses.push_back(word);
+    }
+    return uses;
+  }
+
+  // An item's finding kinds, as written under `kinds`.
+  std::vector<FindingKind> loadKinds(const YAML::Node& kinds) const {
+    if (!kinds.IsSequence() || kinds.size() == 0) fail(kinds, "kinds", "a list of finding kinds");
+    std::vector<FindingKind> out;
+    for (const auto& k : kinds) {
+      auto kind = findingKindFromString(scalar(k, "kinds"));
+      if (!kind) {
+        std::string words;
+        for (auto w : allFindingKinds())
+          words += (words.empty() ? "" : " ") + std::string(toString(w));
+        fail(k, "kinds",
+             "unknown finding kind '" + k.as<std::string>() + "' (expected one of: " + words + ")");
+      }
+      out.push_back(*kind);
+    }
+    return out;
+  }
+
+  // A speed item's rule: the case it times (in the spec's sizes) and how its ratio scores.
+  SpeedRule loadSpeedRule(const YAML::Node& node) const {
+    SpeedRule rule;
+    if (!node["sizes"])
+      fail(node, "sizes", "a speed item names the case it times, e.g. \"TS=16,N=256\"");
+    rule.sizes = scalar(node["sizes"], "sizes");
+    try {
+      parseSizes(rule.sizes);
+    } catch (const std::invalid_argument& e) {
+      fail(node["sizes"], "sizes", e.what());
+    }
+    if (node["full_within"]) rule.full_within = number(node["full_within"], "full_within", 1);
+    if (node["none_beyond"]) {
+      rule.none_beyond = number(node["none_beyond"], "none_beyond", 0);
+      if (rule.none_beyond != 0 && rule.none_beyond <= rule.full_within)
+        fail(node["none_beyond"], "none_beyond",
+             "must exceed full_within (or be 0: all or nothing)");
+    }
+    if (node["repeats"]) rule.repeats = integer(node["repeats"], "repeats", 1, 100);
+    return rule;
   }
 
   std::string file_;

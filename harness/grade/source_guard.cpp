@@ -14,106 +14,6 @@ namespace clh::grade {
 
 namespace {
 
-// The text as the preprocessor's directive parser sees it: trigraphs ??= and ??/ replaced, line
-// splices removed, comments replaced by a space and string and character literals emptied. The
-// newlines a splice or a comment removed are put back at the end of their logical line, so that
-// line k of the result starts at line k of the input.
-std::string directiveViewImpl(const std::string& in) {
-  std::string t;
-  t.reserve(in.size());
-  for (size_t i = 0; i < in.size(); ++i) {
-    if (in[i] == '?' && i + 2 < in.size() && in[i + 1] == '?' &&
-        (in[i + 2] == '=' || in[i + 2] == '/')) {
-      t += in[i + 2] == '=' ? '#' : '\\';
-      i += 2;
-    } else {
-      t += in[i];
-    }
-  }
-  std::string out;
-  out.reserve(t.size());
-  int pending = 0;  // newlines removed inside the current logical line
-  auto newline = [&] {
-    out.append(static_cast<size_t>(pending) + 1, '\n');
-    pending = 0;
-  };
-  // Splices first, so that a comment or literal opener split over lines is still seen.
-  std::string s;
-  s.reserve(t.size());
-  std::vector<int> spliced;  // per character of s: newlines spliced away just before it
-  int removed = 0;
-  for (size_t i = 0; i < t.size(); ++i) {
-    if (t[i] == '\\') {
-      size_t j = i + 1;
-      while (j < t.size() && (t[j] == ' ' || t[j] == '\t')) ++j;
-      if (j < t.size() && t[j] == '\r') ++j;
-      if (j < t.size() && t[j] == '\n') {
-        ++removed;
-        i = j;
-        continue;
-      }
-    }
-    s += t[i];
-    spliced.push_back(removed);
-    removed = 0;
-  }
-  enum { code, line_comment, block_comment, string, character } state = code;
-  for (size_t i = 0; i < s.size(); ++i) {
-    pending += spliced[i];
-    const char c = s[i];
-    const char next = i + 1 < s.size() ? s[i + 1] : '\0';
-    switch (state) {
-      case code:
-        if (c == '/' && next == '/') {
-          state = line_comment;
-          out += ' ';
-          ++i;
-        } else if (c == '/' && next == '*') {
-          state = block_comment;
-          out += ' ';
-          ++i;
-        } else if (c == '"') {
-          state = string;
-          out += c;
-        } else if (c == '\'') {
-          state = character;
-          out += c;
-        } else if (c == '\n') {
-          newline();
-        } else {
-          out += c;
-        }
-        break;
-      case line_comment:
-        if (c == '\n') {
-          state = code;
-          newline();
-        }
-        break;
-      case block_comment:
-        if (c == '\n') ++pending;
-        if (c == '*' && next == '/') {
-          state = code;
-          ++i;
-        }
-        break;
-      case string:
-      case character:
-        if (c == '\\' && next != '\0') {
-          ++i;
-        } else if ((state == string && c == '"') || (state == character && c == '\'')) {
-          out += c;
-          state = code;
-        } else if (c == '\n') {  // an unterminated literal ends at the line's end
-          state = code;
-          newline();
-        }
-        break;
-    }
-  }
-  return out;
-}
-
 bool identChar(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
 }
@@ -177,10 +77,6 @@ bool sameLaunchType(const std::string& a, const std::string& b) {
 }
 
 }  // namespace
-
-std::string codeView(const std::string& text) {
-  return directiveViewImpl(text);
-}
 
 std::optional<std::vector<Parameter>> kernelParameters(const std::string& text,
                                                        const std::string& kernel) {
@@ -318,7 +214,7 @@ std::set<std::string> techniquesUsed(const std::string& text) {
 }
 
 std::optional<std::string> refusedSource(const std::string& text) {
-  const std::string view = directiveViewImpl(text);
+  const std::string view = codeView(text);
   std::istringstream lines(view);
   std::string line;
   int number = 0;
