@@ -18,6 +18,7 @@ namespace {
 using fixtures::kPocl;
 using fixtures::kRoot;
 using fixtures::kSim;
+using fixtures::run;
 using fixtures::tiled;
 using fixtures::vadd;
 
@@ -26,28 +27,6 @@ Finding finding(FindingKind kind, const std::string& summary = "s") {
   f.kind = kind;
   f.summary = summary;
   return f;
-}
-
-DeviceRun run(const std::string& device, bool simulator, std::vector<Finding> findings = {},
-              Sizes sizes = {{"G", 4}, {"L", 4}, {"N", 3}}) {
-  DeviceRun r;
-  r.device = device;
-  r.device_kind = simulator ? "simulator" : "cpu";
-  r.simulator = simulator;
-  UnitResult u;
-  u.device = device;
-  u.cases_run = 10;
-  u.status = findings.empty() ? Status::pass : Status::fail;
-  for (const auto& f : findings)
-    if (f.kind == FindingKind::tool_error) u.status = Status::tool_error;
-  if (!findings.empty()) {
-    CaseOutcome c;
-    c.sizes = sizes;
-    c.findings = std::move(findings);
-    u.failing = c;
-  }
-  r.unit = u;
-  return r;
 }
 
 DeviceRun lostRun(const std::string& device, bool simulator, RunEnd end, FindingKind kind) {

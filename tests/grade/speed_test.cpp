@@ -18,22 +18,10 @@ namespace {
 
 using fixtures::kPocl;
 using fixtures::kSim;
+using fixtures::run;
 using fixtures::tiled;
 const RubricItem& speedItem() {
   return *tiled().rubric.firstOf(ItemCheck::speed);
-}
-
-DeviceRun completed(const std::string& device, bool simulator) {
-  DeviceRun r;
-  r.device = device;
-  r.device_kind = simulator ? "simulator" : "cpu";
-  r.simulator = simulator;
-  UnitResult u;
-  u.device = device;
-  u.cases_run = 10;
-  u.status = Status::pass;
-  r.unit = u;
-  return r;
 }
 
 SpeedSample sampleOf(const std::vector<double>& ratios) {
@@ -46,13 +34,13 @@ SpeedSample sampleOf(const std::vector<double>& ratios) {
 }
 
 Grade gradeWith(const SpeedSample& s) {
-  DeviceRun pocl = completed(kPocl, false);
+  DeviceRun pocl = run(kPocl, false);
   pocl.speed = s;
   Submission sub{"alice", "/home/ta/batch/alice.cl", ""};
   GradeContext ctx;
   ctx.assignment_argument = "mmul_tiled";
   ctx.devices = {kPocl, kSim};
-  return gradeSubmission(tiled(), sub, {pocl, completed(kSim, true)}, ctx);
+  return gradeSubmission(tiled(), sub, {pocl, run(kSim, true)}, ctx);
 }
 
 TEST(SpeedPairs, MedianAndQuartilesOfTheRoundsRatios) {
