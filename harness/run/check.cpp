@@ -223,6 +223,15 @@ class CheckRun {
       runSanitized(spec, devices_[d], slots_[t]);
   }
 
+  // A unit of `family` that did not run, and why (its row says so).
+  UnitResult skippedUnit(const Spec& spec, const DeviceInfo& dev, const char* family,
+                         const char* why) const {
+    UnitResult u = unitFor(spec, dev, o_.seed, family);
+    u.status = Status::skipped;
+    u.message = why;
+    return u;
+  }
+
   // The spec's sanitized unit on a real device: from the journal, skipped, or run in child
   // processes.
   void runSanitized(const Spec& spec, const DeviceInfo& dev, Slot& slot) {
@@ -232,9 +241,7 @@ class CheckRun {
       return;
     }
     if (const char* why = whyNotSanitized(dev, *slot.cases)) {
-      slot.sanitize = unitFor(spec, dev, o_.seed, "sanitize");
-      slot.sanitize->status = Status::skipped;
-      slot.sanitize->message = why;
+      slot.sanitize = skippedUnit(spec, dev, "sanitize", why);
     } else {
       UnitResult u = runSanitizedUnitIsolated(config_, spec, dev, o_, scratch_);
       if (interruptRequested()) return;  // its child was ended: not a result
@@ -283,9 +290,7 @@ class CheckRun {
   void runLaunchShapes(const Spec& spec, const DeviceInfo& dev, Slot& slot) {
     if (launchesFromJournal(spec, dev, slot)) return;
     if (const char* why = whyNoLaunchShapes(spec, dev, *slot.cases)) {
-      slot.launch = unitFor(spec, dev, o_.seed, "launch");
-      slot.launch->status = Status::skipped;
-      slot.launch->message = why;
+      slot.launch = skippedUnit(spec, dev, "launch", why);
     } else {
       // Always in child processes: a shape may kill the driver's process, and the next child
       // goes on after it.
