@@ -17,6 +17,7 @@
 
 #include "cl/opencl.hpp"
 #include "sanitize/helper.hpp"
+#include "sanitize/run.hpp"
 #include "sanitize/runtime.hpp"
 
 namespace {
@@ -136,10 +137,14 @@ Launch prepare(const char* source, const char* name, size_t items, bool sanitize
   cl_ulong words = 0;
   for (const auto& o : inst.locals) words += (o.bytes + 3) / 4;
   sizes.push_back(words);
-  cl_ulong shadowWords = 0;  // __global shadow words: every buffer's
-  for (size_t b = 0; b < own; ++b) shadowWords += sizes[b] / 4;
+  // __global shadow words: every buffer's the kernel may write, as the sanitizer's run gives them
+  const uint64_t readOnly = clh::sanitize::readOnlyGlobals(inst);
+  cl_ulong shadowWords = 0;
+  for (size_t b = 0; b < own; ++b)
+    if (!((readOnly >> b) & 1)) shadowWords += sizes[b] / 4;
   sizes.push_back(shadowWords);
-  l.shadow_bytes = shadowWords * clh::sanitize::kGlobalShadowUints * 4;
+  sizes.push_back(readOnly);
+  l.shadow_bytes = std::max<cl_ulong>(shadowWords, 1) * clh::sanitize::kGlobalShadowUints * 4;
   std::vector<uint32_t> records(inst.sites.size() * clh::sanitize::kRecordWords + 1, 0);
   l.buffers.emplace_back(f.ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizes.size() * 8,
                          sizes.data());

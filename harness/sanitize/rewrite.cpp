@@ -279,10 +279,11 @@ void Visitor::access(Expr* e) {
   const size_t bytes = sizeOf(t);
   const int id = addSite(e, kind, local ? "local" : "global", shown, bytes);
   if (id < 0) return;
+  out_.sites[id].hint = hintFor(e, local);
   const std::string pointer = typeText(ctx_.getPointerType(t));
   wrap(e,
        "(*(" + pointer + ")" + (local ? "__clh_la" : "__clh_ga") + "(__clh_c, " +
-           std::to_string(id) + ", " + std::to_string(hintFor(e, local)) + ", " +
+           std::to_string(id) + ", " + std::to_string(out_.sites[id].hint) + ", " +
            std::to_string(static_cast<int>(kind)) + ", (" + (local ? "__local" : "__global") +
            " void*)&(",
        "), " + std::to_string(bytes) + "))");
@@ -362,10 +363,11 @@ bool Visitor::routeVector(CallExpr* c, const VectorCall& v) {
   const AccessKind kind = v.store ? AccessKind::write : AccessKind::read;
   const int id = addSite(c, kind, space, shown, elem);
   if (id < 0) return true;
+  out_.sites[id].hint = pointerHint(ptr, local);
   wrap(off,
        "0, (" + typeText(ptr->getType()) + ")" + (local ? "__clh_lvec" : "__clh_gvec") +
-           "(__clh_c, " + std::to_string(id) + ", " + std::to_string(pointerHint(ptr, local)) +
-           ", " + std::to_string(static_cast<int>(kind)) + ", (ulong)(",
+           "(__clh_c, " + std::to_string(id) + ", " + std::to_string(out_.sites[id].hint) + ", " +
+           std::to_string(static_cast<int>(kind)) + ", (ulong)(",
        ")");
   wrap(ptr, std::string("(") + (local ? "__local" : "__global") + " void*)(",
        "), " + std::to_string(elem) + ", " + std::to_string(v.elements) + ", " +
@@ -393,6 +395,8 @@ bool Visitor::routeCopy(CallExpr* c, const std::string& name) {
   const size_t elem = sizeOf(dst->getType()->getPointeeType());
   const int sd = addSite(dst, AccessKind::write, ds, shown, elem);
   const int sr = addSite(src, AccessKind::read, ss, shown, elem);
+  out_.sites[sd].hint = pointerHint(dst, ds == "local");
+  out_.sites[sr].hint = pointerHint(src, ss == "local");
   rw_.ReplaceText(c->getCallee()->getBeginLoc(), static_cast<unsigned>(name.size()),
                   std::string("__clh_acopy_") + (toLocal ? "lg" : "gl") + (strided ? "s" : ""));
   wrap(dst,
@@ -419,6 +423,7 @@ bool Visitor::routeAtomicPointer(CallExpr* c, const Expr* a) {
   const size_t elem = sizeOf(a->getType()->getPointeeType());
   const int id = addSite(a, AccessKind::atomic, space, shown, elem);
   if (id < 0) return true;
+  out_.sites[id].hint = pointerHint(a, local);
   wrap(a,
        "(" + typeText(a->getType()) + ")" + (local ? "__clh_la" : "__clh_ga") + "(__clh_c, " +
            std::to_string(id) + ", " + std::to_string(pointerHint(a, local)) + ", 4, (__" + space +

@@ -21,6 +21,7 @@ struct Site {
   std::string text;      ///< the access as written, e.g. "a[i + 1]"
   size_t bytes = 0;      ///< the size of what it reads or writes (of one element, for a vector)
   int barrier_line = 0;  ///< a branch: the line of the barrier it decides
+  int hint = -1;  ///< the table entry (GlobalBuffer, LocalObject) it names, -1: found at run time
 };
 
 /// A __global pointer parameter of the kernel (its real size comes from the host).

@@ -274,13 +274,15 @@ uint64_t shadowWords(const Instrumented& inst, const std::vector<uint64_t>& loca
   return words;
 }
 
-// The words of __global shadow: one per 4 bytes of the kernel's buffers, or 0 (races across
-// work-groups not looked at, said in a note) past kMaxGlobalShadowBytes or the device's largest
-// allocation.
-uint64_t globalShadowWords(const std::vector<uint64_t>& global_bytes, const DeviceInfo& dev,
-                           std::vector<std::string>& notes) {
+// The words of __global shadow: one per 4 bytes of the kernel's buffers that it may write (bit k
+// of `read_only` clear), or 0 (races across work-groups not looked at, said in a note) past
+// kMaxGlobalShadowBytes or the device's largest allocation.
+uint64_t globalShadowWords(const std::vector<uint64_t>& global_bytes, uint64_t read_only,
+                           const DeviceInfo& dev, std::vector<std::string>& notes) {
   uint64_t words = 0, own = 0;
-  for (uint64_t b : global_bytes) words += (b + 3) / 4, own += b;
+  for (size_t k = 0; k < global_bytes.size(); ++k)
+    if (k >= 64 || !((read_only >> k) & 1))
+      words += (global_bytes[k] + 3) / 4, own += global_bytes[k];
   const uint64_t need = words * kGlobalShadowUints * 4;
   const uint64_t most = dev.max_mem_alloc_size
                             ? std::min(kMaxGlobalShadowBytes, dev.max_mem_alloc_size)
@@ -299,7 +301,31 @@ uint64_t globalShadowWords(const std::vector<uint64_t>& global_bytes, const Devi
   return words;
 }
 
+// Says which buffers are read with bounds checks only.
+void noteReadOnly(const Instrumented& inst, uint64_t read_only, std::vector<std::string>& notes) {
+  std::string names;
+  for (size_t k = 0; k < inst.globals.size() && k < 64; ++k)
+    if ((read_only >> k) & 1) names += (names.empty() ? "" : ", ") + inst.globals[k].name;
+  if (!names.empty())
+    notes.push_back(
+        "sanitizer: never written by the kernel, so read with bounds checks only (no "
+        "race is possible on them): " +
+        names);
+}
+
 }  // namespace
+
+uint64_t readOnlyGlobals(const Instrumented& inst) {
+  uint64_t written = 0;
+  for (const Site& s : inst.sites) {
+    if (s.space != "global" || s.kind == AccessKind::read || s.kind == AccessKind::branch) continue;
+    if (s.hint < 0 || s.hint >= 64) return 0;  // a write whose buffer is known only at run time
+    written |= uint64_t{1} << s.hint;
+  }
+  const size_t n = std::min<size_t>(inst.globals.size(), 64);
+  const uint64_t all = n == 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1;
+  return all & ~written;
+}
 
 namespace {
 
@@ -326,8 +352,11 @@ std::vector<uint32_t> launchInstrumented(DeviceSession& session, cl::Kernel& ker
       std::accumulate(launch.local.begin(), launch.local.end(), size_t{1}, std::multiplies<>());
   const uint64_t words = shadowWords(inst, local_bytes, session.device(), items, out.notes);
   sizes.push_back(words);
-  const uint64_t gwords = globalShadowWords(global_bytes, session.device(), out.notes);
+  const uint64_t readOnly = readOnlyGlobals(inst);
+  noteReadOnly(inst, readOnly, out.notes);
+  const uint64_t gwords = globalShadowWords(global_bytes, readOnly, session.device(), out.notes);
   sizes.push_back(gwords);
+  sizes.push_back(readOnly);
   cl::Buffer globalShadow(session.context(), CL_MEM_READ_WRITE,
                           std::max<uint64_t>(gwords, 1) * kGlobalShadowUints * 4);
   session.queue().enqueueFillBuffer(globalShadow, cl_uint{0}, 0,

@@ -28,6 +28,12 @@ SanitizeOutcome runSanitized(DeviceSession& session, const Spec& spec,
                              const std::string& source_path, const std::string& shown_path,
                              uint64_t seed);
 
+/// The kernel's __global buffers (bit k: table entry k, the first 64) that no instrumented
+/// access writes: every write site names its buffer and none names these. Their reads need bounds
+/// checks only (no race is possible), and no shadow. 0 when some write's buffer is found only at
+/// run time (a pointer passed to a helper, a pointer variable).
+uint64_t readOnlyGlobals(const Instrumented& inst);
+
 /// The findings in the record buffer `records` of a launch of `inst` (runtime.hpp's layout),
 /// with `source_lines` the original file's lines (for SourceLine::text) and each global
 /// buffer's element count by table index (`global_bytes`).

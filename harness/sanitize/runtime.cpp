@@ -21,7 +21,7 @@ struct __clh_ctx {
   __local uint* lsh;
   ulong lwords, ldyn;
   __global uint* gsh;
-  ulong gwords;
+  ulong gwords, ro;
   __global uchar* gdummy;
   __local uchar* ldummy;
   ulong gbase[__CLH_NG], gsize[__CLH_NG], goff[__CLH_NG];
@@ -35,7 +35,11 @@ void __clh_init(struct __clh_ctx* c, __global ulong* sizes, __global uint* rec, 
   c->sizes = sizes; c->rec = rec; c->gdummy = dummy;
   c->lsh = ((ulong)lsh & 7ul) ? lsh + 1 : lsh;  // the state words are 64-bit: 8-byte aligned
   ulong words = 0;
-  for (int k = 0; k < ng; ++k) { c->gsize[k] = sizes[k]; c->goff[k] = words; words += (sizes[k] + 3) / 4; }
+  c->ro = sizes[ng + nla + 2];  // buffers the kernel never writes: no shadow, bounds only
+  for (int k = 0; k < ng; ++k) {
+    c->gsize[k] = sizes[k]; c->goff[k] = words;
+    if (k >= 64 || !((c->ro >> k) & 1ul)) words += (sizes[k] + 3) / 4;
+  }
   c->gsh = gsh; c->gwords = sizes[ng + nla + 1];
   words = 0;
   for (int k = 0; k < nla; ++k) {
@@ -145,7 +149,7 @@ __global void* __clh_ga(struct __clh_ctx* c, uint site, int hint, uint kind, __g
     __clh_oob(c, site, (uint)b, off >= 0 ? off / (long)bytes : -((-off + (long)bytes - 1) / (long)bytes));
     return (__global void*)c->gdummy;
   }
-  if (kind == 4u || c->gwords == 0) return p;
+  if (kind == 4u || c->gwords == 0 || (b < 64 && ((c->ro >> b) & 1ul))) return p;
   ulong first = (a - c->gbase[b]) / 4, last = (a + bytes - 1 - c->gbase[b]) / 4;
   for (ulong w = first; w <= last; ++w)
     if (c->goff[b] + w < c->gwords) __clh_gshadow(c, site, kind, c->goff[b] + w);

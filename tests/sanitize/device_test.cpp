@@ -65,7 +65,8 @@ std::vector<float> runMatmul(const std::string& source, bool instrumented, size_
   cl::Buffer C(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, c.data());
   k.setArg(0, A), k.setArg(1, B), k.setArg(2, C), k.setArg(3, n);
   // __local shadow words: two tiles; __global: the three matrices
-  std::vector<cl_ulong> sizes = {bytes, bytes, bytes, 2 * 16 * 16, 3 * bytes / 4};
+  // (no buffer marked read-only: every one shadowed)
+  std::vector<cl_ulong> sizes = {bytes, bytes, bytes, 2 * 16 * 16, 3 * bytes / 4, 0};
   std::vector<uint32_t> rec(sites * clh::sanitize::kRecordWords + 1, 0);
   cl::Buffer S(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizes.size() * 8, sizes.data());
   cl::Buffer R(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, rec.size() * 4, rec.data());
@@ -117,7 +118,7 @@ std::vector<float> runInOut(const std::string& file, const std::string& kernel, 
   k.setArg(0, I), k.setArg(1, O);
   size_t lwords = 0;
   for (const auto& l : inst.locals) lwords += (l.bytes + 3) / 4;
-  std::vector<cl_ulong> sizes = {in_n * 4, out_n * 4, lwords, in_n + out_n};
+  std::vector<cl_ulong> sizes = {in_n * 4, out_n * 4, lwords, in_n + out_n, 0};
   std::vector<uint32_t> rec(inst.sites.size() * clh::sanitize::kRecordWords + 1, 0);
   std::vector<uint32_t> shadow((in_n + out_n) * clh::sanitize::kGlobalShadowUints, 0);
   cl::Buffer S(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizes.size() * 8, sizes.data());
@@ -211,6 +212,19 @@ TEST(PoclSanitizeScan, ARowZeroedByOneWorkGroupAndReadByOthersIsARaceAcrossWorkG
   EXPECT_EQ(lineSet(f), (std::set<int>{6, 7})) << r.run.out;
   EXPECT_EQ(f["address_space"], "global");
   EXPECT_NE(f["summary"].get<std::string>().find("between work-groups"), std::string::npos);
+}
+
+// The same race with the write made in a helper: the buffer the write names is known only at run
+// time, so no buffer is read without its shadow.
+TEST(PoclSanitizeScan, ARaceAcrossWorkGroupsWrittenThroughAHelpersPointerIsFound) {
+  REQUIRE_DEVICE(kPocl);
+  const ScanOut r = sanitized("helper_cross_group.cl",
+                              "--kernel zero_via_helper --global 256 --local 64 --arg a=64 "
+                              "--arg out=256",
+                              "sanitize_helper_cross_group");
+  EXPECT_EQ(r.run.code, 1) << r.run.out;
+  ASSERT_EQ(r.kinds(), std::vector<std::string>{"race"}) << r.run.out;
+  EXPECT_EQ(lineSet(*r.find("race")), (std::set<int>{5, 10})) << r.run.out;
 }
 
 TEST(PoclSanitizeScan, AReadOfLocalMemoryNoWorkItemWroteIsUninitializedAtItsLine) {

@@ -8,6 +8,8 @@
 #include <tuple>
 #include <vector>
 
+#include "sanitize/run.hpp"
+
 namespace {
 
 using clh::sanitize::AccessKind;
@@ -157,6 +159,36 @@ TEST(SanitizeRewrite, CallsThatTouchMemoryThemselvesAreSitesRoutedThroughTheRunt
                          "(__global void*)(c + i), 4), 1)"),
             std::string::npos)
       << program;
+}
+
+// A buffer is read-only (bounds checks only, no shadow) when every write names its buffer and
+// none names it: plain stores, vstores, async copies out of __local memory and atomics all write.
+TEST(SanitizeRewrite, OnlyBuffersNoWriteCanReachAreTakenAsReadOnly) {
+  const auto mask = [](const char* text) {
+    const auto r = instrument(text, "r.cl", "k", "");
+    EXPECT_EQ(r.error, "") << text;
+    return clh::sanitize::readOnlyGlobals(r);
+  };
+  EXPECT_EQ(mask("__kernel void k(__global const float* a, __global const float* b, __global "
+                 "float* c) { int i = get_global_id(0); c[i] = a[i] * b[i]; }"),
+            0b011u);
+  EXPECT_EQ(mask("__kernel void k(__global float* a, __global float* b) { int i = "
+                 "get_global_id(0); b[i] += a[i]; vstore2((float2)(0), i, a); }"),
+            0u);
+  EXPECT_EQ(mask("__kernel void k(__global int* a, __global int* b) { atomic_inc(&a[0]); "
+                 "atomic_add(b + 1, a[2]); }"),
+            0u);
+  EXPECT_EQ(mask("__kernel void k(__global float* a, __global const float* b) { __local float "
+                 "t[16]; event_t e = async_work_group_copy(a, t, 16, 0); wait_group_events(1, "
+                 "&e); }"),
+            0b10u);
+  // a write through a helper's pointer or a pointer variable: its buffer is known at run time
+  EXPECT_EQ(mask("void put(__global float* p) { *p = 1; }\n__kernel void k(__global float* a, "
+                 "__global const float* b) { put(a); }"),
+            0u);
+  EXPECT_EQ(mask("__kernel void k(__global float* a, __global const float* b) { __global float* "
+                 "p = a + 1; *p = b[0]; }"),
+            0u);
 }
 
 // The branches that decide whether a barrier is reached (an `if` around one, a loop around one, an
