@@ -74,6 +74,11 @@ std::vector<std::string> paramNames(const Spec& spec) {
   return names;
 }
 
+std::mutex& generatorLock() {
+  static std::mutex lock;
+  return lock;
+}
+
 rc::Gen<Sizes> sizesGen(const Spec& spec, bool simulator) {
   auto env = std::make_shared<ExprEnv>(paramNames(spec));
   const Spec* s = &spec;  // the spec outlives every generator made from it

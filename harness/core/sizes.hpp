@@ -5,6 +5,7 @@
 #include <rapidcheck.h>
 
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 
@@ -21,6 +22,12 @@ std::vector<std::string> paramNames(const Spec& spec);
 /// values (bounds, 1, primes, non-multiples) and shrinking toward small ones. `simulator` selects
 /// each parameter's `simulator:` range. Cases that break `constraints` are discarded by the caller.
 rc::Gen<Sizes> sizesGen(const Spec& spec, bool simulator);
+
+/// Held while a generator runs outside rapidcheck's own property runner, in a process with
+/// threads: rapidcheck keeps the state of `gen::exec` (its implicit parameters) in globals, and two
+/// threads drawing at once corrupted the heap (a grading parent's sanitized plans, one per
+/// submission, on 16 cores).
+std::mutex& generatorLock();
 
 /// Fills in derived (`value:`) parameters in declaration order.
 void completeDerived(const Spec& spec, ExprEnv& env, Sizes& sizes);

@@ -151,6 +151,7 @@ ChosenSizes chooseSanitizedSizes(const Spec& spec, const DeviceInfo& dev, uint64
   const auto gen = sizesGen(spec, false);
   rc::Random random(hash64("sanitize-sizes:" + spec.name, seed));
   int tooBig = 0;
+  std::lock_guard<std::mutex> drawing(generatorLock());
   for (int draw = 0; draw < kDrawsPerCase * count && static_cast<int>(out.sizes.size()) < count;
        ++draw) {
     Sizes s;
