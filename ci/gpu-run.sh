@@ -19,7 +19,9 @@
 #                             host's PoCL; sanitize-bench: bench_sanitize on both (the rewrites
 #                             from the bundle's rewrite-cache/: no clang there);
 #                             catalog-plain, catalog-sanitize: the catalog on NVIDIA without and
-#                             with --sanitize, the same options otherwise (their walls compared)
+#                             with --sanitize, the same options otherwise (their walls compared);
+#                             catalog-sanitize-pocl: the sanitized rows on the host's PoCL;
+#                             grade-batch: $GRADE_BATCH's assignments (default vadd mmul)
 # The device tool brings back at most 8 files: give the steps a folder of their own and keep only the
 # archive, e.g.  OUT=/tmp/g ci/gpu-run.sh check-nvidia grade; cp /tmp/g/results.tgz "$OUT"/
 set -u
@@ -86,6 +88,9 @@ fi
 run_if catalog-plain "$tool" check specs --device nvidia --json "$out/catalog-plain.json"
 run_if catalog-sanitize "$tool" check specs --device nvidia --sanitize \
   --json "$out/catalog-sanitize.json"
+# The sanitized rows on the host's PoCL (no simulator there), plain cases beside them.
+run_if catalog-sanitize-pocl "$tool" check specs --device pocl --sanitize --launch-shapes 0 \
+  --no-driver-checks --json "$out/catalog-sanitize-pocl.json"
 # Several GPUs through ctest's resource allocation (docs/ci.md, issue 30): the resource spec file
 # of the GPUs, one test per spec pooled over them (`__ctest --pool gpu=gpus`, what
 # `clharness_add_kernel_tests(... POOL gpu=gpus)` registers), run -j 4 while nvidia-smi logs every
@@ -100,6 +105,6 @@ run_if ctest-pool bash -c 'set -e; d=$1/ctest-pool; mkdir -p "$d/ct"
     --output-on-failure --output-junit "$d/junit.xml" > "$d/ctest.txt" 2>&1 || rc=$?
   kill $smi; exit $rc' _ "$out" "$tool"
 # Grading throughput (issue 28): a batch of 40 (30 correct, 10 faulty) per assignment.
-run_if grade-batch bash -c 'for a in vadd mmul; do
+run_if grade-batch bash -c 'for a in ${GRADE_BATCH:-vadd mmul}; do
     CLHARNESS="$2" bench/grade-batch.sh $a "$1/grade-batch" --allow-unassessed; done' _ "$out" "$tool"
 tar czf "$out/results.tgz" -C "$out" --exclude results.tgz .
