@@ -315,7 +315,10 @@ std::vector<uint32_t> launchInstrumented(DeviceSession& session, cl::Kernel& ker
   std::vector<uint64_t> bytes;
   setOwnArguments(session, kernel, spec, rc, host, keep, bytes);
   std::vector<cl_ulong> sizes;
-  for (const GlobalBuffer& g : inst.globals) global_bytes.push_back(bytes.at(g.arg_index));
+  // The buffers first (the runtime's sizes and the __global shadow are theirs), then the
+  // program-scope variables (their sizes only name them in a finding).
+  for (const GlobalBuffer& g : inst.globals)
+    if (g.arg_index >= 0) global_bytes.push_back(bytes.at(g.arg_index));
   for (const LocalObject& l : inst.locals)
     local_bytes.push_back(l.arg_index >= 0 ? bytes.at(l.arg_index) : l.bytes);
   sizes.insert(sizes.end(), global_bytes.begin(), global_bytes.end());
@@ -328,6 +331,8 @@ std::vector<uint32_t> launchInstrumented(DeviceSession& session, cl::Kernel& ker
   sizes.push_back(words);
   const uint64_t gwords = globalShadowWords(global_bytes, session.device(), out.notes);
   sizes.push_back(gwords);
+  for (const GlobalBuffer& g : inst.globals)
+    if (g.arg_index < 0) global_bytes.push_back(g.bytes);
   cl::Buffer globalShadow(session.context(), CL_MEM_READ_WRITE,
                           std::max<uint64_t>(gwords, 1) * kGlobalShadowUints * 4);
   session.queue().enqueueFillBuffer(globalShadow, cl_uint{0}, 0,

@@ -251,6 +251,29 @@ TEST(PoclSanitizeScan, AnAsyncCopyIsCleanAndFollowed) {
   EXPECT_EQ(notes.find("async_work_group_copy"), std::string::npos) << notes;
 }
 
+// Program-scope __global variables (OpenCL 2.0) are no buffer of the kernel's: read by name and
+// through a pointer into one, they are checked against the variable (clean at n = 4, where every
+// read is inside `table`), not charged to the nearest buffer; read one past the end at n = 5,
+// the finding names the variable and its element. Races on them are said not to be looked at.
+TEST(PoclSanitizeScan, AProgramScopeGlobalVariableIsCheckedAgainstItselfNotTheNearestBuffer) {
+  REQUIRE_DEVICE(kPocl);
+  const std::string args =
+      "--kernel lookup --global 64 --local 16 --arg out=64 --build-options=-cl-std=CL2.0 --arg n=";
+  const ScanOut inside = sanitized("program_scope_table.cl", args + "4", "sanitize_table_4");
+  EXPECT_EQ(inside.run.code, 0) << inside.run.out;
+  EXPECT_TRUE(inside.kinds().empty()) << inside.run.out;
+  const std::string notes = inside.result["notes"].dump();
+  EXPECT_NE(notes.find("line 3: table: a program-scope __global variable"), std::string::npos)
+      << notes;
+  const ScanOut past = sanitized("program_scope_table.cl", args + "5", "sanitize_table_5");
+  EXPECT_EQ(past.run.code, 1) << past.run.out;
+  ASSERT_EQ(past.kinds(), std::vector<std::string>{"out_of_bounds"}) << past.run.out;
+  const auto& f = *past.find("out_of_bounds");
+  EXPECT_EQ(lineSet(f), std::set<int>{8}) << past.run.out;
+  EXPECT_NE(f["summary"].get<std::string>().find("read of table[4]"), std::string::npos)
+      << past.run.out;
+}
+
 // The vector builtins: a vstore4 one vector past the end is out of bounds at its first element; a
 // vload4 of the neighbour's vector with no barrier after its vstore4 is a __local race.
 TEST(PoclSanitizeScan, AVectorStorePastTheEndIsOutOfBoundsAtItsFirstElement) {
