@@ -356,6 +356,47 @@ std::vector<uint32_t> launchInstrumented(DeviceSession& session, cl::Kernel& ker
   return records;
 }
 
+// The instrumented launch failed: the kernel as written, launched the same way, says whose the
+// failure is. Refused with the same error (a launch shape the device does not take, such as
+// non-uniform work-groups on a device without them), it is the launch's `launch_error`, as the
+// plain run reports it; otherwise the instrumentation's, a tool error.
+Finding launchFailed(DeviceSession& session, const Spec& spec, const std::string& source_path,
+                     const std::string& kernel, uint64_t seed, const cl::Error& e) {
+  cl_int plain = CL_SUCCESS;
+  try {
+    const BuildOutcome& built = session.build(source_path, spec.build_options, {kernel});
+    if (built.failure) plain = CL_BUILD_PROGRAM_FAILURE;
+    if (!built.failure) {
+      ExprEnv env(paramNames(spec));
+      const ResolvedCase rc = resolveCase(spec, env, Sizes{});
+      std::map<std::string, HostBuffer> host = makeInitialBuffers(spec, rc, seed);
+      std::vector<cl::Buffer> keep;
+      std::vector<uint64_t> bytes;
+      cl::Kernel& k = built.kernels.at(kernel);
+      setOwnArguments(session, k, spec, rc, host, keep, bytes);
+      const ResolvedLaunch& launch = rc.launches.at(0);
+      session.queue().enqueueNDRangeKernel(k, ndRange(launch.offset), ndRange(launch.global),
+                                           ndRange(launch.local));
+      session.queue().finish();
+    }
+  } catch (const cl::Error& p) {
+    plain = p.err();
+  } catch (const std::runtime_error&) {
+    plain = CL_SUCCESS;
+  }
+  if (plain != e.err())
+    return toolError(
+        fmt::format("the instrumented kernel did not run: {} ({})", e.what(), clErrorName(e.err())),
+        "");
+  Finding f;
+  f.kind = FindingKind::launch_error;
+  f.summary = fmt::format(
+      "the device refused the launch: {} ({}), as it refuses the kernel as written at the same "
+      "shape: the launch's, not the sanitizer's",
+      e.what(), clErrorName(e.err()));
+  return f;
+}
+
 }  // namespace
 
 SanitizeOutcome runSanitized(DeviceSession& session, const Spec& spec,
@@ -391,9 +432,9 @@ SanitizeOutcome runSanitized(DeviceSession& session, const Spec& spec,
     records = launchInstrumented(session, built.kernels.at(kernelName), spec, inst, seed, out,
                                  globalBytes, localBytes);
   } catch (const cl::Error& e) {
-    out.findings.push_back(toolError(
-        fmt::format("the instrumented kernel did not run: {} ({})", e.what(), clErrorName(e.err())),
-        ""));
+    out.findings.push_back(launchFailed(session, spec, source_path, kernelName, seed, e));
+    out.findings.back().device = session.device().displayName();
+    out.findings.back().kernel = kernelName;
     return out;
   } catch (const std::runtime_error& e) {
     out.findings.push_back(toolError(e.what(), ""));

@@ -274,6 +274,25 @@ TEST(PoclSanitizeScan, AProgramScopeGlobalVariableIsCheckedAgainstItselfNotTheNe
       << past.run.out;
 }
 
+// A launch shape the device refuses for the kernel as written (non-uniform work-groups, on a
+// device without them) is the launch's, as in the plain run, never a tool error; on a device that
+// takes it, the sanitized run is clean. Either way the two runs agree on the launch.
+TEST(PoclSanitizeScan, ALaunchTheDeviceRefusesForThePlainKernelIsNoToolError) {
+  REQUIRE_DEVICE(kPocl);
+  const std::string args = kernelFile("non_uniform.cl") +
+                           " --kernel local_ids --global 10 --local 4 --arg out=10 "
+                           "--build-options=-cl-std=CL2.0 --device '" +
+                           kPocl + "' --tries 1";
+  const ScanOut plain = scanJson(args, "sanitize_non_uniform_plain");
+  const ScanOut r = sanitized("non_uniform.cl",
+                              "--kernel local_ids --global 10 --local 4 --arg out=10 "
+                              "--build-options=-cl-std=CL2.0",
+                              "sanitize_non_uniform");
+  EXPECT_EQ(r.find("tool_error"), nullptr) << r.run.out;
+  EXPECT_EQ(r.kinds(), plain.kinds()) << r.run.out << plain.run.out;
+  EXPECT_EQ(r.run.code, plain.run.code) << r.run.out << plain.run.out;
+}
+
 // The vector builtins: a vstore4 one vector past the end is out of bounds at its first element; a
 // vload4 of the neighbour's vector with no barrier after its vstore4 is a __local race.
 TEST(PoclSanitizeScan, AVectorStorePastTheEndIsOutOfBoundsAtItsFirstElement) {
