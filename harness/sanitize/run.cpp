@@ -223,6 +223,23 @@ void setOwnArguments(DeviceSession& session, cl::Kernel& kernel, const Spec& spe
   }
 }
 
+// A launch whose own __local memory is more than the device has: the specification has the device
+// refuse it (CL_OUT_OF_RESOURCES), and PoCL 3.1 instead aborts the process in its __local
+// argument setup (the instrumented kernel always has one, the shadow), so it is not launched.
+struct OverLocalMemory : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+void checkLocalMemory(const std::vector<uint64_t>& local_bytes, const DeviceInfo& dev) {
+  const uint64_t own = std::accumulate(local_bytes.begin(), local_bytes.end(), uint64_t{0});
+  if (dev.local_mem_size && own > dev.local_mem_size)
+    throw OverLocalMemory(fmt::format(
+        "the kernel's own __local memory ({} bytes) is more than the device's {} bytes: a launch "
+        "the device must refuse (CL_OUT_OF_RESOURCES); not run instrumented, the launch's and not "
+        "the sanitizer's",
+        own, dev.local_mem_size));
+}
+
 // The __local shadow's state is one 64-bit word per 4 bytes, updated with atom_cmpxchg: the
 // work-items of a group run at once on a GPU.
 bool hasInt64Atomics(const DeviceInfo& dev) {
@@ -321,6 +338,7 @@ std::vector<uint32_t> launchInstrumented(DeviceSession& session, cl::Kernel& ker
     if (g.arg_index >= 0) global_bytes.push_back(bytes.at(g.arg_index));
   for (const LocalObject& l : inst.locals)
     local_bytes.push_back(l.arg_index >= 0 ? bytes.at(l.arg_index) : l.bytes);
+  checkLocalMemory(local_bytes, session.device());
   sizes.insert(sizes.end(), global_bytes.begin(), global_bytes.end());
   for (const LocalObject& l : inst.locals)
     if (l.arg_index >= 0) sizes.push_back(bytes.at(l.arg_index));
@@ -435,6 +453,14 @@ SanitizeOutcome runSanitized(DeviceSession& session, const Spec& spec,
     out.findings.push_back(launchFailed(session, spec, source_path, kernelName, seed, e));
     out.findings.back().device = session.device().displayName();
     out.findings.back().kernel = kernelName;
+    return out;
+  } catch (const OverLocalMemory& e) {
+    Finding f;
+    f.kind = FindingKind::launch_error;
+    f.summary = e.what();
+    f.device = session.device().displayName();
+    f.kernel = kernelName;
+    out.findings.push_back(std::move(f));
     return out;
   } catch (const std::runtime_error& e) {
     out.findings.push_back(toolError(e.what(), ""));

@@ -293,6 +293,21 @@ TEST(PoclSanitizeScan, ALaunchTheDeviceRefusesForThePlainKernelIsNoToolError) {
   EXPECT_EQ(r.run.code, plain.run.code) << r.run.out << plain.run.out;
 }
 
+// A kernel whose own __local memory is more than the device's is a launch the device must refuse:
+// the sanitized run says so as the launch's error instead of launching (PoCL 3.1 aborted the
+// process on it, a crash charged to the kernel's run).
+TEST(PoclSanitizeScan, AKernelOverTheDevicesLocalMemoryIsALaunchErrorNotACrash) {
+  REQUIRE_DEVICE(kPocl);
+  const ScanOut r =
+      sanitized("over_local.cl", "--kernel huge_table --global 128 --local 64 --arg out=128",
+                "sanitize_over_local");
+  ASSERT_EQ(r.kinds(), std::vector<std::string>{"launch_error"}) << r.run.out;
+  EXPECT_NE((*r.find("launch_error"))["summary"].get<std::string>().find(
+                "own __local memory (16777216 bytes) is more than the device's"),
+            std::string::npos)
+      << r.run.out;
+}
+
 // The vector builtins: a vstore4 one vector past the end is out of bounds at its first element; a
 // vload4 of the neighbour's vector with no barrier after its vstore4 is a __local race.
 TEST(PoclSanitizeScan, AVectorStorePastTheEndIsOutOfBoundsAtItsFirstElement) {
