@@ -313,10 +313,11 @@ bool Visitor::VisitCallExpr(CallExpr* c) {
   }
   if (const FunctionDecl* def = f->getDefinition(); def && sm_.isInMainFile(def->getLocation())) {
     if (isKernel(def)) return true;
-    if (c->getNumArgs() > 0)
-      rw_.InsertTextBefore(c->getArg(0)->getBeginLoc(), "__clh_c, ");
-    else
-      rw_.InsertTextBefore(c->getRParenLoc(), "__clh_c");
+    // A first argument written as a macro (`f(s[i])`, `#define s a`): the context goes before
+    // the macro's name in the file, where the Rewriter can put it.
+    SourceLocation at = c->getNumArgs() > 0 ? c->getArg(0)->getBeginLoc() : c->getRParenLoc();
+    if (at.isMacroID() && !c->getCallee()->getBeginLoc().isMacroID()) at = sm_.getExpansionLoc(at);
+    rw_.InsertTextBefore(at, c->getNumArgs() > 0 ? "__clh_c, " : "__clh_c");
     return true;
   }
   if (name == "barrier" || name == "work_group_barrier") {

@@ -308,6 +308,20 @@ TEST(PoclSanitizeScan, AKernelOverTheDevicesLocalMemoryIsALaunchErrorNotACrash) 
       << r.run.out;
 }
 
+// A call to one of the file's functions whose first argument is a macro still passes the
+// sanitizer's context (it had been left out, and the instrumented program did not build): the
+// helper's read past the end is found at the helper's line.
+TEST(PoclSanitizeScan, AHelperCalledWithAMacroAsItsFirstArgumentIsInstrumented) {
+  REQUIRE_DEVICE(kPocl);
+  const ScanOut r = sanitized("macro_argument.cl",
+                              "--kernel shift --global 64 --local 16 --arg in=64 --arg out=64",
+                              "sanitize_macro_argument");
+  ASSERT_EQ(r.kinds(), std::vector<std::string>{"out_of_bounds"}) << r.run.out;
+  const auto& f = *r.find("out_of_bounds");
+  EXPECT_EQ(lineSet(f), std::set<int>{6}) << r.run.out;
+  EXPECT_NE(f["summary"].get<std::string>().find("read of in[64]"), std::string::npos) << r.run.out;
+}
+
 // The vector builtins: a vstore4 one vector past the end is out of bounds at its first element; a
 // vload4 of the neighbour's vector with no barrier after its vstore4 is a __local race.
 TEST(PoclSanitizeScan, AVectorStorePastTheEndIsOutOfBoundsAtItsFirstElement) {
