@@ -101,19 +101,24 @@ def scan_sized(report):
 
 
 PAST_THE_END = re.compile(r"past the end of (?:buffer|__local) argument '(\w+)'")
+# The sanitizer's wording (scan --sanitize): "read of a[16] (a[i + 1]), outside a (16 elements of
+# 4 bytes)", and a race "on __global memory between work-groups of one launch".
+OUTSIDE = re.compile(r"\boutside (\w+) \(\d+ elements of")
+BETWEEN_GROUPS = "between work-groups of one launch"
 
 
 def explain(finding, unchecked, sized):
     """Why a correct kernel's finding is no false report ("size not given", or the reference's
     unchecked reason), or None."""
     kind, summary = finding.get("kind"), finding.get("summary", "")
-    m = PAST_THE_END.search(summary)
+    m = PAST_THE_END.search(summary) or OUTSIDE.search(summary)
     if kind == "out_of_bounds" and m and m.group(1) in sized:
         return "size not given: scan sized '%s'" % m.group(1)
     for rule in unchecked:
         if rule.get("kind") != kind:
             continue
-        if rule.get("between_groups") and not between_groups(finding.get("work_items") or []):
+        if rule.get("between_groups") and not (between_groups(finding.get("work_items") or [])
+                                               or BETWEEN_GROUPS in summary):
             continue
         if rule.get("summary_has") and rule["summary_has"] not in summary:
             continue

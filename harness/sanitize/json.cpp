@@ -15,7 +15,7 @@ void to_json(nlohmann::json& j, const Instrumented& r) {
   for (const Site& s : r.sites)
     j["sites"].push_back({s.line, s.column, static_cast<int>(s.kind), s.space, s.text, s.bytes,
                           s.barrier_line, s.hint});
-  for (const GlobalBuffer& g : r.globals) j["globals"].push_back({g.name, g.arg_index});
+  for (const GlobalBuffer& g : r.globals) j["globals"].push_back({g.name, g.arg_index, g.bytes});
   for (const LocalObject& l : r.locals)
     j["locals"].push_back({l.name, l.arg_index, l.bytes, l.shadow_at});
   for (const Unchecked& u : r.unchecked)
@@ -31,7 +31,8 @@ void from_json(const nlohmann::json& j, Instrumented& r) {
     r.sites.push_back({s[0].get<int>(), s[1].get<int>(), static_cast<AccessKind>(s[2].get<int>()),
                        s[3].get<std::string>(), s[4].get<std::string>(), s[5].get<size_t>(),
                        s.size() > 6 ? s[6].get<int>() : 0, s.size() > 7 ? s[7].get<int>() : -1});
-  for (const auto& g : j.at("globals")) r.globals.push_back({g[0], g[1].get<int>()});
+  for (const auto& g : j.at("globals"))
+    r.globals.push_back({g[0], g[1].get<int>(), g.size() > 2 ? g[2].get<size_t>() : 0});
   for (const auto& l : j.at("locals"))
     r.locals.push_back({l[0], l[1].get<int>(), l[2].get<size_t>(), l[3].get<size_t>()});
   for (const auto& u : j.at("unchecked"))

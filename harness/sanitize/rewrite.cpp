@@ -11,6 +11,7 @@
 #include <clang/Rewrite/Core/Rewriter.h>
 #include <clang/Tooling/Tooling.h>
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <regex>
@@ -139,6 +140,7 @@ class Visitor : public RecursiveASTVisitor<Visitor> {
   }
 
   bool VisitCallExpr(CallExpr* c);
+  void collectVariables(TranslationUnitDecl* tu);
 
  private:
   bool inScope() const { return current_ && (target_ || !isKernel(current_)); }
@@ -163,6 +165,8 @@ class Visitor : public RecursiveASTVisitor<Visitor> {
   std::string registerParameters(FunctionDecl* f, int& nlArgs);
   void kernelPrologue(FunctionDecl* f);
   void registerLocal(VarDecl* v, DeclStmt* s);
+  std::string registerVariables(size_t params);
+  bool unregisteredVariable(const Expr* e) const;
   void unchecked(SourceLocation at, const std::string& what, const std::string& why);
   int hintFor(const Expr* e, bool local) const;
   std::string text(SourceRange r) const {
@@ -182,6 +186,7 @@ class Visitor : public RecursiveASTVisitor<Visitor> {
   std::map<const Expr*, AccessKind> kinds_;
   std::set<const Expr*> notAccess_, atomics_;
   std::map<const Decl*, int> globalIds_, localIds_;
+  std::vector<const VarDecl*> variables_;  // program-scope __global ones the kernel can register
   size_t declaredWords_ = 0;
   BarrierFlow flow_;
 };
@@ -270,6 +275,11 @@ void Visitor::access(Expr* e) {
   const bool local = as == LangAS::opencl_local;
   if (auto* d = dyn_cast<DeclRefExpr>(e); d && !local) return;  // a __global variable (2.0)
   const std::string shown = text(e->getSourceRange());
+  if (!local && unregisteredVariable(e)) {
+    unchecked(e->getBeginLoc(), shown,
+              "a program-scope __global variable declared after the kernel: not looked at");
+    return;
+  }
   if (e->getBeginLoc().isMacroID() || e->getEndLoc().isMacroID()) {
     unchecked(e->getBeginLoc(), shown, "written inside a macro");
     return;
@@ -304,10 +314,11 @@ bool Visitor::VisitCallExpr(CallExpr* c) {
   }
   if (const FunctionDecl* def = f->getDefinition(); def && sm_.isInMainFile(def->getLocation())) {
     if (isKernel(def)) return true;
-    if (c->getNumArgs() > 0)
-      rw_.InsertTextBefore(c->getArg(0)->getBeginLoc(), "__clh_c, ");
-    else
-      rw_.InsertTextBefore(c->getRParenLoc(), "__clh_c");
+    // A first argument written as a macro (`f(s[i])`, `#define s a`): the context goes before
+    // the macro's name in the file, where the Rewriter can put it.
+    SourceLocation at = c->getNumArgs() > 0 ? c->getArg(0)->getBeginLoc() : c->getRParenLoc();
+    if (at.isMacroID() && !c->getCallee()->getBeginLoc().isMacroID()) at = sm_.getExpansionLoc(at);
+    rw_.InsertTextBefore(at, c->getNumArgs() > 0 ? "__clh_c, " : "__clh_c");
     return true;
   }
   if (name == "barrier" || name == "work_group_barrier") {
@@ -520,9 +531,10 @@ void Visitor::kernelPrologue(FunctionDecl* f) {
   out_.original_args = static_cast<int>(f->getNumParams());
   int nlArgs = 0;
   const std::string bases = registerParameters(f, nlArgs);
+  const size_t params = out_.globals.size();
   pro += "__clh_init(__clh_c, __clh_sizes, __clh_rec, __clh_lsh, __clh_dummy, __clh_gsh, " +
-         std::to_string(out_.globals.size()) + ", " + std::to_string(nlArgs) + "); " + bases +
-         "__clh_begin(__clh_c);" + xinit;
+         std::to_string(params) + ", " + std::to_string(nlArgs) + "); " + bases +
+         registerVariables(params) + "__clh_begin(__clh_c);" + xinit;
   rw_.InsertTextAfter(open, pro);
   const char* hidden =
       "__global ulong* __clh_sizes, __global uint* __clh_rec, __local uint* __clh_lsh, "
@@ -536,6 +548,67 @@ void Visitor::kernelPrologue(FunctionDecl* f) {
     rw_.ReplaceText(lp, length, hidden);
   else
     rw_.InsertTextBefore(rp, hidden);
+}
+
+// The program-scope __global variables (OpenCL 2.0) declared in the file before the kernel scanned,
+// which its prologue can name: they get table entries after the parameters' so that an access to
+// one, or through a pointer into one, is checked against the variable and not charged to the
+// nearest buffer.
+void Visitor::collectVariables(TranslationUnitDecl* tu) {
+  const FunctionDecl* kernel = nullptr;
+  for (Decl* d : tu->decls())
+    if (auto* f = dyn_cast<FunctionDecl>(d);
+        f && isKernel(f) && f->getName() == kernel_ && f->doesThisDeclarationHaveABody())
+      kernel = f;
+  if (!kernel) return;
+  for (Decl* d : tu->decls()) {
+    const auto* v = dyn_cast<VarDecl>(d);
+    if (!v || !sm_.isInMainFile(v->getLocation()) || v->hasExternalStorage() ||
+        v->getType().getAddressSpace() != LangAS::opencl_global ||
+        !sm_.isBeforeInTranslationUnit(v->getLocation(), kernel->getBeginLoc()))
+      continue;
+    variables_.push_back(v);
+  }
+}
+
+// The table entries of those variables: base and size from the variable itself, and a shadow
+// offset past any shadow (the host sizes no shadow for them): bounds only, said as not looked at.
+std::string Visitor::registerVariables(size_t params) {
+  std::string set;
+  for (const VarDecl* v : variables_) {
+    const int id = static_cast<int>(out_.globals.size());
+    const size_t bytes = sizeOf(v->getType());
+    const std::string name = v->getNameAsString(), k = std::to_string(id);
+    globalIds_[v] = id;
+    out_.globals.push_back({name, -1, bytes});
+    set += "__clh_c->gbase[" + k + "] = (ulong)&(" + name + "); __clh_c->gsize[" + k +
+           "] = " + std::to_string(bytes) + "; __clh_c->goff[" + k + "] = ~0ul >> 1; ";
+    unchecked(v->getLocation(), name,
+              "a program-scope __global variable: its bounds are checked, races on it are not "
+              "looked at");
+  }
+  if (out_.globals.size() > params)
+    set += "__clh_c->ng = " + std::to_string(out_.globals.size()) + "; ";
+  return set;
+}
+
+// Whether an access is to a __global variable (by name, `g[i]`, `g.f`) the table has no entry
+// for: declared after the kernel, or static in a function.
+bool Visitor::unregisteredVariable(const Expr* e) const {
+  while (true) {
+    e = e->IgnoreParenImpCasts();
+    if (const auto* s = dyn_cast<ArraySubscriptExpr>(e))
+      e = s->getBase();
+    else if (const auto* m = dyn_cast<MemberExpr>(e); m && !m->isArrow())
+      e = m->getBase();
+    else
+      break;
+  }
+  const auto* d = dyn_cast<DeclRefExpr>(e);
+  const auto* v = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
+  if (!v || !v->hasGlobalStorage() || v->getType().getAddressSpace() != LangAS::opencl_global)
+    return false;
+  return std::find(variables_.begin(), variables_.end(), v) == variables_.end();
 }
 
 // A __local variable of the kernel: its bounds and shadow words, set once it is declared.
@@ -563,6 +636,7 @@ class Consumer : public ASTConsumer {
     if (ctx.getDiagnostics().hasErrorOccurred()) return;
     rw_.setSourceMgr(ctx.getSourceManager(), ctx.getLangOpts());
     Visitor v(ctx, rw_, kernel_, out_);
+    v.collectVariables(ctx.getTranslationUnitDecl());
     v.TraverseDecl(ctx.getTranslationUnitDecl());
     const RewriteBuffer* b = rw_.getRewriteBufferFor(ctx.getSourceManager().getMainFileID());
     if (b)

@@ -24,10 +24,13 @@ struct Site {
   int hint = -1;  ///< the table entry (GlobalBuffer, LocalObject) it names, -1: found at run time
 };
 
-/// A __global pointer parameter of the kernel (its real size comes from the host).
+/// A __global pointer parameter of the kernel (its real size comes from the host), or a
+/// program-scope `__global` variable (OpenCL 2.0; arg_index -1, its size from its type; bounds
+/// only, no shadow: races on it are not looked at).
 struct GlobalBuffer {
   std::string name;
   int arg_index = 0;
+  size_t bytes = 0;  ///< a variable's size (0 for a parameter)
 };
 
 /// A piece of __local memory: a `local` pointer parameter (sized by the host) or a `__local`

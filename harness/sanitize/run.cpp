@@ -223,6 +223,23 @@ void setOwnArguments(DeviceSession& session, cl::Kernel& kernel, const Spec& spe
   }
 }
 
+// A launch whose own __local memory is more than the device has: the specification has the device
+// refuse it (CL_OUT_OF_RESOURCES), and PoCL 3.1 instead aborts the process in its __local
+// argument setup (the instrumented kernel always has one, the shadow), so it is not launched.
+struct OverLocalMemory : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+void checkLocalMemory(const std::vector<uint64_t>& local_bytes, const DeviceInfo& dev) {
+  const uint64_t own = std::accumulate(local_bytes.begin(), local_bytes.end(), uint64_t{0});
+  if (dev.local_mem_size && own > dev.local_mem_size)
+    throw OverLocalMemory(fmt::format(
+        "the kernel's own __local memory ({} bytes) is more than the device's {} bytes: a launch "
+        "the device must refuse (CL_OUT_OF_RESOURCES); not run instrumented, the launch's and not "
+        "the sanitizer's",
+        own, dev.local_mem_size));
+}
+
 // The __local shadow's state is one 64-bit word per 4 bytes, updated with atom_cmpxchg: the
 // work-items of a group run at once on a GPU.
 bool hasInt64Atomics(const DeviceInfo& dev) {
@@ -305,7 +322,8 @@ uint64_t globalShadowWords(const std::vector<uint64_t>& global_bytes, uint64_t r
 void noteReadOnly(const Instrumented& inst, uint64_t read_only, std::vector<std::string>& notes) {
   std::string names;
   for (size_t k = 0; k < inst.globals.size() && k < 64; ++k)
-    if ((read_only >> k) & 1) names += (names.empty() ? "" : ", ") + inst.globals[k].name;
+    if ((read_only >> k) & 1 && inst.globals[k].arg_index >= 0)
+      names += (names.empty() ? "" : ", ") + inst.globals[k].name;
   if (!names.empty())
     notes.push_back(
         "sanitizer: never written by the kernel, so read with bounds checks only (no "
@@ -322,7 +340,8 @@ uint64_t readOnlyGlobals(const Instrumented& inst) {
     if (s.hint < 0 || s.hint >= 64) return 0;  // a write whose buffer is known only at run time
     written |= uint64_t{1} << s.hint;
   }
-  const size_t n = std::min<size_t>(inst.globals.size(), 64);
+  size_t n = 0;  // the buffers (program-scope variables follow them: bounds only, no shadow)
+  while (n < inst.globals.size() && n < 64 && inst.globals[n].arg_index >= 0) ++n;
   const uint64_t all = n == 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1;
   return all & ~written;
 }
@@ -341,9 +360,13 @@ std::vector<uint32_t> launchInstrumented(DeviceSession& session, cl::Kernel& ker
   std::vector<uint64_t> bytes;
   setOwnArguments(session, kernel, spec, rc, host, keep, bytes);
   std::vector<cl_ulong> sizes;
-  for (const GlobalBuffer& g : inst.globals) global_bytes.push_back(bytes.at(g.arg_index));
+  // The buffers first (the runtime's sizes and the __global shadow are theirs), then the
+  // program-scope variables (their sizes only name them in a finding).
+  for (const GlobalBuffer& g : inst.globals)
+    if (g.arg_index >= 0) global_bytes.push_back(bytes.at(g.arg_index));
   for (const LocalObject& l : inst.locals)
     local_bytes.push_back(l.arg_index >= 0 ? bytes.at(l.arg_index) : l.bytes);
+  checkLocalMemory(local_bytes, session.device());
   sizes.insert(sizes.end(), global_bytes.begin(), global_bytes.end());
   for (const LocalObject& l : inst.locals)
     if (l.arg_index >= 0) sizes.push_back(bytes.at(l.arg_index));
@@ -357,6 +380,8 @@ std::vector<uint32_t> launchInstrumented(DeviceSession& session, cl::Kernel& ker
   const uint64_t gwords = globalShadowWords(global_bytes, readOnly, session.device(), out.notes);
   sizes.push_back(gwords);
   sizes.push_back(readOnly);
+  for (const GlobalBuffer& g : inst.globals)
+    if (g.arg_index < 0) global_bytes.push_back(g.bytes);
   cl::Buffer globalShadow(session.context(), CL_MEM_READ_WRITE,
                           std::max<uint64_t>(gwords, 1) * kGlobalShadowUints * 4);
   session.queue().enqueueFillBuffer(globalShadow, cl_uint{0}, 0,
@@ -378,6 +403,47 @@ std::vector<uint32_t> launchInstrumented(DeviceSession& session, cl::Kernel& ker
   session.queue().enqueueReadBuffer(recordBuffer, CL_TRUE, 0, records.size() * sizeof(uint32_t),
                                     records.data());
   return records;
+}
+
+// The instrumented launch failed: the kernel as written, launched the same way, says whose the
+// failure is. Refused with the same error (a launch shape the device does not take, such as
+// non-uniform work-groups on a device without them), it is the launch's `launch_error`, as the
+// plain run reports it; otherwise the instrumentation's, a tool error.
+Finding launchFailed(DeviceSession& session, const Spec& spec, const std::string& source_path,
+                     const std::string& kernel, uint64_t seed, const cl::Error& e) {
+  cl_int plain = CL_SUCCESS;
+  try {
+    const BuildOutcome& built = session.build(source_path, spec.build_options, {kernel});
+    if (built.failure) plain = CL_BUILD_PROGRAM_FAILURE;
+    if (!built.failure) {
+      ExprEnv env(paramNames(spec));
+      const ResolvedCase rc = resolveCase(spec, env, Sizes{});
+      std::map<std::string, HostBuffer> host = makeInitialBuffers(spec, rc, seed);
+      std::vector<cl::Buffer> keep;
+      std::vector<uint64_t> bytes;
+      cl::Kernel& k = built.kernels.at(kernel);
+      setOwnArguments(session, k, spec, rc, host, keep, bytes);
+      const ResolvedLaunch& launch = rc.launches.at(0);
+      session.queue().enqueueNDRangeKernel(k, ndRange(launch.offset), ndRange(launch.global),
+                                           ndRange(launch.local));
+      session.queue().finish();
+    }
+  } catch (const cl::Error& p) {
+    plain = p.err();
+  } catch (const std::runtime_error&) {
+    plain = CL_SUCCESS;
+  }
+  if (plain != e.err())
+    return toolError(
+        fmt::format("the instrumented kernel did not run: {} ({})", e.what(), clErrorName(e.err())),
+        "");
+  Finding f;
+  f.kind = FindingKind::launch_error;
+  f.summary = fmt::format(
+      "the device refused the launch: {} ({}), as it refuses the kernel as written at the same "
+      "shape: the launch's, not the sanitizer's",
+      e.what(), clErrorName(e.err()));
+  return f;
 }
 
 }  // namespace
@@ -415,9 +481,17 @@ SanitizeOutcome runSanitized(DeviceSession& session, const Spec& spec,
     records = launchInstrumented(session, built.kernels.at(kernelName), spec, inst, seed, out,
                                  globalBytes, localBytes);
   } catch (const cl::Error& e) {
-    out.findings.push_back(toolError(
-        fmt::format("the instrumented kernel did not run: {} ({})", e.what(), clErrorName(e.err())),
-        ""));
+    out.findings.push_back(launchFailed(session, spec, source_path, kernelName, seed, e));
+    out.findings.back().device = session.device().displayName();
+    out.findings.back().kernel = kernelName;
+    return out;
+  } catch (const OverLocalMemory& e) {
+    Finding f;
+    f.kind = FindingKind::launch_error;
+    f.summary = e.what();
+    f.device = session.device().displayName();
+    f.kernel = kernelName;
+    out.findings.push_back(std::move(f));
     return out;
   } catch (const std::runtime_error& e) {
     out.findings.push_back(toolError(e.what(), ""));

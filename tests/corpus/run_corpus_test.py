@@ -78,6 +78,23 @@ FAKE = textwrap.dedent("""\
         "race_items": {"kind": "race", "summary": "Write-write data race",
                        "work_items": ["global(1,0,0) local(1,0,0) group(0,0,0)",
                                       "global(2,0,0) local(2,0,0) group(0,0,0)"]},
+        # The same four in the sanitizer's words (scan --sanitize on a real device).
+        "san_past_a": {"kind": "out_of_bounds",
+                       "summary": "read of a[16] (a[i + 1]), outside a (16 elements of 4 bytes): "
+                                  "1 such access at this line; not performed"},
+        "san_past_b": {"kind": "out_of_bounds",
+                       "summary": "read of b[16] (b[i + 1]), outside b (16 elements of 4 bytes): "
+                                  "1 such access at this line; not performed"},
+        "san_race_groups": {"kind": "race",
+                            "summary": "write-write data race on __global memory between "
+                                       "work-groups of one launch (nothing orders them): write "
+                                       "of a[0] by work-group 1 and write of a[0] by work-group 0",
+                            "work_items": ["work-group 1"]},
+        "san_race_items": {"kind": "race",
+                           "summary": "write-write data race on __local memory in one barrier "
+                                      "interval: write of t[0] by local item 1 and write of t[0] "
+                                      "by local item 0 of work-group 0",
+                           "work_items": ["local item 1 of group 0"]},
         "index_past_dim": {"kind": "out_of_bounds",
                            "summary": "Index (12) exceeds static array size (10) at k.cl:6"},
     }
@@ -188,6 +205,11 @@ class FakeTool(unittest.TestCase):
             # No input makes a kernel fail to build: a precondition excuses no build error.
             dict(case("precondition-build-error", "build_error", []),
                  preconditions_not_given=["a != b"]),
+            case("san-past-scan-sized", "san_past_a", []),
+            case("san-past-given-size", "san_past_b", []),
+            dict(case("san-race-between-unchecked", "san_race_groups", []), unchecked=between),
+            dict(case("san-race-inside-unchecked-between", "san_race_items", []),
+                 unchecked=between),
             # A faulty kernel's expectation is never excused away.
             dict(case("faulty-past-scan-sized", "past_a", ["race"]), unchecked=between),
         ])
@@ -201,10 +223,14 @@ class FakeTool(unittest.TestCase):
                                   "index-other-rule": "false_report",
                                   "precondition-not-met": "precondition_not_given",
                                   "precondition-build-error": "false_report",
+                                  "san-past-scan-sized": "size_not_given",
+                                  "san-past-given-size": "false_report",
+                                  "san-race-between-unchecked": "unchecked_by_reference",
+                                  "san-race-inside-unchecked-between": "false_report",
                                   "faulty-past-scan-sized": "other_kind"})
         c = data["summary"]["correct"]
         self.assertEqual((c["size_not_given"], c["unchecked_by_reference"],
-                          c["precondition_not_given"], c["false_report"]), (1, 3, 1, 4))
+                          c["precondition_not_given"], c["false_report"]), (2, 4, 1, 6))
         self.assertEqual(p.returncode, 1)  # two false reports and a miss
         self.assertIn("past-scan-sized", p.stdout.split("does not speak for:")[1])
         self.assertIn("scan sized 'a'", p.stdout)

@@ -265,6 +265,77 @@ TEST(PoclSanitizeScan, AnAsyncCopyIsCleanAndFollowed) {
   EXPECT_EQ(notes.find("async_work_group_copy"), std::string::npos) << notes;
 }
 
+// Program-scope __global variables (OpenCL 2.0) are no buffer of the kernel's: read by name and
+// through a pointer into one, they are checked against the variable (clean at n = 4, where every
+// read is inside `table`), not charged to the nearest buffer; read one past the end at n = 5,
+// the finding names the variable and its element. Races on them are said not to be looked at.
+TEST(PoclSanitizeScan, AProgramScopeGlobalVariableIsCheckedAgainstItselfNotTheNearestBuffer) {
+  REQUIRE_DEVICE(kPocl);
+  const std::string args =
+      "--kernel lookup --global 64 --local 16 --arg out=64 --build-options=-cl-std=CL2.0 --arg n=";
+  const ScanOut inside = sanitized("program_scope_table.cl", args + "4", "sanitize_table_4");
+  EXPECT_EQ(inside.run.code, 0) << inside.run.out;
+  EXPECT_TRUE(inside.kinds().empty()) << inside.run.out;
+  const std::string notes = inside.result["notes"].dump();
+  EXPECT_NE(notes.find("line 3: table: a program-scope __global variable"), std::string::npos)
+      << notes;
+  const ScanOut past = sanitized("program_scope_table.cl", args + "5", "sanitize_table_5");
+  EXPECT_EQ(past.run.code, 1) << past.run.out;
+  ASSERT_EQ(past.kinds(), std::vector<std::string>{"out_of_bounds"}) << past.run.out;
+  const auto& f = *past.find("out_of_bounds");
+  EXPECT_EQ(lineSet(f), std::set<int>{8}) << past.run.out;
+  EXPECT_NE(f["summary"].get<std::string>().find("read of table[4]"), std::string::npos)
+      << past.run.out;
+}
+
+// A launch shape the device refuses for the kernel as written (non-uniform work-groups, on a
+// device without them) is the launch's, as in the plain run, never a tool error; on a device that
+// takes it, the sanitized run is clean. Either way the two runs agree on the launch.
+TEST(PoclSanitizeScan, ALaunchTheDeviceRefusesForThePlainKernelIsNoToolError) {
+  REQUIRE_DEVICE(kPocl);
+  const std::string args = kernelFile("non_uniform.cl") +
+                           " --kernel local_ids --global 10 --local 4 --arg out=10 "
+                           "--build-options=-cl-std=CL2.0 --device '" +
+                           kPocl + "' --tries 1";
+  const ScanOut plain = scanJson(args, "sanitize_non_uniform_plain");
+  const ScanOut r = sanitized("non_uniform.cl",
+                              "--kernel local_ids --global 10 --local 4 --arg out=10 "
+                              "--build-options=-cl-std=CL2.0",
+                              "sanitize_non_uniform");
+  EXPECT_EQ(r.find("tool_error"), nullptr) << r.run.out;
+  EXPECT_EQ(r.kinds(), plain.kinds()) << r.run.out << plain.run.out;
+  EXPECT_EQ(r.run.code, plain.run.code) << r.run.out << plain.run.out;
+}
+
+// A kernel whose own __local memory is more than the device's is a launch the device must refuse:
+// the sanitized run says so as the launch's error instead of launching (PoCL 3.1 aborted the
+// process on it, a crash charged to the kernel's run).
+TEST(PoclSanitizeScan, AKernelOverTheDevicesLocalMemoryIsALaunchErrorNotACrash) {
+  REQUIRE_DEVICE(kPocl);
+  const ScanOut r =
+      sanitized("over_local.cl", "--kernel huge_table --global 128 --local 64 --arg out=128",
+                "sanitize_over_local");
+  ASSERT_EQ(r.kinds(), std::vector<std::string>{"launch_error"}) << r.run.out;
+  EXPECT_NE((*r.find("launch_error"))["summary"].get<std::string>().find(
+                "own __local memory (16777216 bytes) is more than the device's"),
+            std::string::npos)
+      << r.run.out;
+}
+
+// A call to one of the file's functions whose first argument is a macro still passes the
+// sanitizer's context (it had been left out, and the instrumented program did not build): the
+// helper's read past the end is found at the helper's line.
+TEST(PoclSanitizeScan, AHelperCalledWithAMacroAsItsFirstArgumentIsInstrumented) {
+  REQUIRE_DEVICE(kPocl);
+  const ScanOut r = sanitized("macro_argument.cl",
+                              "--kernel shift --global 64 --local 16 --arg in=64 --arg out=64",
+                              "sanitize_macro_argument");
+  ASSERT_EQ(r.kinds(), std::vector<std::string>{"out_of_bounds"}) << r.run.out;
+  const auto& f = *r.find("out_of_bounds");
+  EXPECT_EQ(lineSet(f), std::set<int>{6}) << r.run.out;
+  EXPECT_NE(f["summary"].get<std::string>().find("read of in[64]"), std::string::npos) << r.run.out;
+}
+
 // The vector builtins: a vstore4 one vector past the end is out of bounds at its first element; a
 // vload4 of the neighbour's vector with no barrier after its vstore4 is a __local race.
 TEST(PoclSanitizeScan, AVectorStorePastTheEndIsOutOfBoundsAtItsFirstElement) {
