@@ -32,9 +32,7 @@ int unroutedCount(const std::string& observation) {
 std::string sanitizerUnseen(const SyncCall& call, const UnitResult& baseline,
                             const UnitResult& mutant) {
   if (isFence(call.function))
-    return call.function +
-           " orders memory without a barrier, and the sanitizer does not follow "
-           "fences";
+    return call.function + " orders memory without a barrier: the sanitizer does not follow fences";
   if (call.function != "wait_group_events") {  // barrier, work_group_barrier
     if (call.text.find("CLK_GLOBAL_MEM_FENCE") != std::string::npos)
       return "its CLK_GLOBAL_MEM_FENCE orders __global memory within a work-group, where the "
