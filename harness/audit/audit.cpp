@@ -17,6 +17,7 @@
 #include "core/enum_words.hpp"
 #include "core/shell.hpp"
 #include "core/sizes.hpp"
+#include "run/sanitize_unit.hpp"
 
 namespace fs = std::filesystem;
 
@@ -401,7 +402,7 @@ struct SpecRun {
       tell(fmt::format("{} (unmodified) on {}", spec.name, d.displayName()));
       baselines.push_back(run(spec, d, unitOptions(d), false));
       sanitized_baselines.emplace_back();
-      if (!sanitizes(d)) continue;
+      if (!sanitizes(d) || whyNotSanitized(d, baselines.back())) continue;
       tell(fmt::format("{} (unmodified) on {}, sanitized", spec.name, d.displayName()));
       sanitized_baselines.back() = options.sanitized(spec, d, unitOptions(d));
     }

@@ -99,7 +99,8 @@ struct AuditOptions {
   std::function<void(const std::string&)> progress;
   /// Runs `spec` (or a mutant) sanitized on a real device: the plan `check --sanitize` uses (the
   /// spec's full ranges, up to 4 sizes, or `options.sizes`). Empty: no sanitized runs
-  /// (`--no-sanitize`). Must not throw: a failure of the sanitizer's is a tool_error finding.
+  /// (`--no-sanitize`); none either on a device where the unmodified kernel does not build. Must
+  /// not throw: a failure of the sanitizer's is a tool_error finding.
   std::function<UnitResult(const Spec& spec, const DeviceInfo& device, const UnitOptions& options)>
       sanitized;
 };
