@@ -12,8 +12,8 @@ void addAuditCommand(CLI::App& app, const std::function<clh::ToolConfig()>& conf
   CLI::App* cmd = app.add_subcommand(
       "audit",
       "Barrier audit: remove each barrier, fence or async wait of each spec's kernel in turn, run "
-      "every mutant on the simulator and the real devices, and report each call necessary (with "
-      "the race or wrong result that follows its removal) or redundant");
+      "every mutant on the simulator and the real devices (sanitized there too), and report each "
+      "call necessary (with the race or wrong result that follows its removal) or redundant");
   cmd->add_option("paths", args->paths, "spec files or directories (default: specs/)");
   cmd->add_option("--device", args->device_regex, clh::kDeviceOptionHelp);
   cmd->add_option("--call", args->calls,
@@ -29,6 +29,9 @@ void addAuditCommand(CLI::App& app, const std::function<clh::ToolConfig()>& conf
   cmd->add_option("--sizes", args->sizes, "run exactly this case, e.g. N=17,TS=4");
   cmd->add_flag("--no-shrink", args->no_shrink,
                 "report the first failing case without shrinking it");
+  cmd->add_flag(
+      "--no-sanitize", args->no_sanitize,
+      "run no mutant sanitized on the real devices (the simulator and wrong results only)");
   cmd->add_flag("--no-isolate", args->no_isolate,
                 "run every unit in this process (a mutant that crashes ends the run)");
   clh::secondsLimit(cmd->add_option("--timeout", args->timeout_s,

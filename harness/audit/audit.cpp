@@ -1,5 +1,6 @@
-// The barrier audit's driver and rules: mutants on every device, the evidence each device gives,
-// the verdict per call, and the terminal and Markdown forms of the result (JSON: audit_json.cpp).
+// The barrier audit's driver and rules: mutants on every device (plain, and sanitized on each real
+// device), the evidence each plain unit gives and the verdict per call (the sanitizer's evidence:
+// sanitized.cpp; the terminal and Markdown forms: render.cpp; JSON: audit_json.cpp).
 #include "audit/audit.hpp"
 
 #include <fmt/format.h>
@@ -16,6 +17,7 @@
 #include "core/enum_words.hpp"
 #include "core/shell.hpp"
 #include "core/sizes.hpp"
+#include "run/sanitize_unit.hpp"
 
 namespace fs = std::filesystem;
 
@@ -102,22 +104,15 @@ std::string buildError(const Finding& f) {
   return f.summary;
 }
 
-// At most `width` characters of a note (a build log's first line can be long).
-std::string brief(const std::string& s, size_t width) {
-  return s.size() <= width ? s : s.substr(0, width - 3) + "...";
-}
-
-std::string markdownCell(std::string s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '|')
-      out += "\\|";
-    else if (c == '\n')
-      out += ' ';
-    else
-      out += c;
-  }
-  return out;
+// " at SIZES" from a sanitized unit's first observation ("sanitized on D at 2 size(s) of the
+// spec's full ranges (N=128; N=17): ..."); empty when it has none.
+std::string sanitizedSizes(const UnitResult& u) {
+  static const std::regex sizes(
+      R"(^sanitized on .* size\(s\) of the spec's full ranges \(([^)]*)\))");
+  std::smatch m;
+  for (const auto& o : u.observations)
+    if (std::regex_search(o, m, sizes)) return " at " + m[1].str();
+  return "";
 }
 
 }  // namespace
@@ -301,36 +296,52 @@ const Finding* headline(const std::vector<Finding>& findings) {
   return findings.empty() ? nullptr : &findings.front();
 }
 
+std::string deviceLabel(const DeviceEvidence& e) {
+  return shortDevice(e.device) + (e.sanitized ? " [sanitize]" : "");
+}
+
 void decide(CallAudit& call) {
   for (const auto& d : call.devices)
     if (!d.evidence.empty()) {
       call.verdict = Verdict::necessary;
-      // A simulator's race names both lines; prefer it over a wrong result when both exist.
+      // A race names both lines; prefer it over a wrong result when both exist.
       const DeviceEvidence* best = &d;
       for (const auto& o : call.devices)
-        if (!o.evidence.empty() && headline(o.evidence)->kind == FindingKind::race) best = &o;
-      call.reason = shortDevice(best->device) + ": " + describe(*best);
+        if (!o.evidence.empty() && headline(o.evidence)->kind == FindingKind::race) {
+          best = &o;
+          break;
+        }
+      call.reason = deviceLabel(*best) + ": " + describe(*best);
       return;
     }
-  bool allClean = !call.devices.empty(), simulator = false;
+  // Every plain unit must be clean; a sanitized pair that could not run or look says nothing.
+  bool allClean = !call.devices.empty(), vouched = false, simulator = false;
+  std::string unseen;
   for (const auto& d : call.devices) {
-    allClean = allClean && d.clean();
-    simulator = simulator || (d.simulator && d.clean());
+    if (!d.sanitized) allClean = allClean && d.clean();
+    vouched = vouched || d.vouches();
+    simulator = simulator || d.simulator;
+    if (d.sanitized && d.clean() && !d.unseen.empty() && unseen.empty())
+      unseen = deviceLabel(d) + " passed but cannot vouch: " + d.unseen;
   }
-  if (allClean && simulator) {
+  if (allClean && vouched) {
     call.verdict = Verdict::redundant;
     std::string runs;
     for (const auto& d : call.devices)
-      runs += fmt::format("{}{} {} cases", runs.empty() ? "" : ", ", shortDevice(d.device),
-                          d.mutant.cases_run);
+      if (d.clean())
+        runs += fmt::format("{}{} {} cases", runs.empty() ? "" : ", ", deviceLabel(d),
+                            d.mutant.cases_run);
     call.reason = "nothing found without it (" + runs + ")";
     return;
   }
   call.verdict = Verdict::undetermined;
   std::string why;
   for (const auto& d : call.devices)
-    if (!d.note.empty()) why += (why.empty() ? "" : "; ") + shortDevice(d.device) + ": " + d.note;
-  if (allClean && !simulator)
+    if (!d.note.empty()) why += (why.empty() ? "" : "; ") + deviceLabel(d) + ": " + d.note;
+  if (allClean && !unseen.empty())
+    why = "every device passed, but no simulator ran and the sanitizer did not look everywhere: " +
+          unseen;
+  else if (allClean && !simulator)
     why =
         "every device passed, but no simulator ran: a missing barrier can pass on every CPU device";
   call.reason = why.empty() ? "no device ran" : why;
@@ -351,10 +362,98 @@ std::string describe(const DeviceEvidence& e) {
     return s;
   }
   if (!e.note.empty()) return e.note;
+  if (e.sanitized)
+    return fmt::format("pass ({} sanitized case{}{}){}", e.mutant.cases_run,
+                       e.mutant.cases_run == 1 ? "" : "s", sanitizedSizes(e.mutant),
+                       e.unseen.empty() ? "" : "; cannot vouch: " + e.unseen);
   if (e.paired)
     return fmt::format("pass ({} cases where the unmodified kernel passes)", e.mutant.cases_run);
   return fmt::format("pass ({} cases)", e.mutant.cases_run);
 }
+
+namespace {
+
+// What one spec's audit runs with: the options, the runner, and the unmodified kernel's units on
+// each device (plain, and sanitized on each real device when the audit sanitizes).
+struct SpecRun {
+  const Spec& spec;
+  const std::vector<DeviceInfo>& devices;
+  const AuditOptions& options;
+  const UnitRunner& run;
+  std::vector<UnitResult> baselines;
+  std::vector<std::optional<UnitResult>> sanitized_baselines;
+
+  void tell(const std::string& what) const {
+    if (options.progress) options.progress(what);
+  }
+  UnitOptions unitOptions(const DeviceInfo& d) const {
+    UnitOptions uo;
+    uo.seed = options.seed;
+    uo.cases = d.simulator ? options.sim_cases : options.cases;
+    uo.sizes = options.sizes;
+    uo.shrink = options.shrink;
+    uo.tool = options.tool;
+    return uo;
+  }
+  bool sanitizes(const DeviceInfo& d) const { return options.sanitized && !d.simulator; }
+
+  void runBaselines() {
+    for (const auto& d : devices) {
+      tell(fmt::format("{} (unmodified) on {}", spec.name, d.displayName()));
+      baselines.push_back(run(spec, d, unitOptions(d), false));
+      sanitized_baselines.emplace_back();
+      if (!sanitizes(d) || whyNotSanitized(d, baselines.back())) continue;
+      tell(fmt::format("{} (unmodified) on {}, sanitized", spec.name, d.displayName()));
+      sanitized_baselines.back() = options.sanitized(spec, d, unitOptions(d));
+    }
+  }
+
+  std::string replay(const SyncCall& call, const DeviceInfo& d, const DeviceEvidence& e) const {
+    if (!e.mutant.failing) return "";
+    return fmt::format("{} audit {} --call {} --device {} --seed {} --sizes {}", options.tool,
+                       shellQuote(spec.file), call.index,
+                       shellQuote(exactDeviceRegex(d.displayName())), options.seed,
+                       shellQuote(formatSizes(e.mutant.failing->sizes)));
+  }
+
+  // The mutant's plain units on device `i`, paired where the unmodified kernel already fails.
+  DeviceEvidence plainEvidence(const Spec& mutant, const SyncCall& call, size_t i) const {
+    const auto& d = devices[i];
+    tell(fmt::format("{} {} on {}", spec.name, mutantLabel(call), d.displayName()));
+    UnitResult m = run(mutant, d, unitOptions(d), false);
+    DeviceEvidence e = weigh(baselines[i], m, d.simulator);
+    if (e.evidence.empty() && comparable(baselines[i]) && (!m.failing || comparable(m)) &&
+        !options.sizes) {
+      // The kernel fails without any change: look where it does not.
+      tell(fmt::format("{} {} on {}, where the unmodified kernel passes", spec.name,
+                       mutantLabel(call), d.displayName()));
+      e = weighPaired(baselines[i], run(mutant, d, unitOptions(d), true), d.simulator);
+    }
+    e.device = d.displayName();
+    e.replay = replay(call, d, e);
+    return e;
+  }
+
+  CallAudit audit(const Spec& mutant, const SyncCall& call) const {
+    CallAudit ca;
+    ca.call = call;
+    for (size_t i = 0; i < devices.size(); ++i) {
+      const auto& d = devices[i];
+      ca.devices.push_back(plainEvidence(mutant, call, i));
+      if (!sanitized_baselines[i]) continue;
+      tell(fmt::format("{} {} on {}, sanitized", spec.name, mutantLabel(call), d.displayName()));
+      DeviceEvidence e = weighSanitized(*sanitized_baselines[i],
+                                        options.sanitized(mutant, d, unitOptions(d)), call);
+      e.device = d.displayName();
+      e.replay = replay(call, d, e);
+      ca.devices.push_back(std::move(e));
+    }
+    decide(ca);
+    return ca;
+  }
+};
+
+}  // namespace
 
 SpecAudit auditSpec(const Spec& spec, const std::vector<DeviceInfo>& devices,
                     const AuditOptions& options, const UnitRunner& run) {
@@ -374,24 +473,8 @@ SpecAudit auditSpec(const Spec& spec, const std::vector<DeviceInfo>& devices,
   });
   if (calls.empty()) return a;
 
-  auto unitOptions = [&](const DeviceInfo& d) {
-    UnitOptions uo;
-    uo.seed = options.seed;
-    uo.cases = d.simulator ? options.sim_cases : options.cases;
-    uo.sizes = options.sizes;
-    uo.shrink = options.shrink;
-    uo.tool = options.tool;
-    return uo;
-  };
-  auto tell = [&](const std::string& what) {
-    if (options.progress) options.progress(what);
-  };
-
-  std::vector<UnitResult> baselines;
-  for (const auto& d : devices) {
-    tell(fmt::format("{} (unmodified) on {}", spec.name, d.displayName()));
-    baselines.push_back(run(spec, d, unitOptions(d), false));
-  }
+  SpecRun runs{spec, devices, options, run, {}, {}};
+  runs.runBaselines();
   fs::path dir = fs::path(options.mutants_dir) / spec.name;
   fs::create_directories(dir);
   for (const auto& call : calls) {
@@ -401,74 +484,10 @@ SpecAudit auditSpec(const Spec& spec, const std::vector<DeviceInfo>& devices,
       out << removeCall(text, call);
       if (!out) throw std::runtime_error("cannot write the mutant " + file.string());
     }
-    Spec mutant = mutantSpec(spec, file.string());
-    CallAudit ca;
-    ca.call = call;
-    for (size_t i = 0; i < devices.size(); ++i) {
-      const auto& d = devices[i];
-      tell(fmt::format("{} {} on {}", spec.name, mutantLabel(call), d.displayName()));
-      UnitResult m = run(mutant, d, unitOptions(d), false);
-      DeviceEvidence e = weigh(baselines[i], m, d.simulator);
-      if (e.evidence.empty() && comparable(baselines[i]) && (!m.failing || comparable(m)) &&
-          !options.sizes) {
-        // The kernel fails without any change: look where it does not.
-        tell(fmt::format("{} {} on {}, where the unmodified kernel passes", spec.name,
-                         mutantLabel(call), d.displayName()));
-        e = weighPaired(baselines[i], run(mutant, d, unitOptions(d), true), d.simulator);
-      }
-      e.device = d.displayName();
-      if (e.mutant.failing)
-        e.replay = fmt::format("{} audit {} --call {} --device {} --seed {} --sizes {}",
-                               options.tool, shellQuote(spec.file), call.index,
-                               shellQuote(exactDeviceRegex(d.displayName())), options.seed,
-                               shellQuote(formatSizes(e.mutant.failing->sizes)));
-      ca.devices.push_back(std::move(e));
-    }
-    decide(ca);
-    a.calls.push_back(std::move(ca));
+    a.calls.push_back(runs.audit(mutantSpec(spec, file.string()), call));
   }
   a.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return a;
-}
-
-std::string renderAudit(const SpecAudit& a) {
-  std::string out = fmt::format("{} ({}, kernel {}): ", a.spec, a.source, a.kernels);
-  if (a.calls.empty()) return out + "no synchronisation call to audit\n";
-  out += fmt::format("{} synchronisation call{} audited in {:.1f}s\n", a.calls.size(),
-                     a.calls.size() == 1 ? "" : "s", a.seconds);
-  size_t width = 0;
-  for (const auto& c : a.calls)
-    for (const auto& d : c.devices) width = std::max(width, d.device.size());
-  for (const auto& c : a.calls) {
-    out += fmt::format("  #{} line {:<4} {:<36} {}\n", c.call.index, c.call.line, c.call.text,
-                       toString(c.verdict));
-    for (const auto& d : c.devices) {
-      out += fmt::format("      {:<{}}  {}\n", d.device, width, describe(d));
-      if (!d.evidence.empty()) {
-        const Finding& h = *headline(d.evidence);
-        for (const auto& l : h.lines)
-          out += fmt::format("      {:<{}}    line {}: {}\n", "", width, l.line, l.text);
-      }
-    }
-  }
-  return out;
-}
-
-std::string renderMarkdown(const std::vector<SpecAudit>& audits) {
-  std::string out =
-      "| kernel (spec) | line | call | verdict | evidence without it |\n"
-      "| --- | --- | --- | --- | --- |\n";
-  for (const auto& a : audits)
-    for (const auto& c : a.calls) {
-      std::string evidence;
-      for (const auto& d : c.devices)
-        evidence += (evidence.empty() ? "" : "<br>") + shortDevice(d.device) + ": " +
-                    (d.evidence.empty() ? brief(describe(d), 160) : describe(d));
-      out += fmt::format("| {} (`{}`) | {} | `{}` | **{}** | {} |\n", markdownCell(a.kernels),
-                         markdownCell(a.spec), c.call.line, markdownCell(c.call.text),
-                         toString(c.verdict), markdownCell(evidence));
-    }
-  return out;
 }
 
 }  // namespace clh::audit

@@ -1,6 +1,6 @@
 // The barrier audit: removes each synchronisation call of a spec's kernel in turn, runs every
 // mutant where the unmodified kernel runs (the simulator for races, real devices for wrong
-// results) and judges each call necessary, redundant or undetermined, with the evidence.
+// results and, sanitized, for races) and judges each call necessary, redundant or undetermined.
 #pragma once
 
 #include <functional>
@@ -20,16 +20,25 @@ namespace clh::audit {
 
 /// What removing a call did.
 enum class Verdict {
-  necessary,     ///< some device showed a race, a wrong result or another finding without it
-  redundant,     ///< every device, a simulator among them, ran the same cases cleanly without it
+  necessary,  ///< some device showed a race, a wrong result or another finding without it
+  /// every device ran the same cases cleanly without it, and a simulator or a sanitized run that
+  /// looked where the call orders memory is among them
+  redundant,
   undetermined,  ///< neither: no simulator ran, the kernel already fails, a tool failed, ...
 };
 std::string_view toString(Verdict v);
 
-/// What one device showed for one mutant, next to what it showed for the unmodified kernel.
+/// What one device showed for one mutant, next to what it showed for the unmodified kernel: its
+/// plain units, or (`sanitized`) its sanitized units, a second entry for the same real device.
 struct DeviceEvidence {
   std::string device;  ///< display name
   bool simulator = false;
+  /// The units are sanitized ones (run/sanitize_unit.hpp): only race, out_of_bounds,
+  /// uninitialized and divergence count as evidence.
+  bool sanitized = false;
+  /// A sanitized run that passed but cannot vouch that the call is redundant: what it did not
+  /// look at (empty when it looked everywhere the call orders memory).
+  std::string unseen;
   UnitResult mutant;    ///< the mutant's unit: cases run, the smallest failing case, ...
   UnitResult baseline;  ///< the unmodified kernel's unit on the same device, same seed
   /// The mutant's findings that the unmodified kernel did not show here (all of them when the
@@ -43,8 +52,12 @@ struct DeviceEvidence {
 
   /// The mutant ran its cases and nothing was found, where the unmodified kernel found nothing.
   bool clean() const {
-    return !mutant.failing && (paired ? mutant.cases_run > 0 : !baseline.failing) && note.empty();
+    return !mutant.failing && (paired ? mutant.cases_run > 0 : !baseline.failing) && note.empty() &&
+           (!sanitized || mutant.cases_run > 0);
   }
+  /// Clean, and it looked where a race without the call would be: a simulator, or a sanitized
+  /// run with nothing unseen. Such a device can say that the call is redundant.
+  bool vouches() const { return clean() && (simulator || (sanitized && unseen.empty())); }
 };
 
 /// One synchronisation call and its verdict.
@@ -84,6 +97,12 @@ struct AuditOptions {
   std::string tool = "clharness";  ///< how replay commands name the tool
   /// Told what runs next, e.g. "hackmd_gemm_tiled without barrier #2 (line 45) on Oclgrind".
   std::function<void(const std::string&)> progress;
+  /// Runs `spec` (or a mutant) sanitized on a real device: the plan `check --sanitize` uses (the
+  /// spec's full ranges, up to 4 sizes, or `options.sizes`). Empty: no sanitized runs
+  /// (`--no-sanitize`); none either on a device where the unmodified kernel does not build. Must
+  /// not throw: a failure of the sanitizer's is a tool_error finding.
+  std::function<UnitResult(const Spec& spec, const DeviceInfo& device, const UnitOptions& options)>
+      sanitized;
 };
 
 /// A copy of `spec` whose kernel source is `mutant_file` (findings' source lines name that file);
@@ -113,9 +132,29 @@ UnitResult runWhereUnmodifiedPasses(DeviceSession& session, const Spec& unmodifi
 /// instead.
 DeviceEvidence weigh(const UnitResult& baseline, const UnitResult& mutant, bool simulator);
 
+/// The evidence of one real device's sanitized units: the mutant's race, out_of_bounds,
+/// uninitialized and divergence findings that the sanitized unmodified kernel did not show; any
+/// other end of the mutant's sanitized unit (a tool error, a crash, a timeout) is a note. A clean
+/// pair says in `unseen` what keeps it from vouching for `call` (sanitizerUnseen).
+DeviceEvidence weighSanitized(const UnitResult& baseline, const UnitResult& mutant,
+                              const SyncCall& call);
+
+/// What a passing sanitized pair did not look at, where removing `call` could make a race: a
+/// fence (the sanitizer does not follow fences), a barrier whose flags name
+/// CLK_GLOBAL_MEM_FENCE or are not written out (races on __global memory within a work-group are
+/// not looked at), or anything either unit's observations say was "not looked at" (the __local
+/// shadow not made, an access not routed). Empty: it looked everywhere.
+std::string sanitizerUnseen(const SyncCall& call, const UnitResult& baseline,
+                            const UnitResult& mutant);
+
 /// The verdict from every device's evidence: necessary when any device has evidence; redundant
-/// when every device is clean and one of them is a simulator; otherwise undetermined.
+/// when every plain device is clean and some device vouches (a simulator, or a sanitized run that
+/// looked: DeviceEvidence::vouches); otherwise undetermined. A sanitized entry that could not run
+/// or look says neither.
 void decide(CallAudit& call);
+
+/// A device's name in tables: "PoCL", "Oclgrind", "PoCL [sanitize]".
+std::string deviceLabel(const DeviceEvidence& e);
 
 /// The most telling finding of a list (race, divergence, wrong result, ... in that order).
 const Finding* headline(const std::vector<Finding>& findings);
@@ -128,7 +167,7 @@ std::string renderAudit(const SpecAudit& audit);
 /// A Markdown table for docs/catalog.md: one row per call, the evidence of each device.
 std::string renderMarkdown(const std::vector<SpecAudit>& audits);
 
-/// The JSON form (`--json`): {"schema": "clharness-audit/1", "specs": [...]}.
+/// The JSON form (`--json`): {"schema": "clharness-audit/2", "specs": [...]}.
 nlohmann::json toJson(const std::vector<SpecAudit>& audits);
 
 }  // namespace clh::audit

@@ -14,6 +14,8 @@ nlohmann::json toJson(const std::vector<SpecAudit>& audits) {
       for (const auto& d : c.devices) {
         nlohmann::json j = {{"device", d.device},
                             {"simulator", d.simulator},
+                            {"sanitized", d.sanitized},
+                            {"unseen", d.unseen},
                             {"summary", describe(d)},
                             {"evidence", d.evidence},
                             {"note", d.note},
@@ -41,7 +43,7 @@ nlohmann::json toJson(const std::vector<SpecAudit>& audits) {
                      {"seconds", a.seconds},
                      {"calls", std::move(calls)}});
   }
-  return {{"schema", "clharness-audit/1"}, {"specs", std::move(specs)}};
+  return {{"schema", "clharness-audit/2"}, {"specs", std::move(specs)}};
 }
 
 }  // namespace clh::audit

@@ -21,6 +21,8 @@
 #include "core/files.hpp"
 #include "core/sizes.hpp"
 #include "proc/child.hpp"
+#include "run/sanitize_unit.hpp"
+#include "sanitize/cases.hpp"
 #include "sim/oclgrind_session.hpp"
 
 namespace fs = std::filesystem;
@@ -155,17 +157,32 @@ class InProcessUnits {
 
   clh::UnitResult run(const clh::Spec& spec, const clh::DeviceInfo& dev, const clh::UnitOptions& uo,
                       bool paired) {
-    auto& session = sessions_[dev.displayName()];
-    if (!session) {
-      auto& sim = sims_[dev.displayName()];
-      sim = clh::simulatorSession(dev, (scratch_ / ("oclgrind-" + dev.slug() + ".jsonl")).string());
-      session = std::make_unique<clh::DeviceSession>(dev, sim.get());
-    }
-    if (!paired) return clh::runUnit(*session, spec, uo);
+    clh::DeviceSession& session = sessionOn(dev);
+    if (!paired) return clh::runUnit(session, spec, uo);
     auto found = unmodified_.find(spec.file);
     if (found == unmodified_.end())
       found = unmodified_.emplace(spec.file, clh::loadSpec(spec.file, config_.repo_root)).first;
-    return clh::audit::runWhereUnmodifiedPasses(*session, found->second, spec, uo);
+    return clh::audit::runWhereUnmodifiedPasses(session, found->second, spec, uo);
+  }
+
+  // The sanitized unit in this process: its plan (the rewriting helper runs here), then its cases.
+  clh::UnitResult sanitized(const clh::Spec& spec, const clh::DeviceInfo& dev,
+                            const clh::UnitOptions& uo) {
+    try {
+      const clh::sanitize::SanitizePlan plan =
+          clh::sanitize::planSanitizedUnit(spec, dev, uo.seed, uo.sizes, spec.source_path);
+      return clh::sanitize::runSanitizedUnit(sessionOn(dev), spec, plan, uo.seed, {});
+    } catch (const std::exception& e) {
+      clh::UnitResult u = clh::unitFor(spec, dev, uo.seed, "sanitize");
+      clh::Finding f;
+      f.kind = clh::FindingKind::tool_error;
+      f.summary =
+          std::string("the sanitizer could not plan this unit (clharness's failure): ") + e.what();
+      u.failing = clh::CaseOutcome{};
+      u.failing->findings.push_back(f);
+      u.status = clh::Status::tool_error;
+      return u;
+    }
   }
 
  private:
@@ -174,6 +191,16 @@ class InProcessUnits {
   std::map<std::string, std::unique_ptr<clh::OclgrindSession>> sims_;
   std::map<std::string, std::unique_ptr<clh::DeviceSession>> sessions_;
   std::map<std::string, clh::Spec> unmodified_;  // by spec file, for paired units
+
+  clh::DeviceSession& sessionOn(const clh::DeviceInfo& dev) {
+    auto& session = sessions_[dev.displayName()];
+    if (!session) {
+      auto& sim = sims_[dev.displayName()];
+      sim = clh::simulatorSession(dev, (scratch_ / ("oclgrind-" + dev.slug() + ".jsonl")).string());
+      session = std::make_unique<clh::DeviceSession>(dev, sim.get());
+    }
+    return *session;
+  }
 };
 
 // --seed and --sizes into the options; false (with the message printed) when either is bad.
@@ -300,6 +327,16 @@ int runAudit(const clh::ToolConfig& config, const AuditArgs& args) {
       if (args.no_isolate) return in_process.run(spec, dev, uo, paired);
       return runIsolated(config, spec, dev, uo, paired, args.timeout_s, scratch);
     };
+    if (!args.no_sanitize)
+      options.sanitized = [&](const clh::Spec& spec, const clh::DeviceInfo& dev,
+                              const clh::UnitOptions& uo) {
+        if (args.no_isolate) return in_process.sanitized(spec, dev, uo);
+        clh::CheckOptions co;
+        co.seed = uo.seed;
+        if (uo.sizes) co.sizes = clh::formatSizes(*uo.sizes);
+        co.timeout_s = args.timeout_s;
+        return clh::runSanitizedUnitIsolated(config, spec, dev, co, scratch);
+      };
     const auto audits = auditAll(specs, devices, options, runner, code);
     printVerdictTable(audits);
     writeAuditFiles(args, audits, code);

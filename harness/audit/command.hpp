@@ -24,6 +24,7 @@ struct AuditArgs {
   std::string sizes;
   bool no_shrink = false;
   bool no_isolate = false;
+  bool no_sanitize = false;  ///< no sanitized units on the real devices
   double timeout_s = 300;
 };
 

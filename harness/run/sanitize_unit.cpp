@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "cl/compile_watch.hpp"
 #include "cl/unit.hpp"
 #include "core/sizes.hpp"
 #include "run/units.hpp"
@@ -63,7 +64,59 @@ void asSanitizedUnit(UnitResult& u, const sanitize::SanitizePlan& plan) {
                     u.device, plan.sizes.size(), sanitize::sizesList(plan.sizes)));
 }
 
+// The same case as a lost sanitized one, run plain (not instrumented) in a process of its own.
+UnitResult plainRerun(const ToolConfig& config, const Spec& spec, const DeviceInfo& dev,
+                      const CheckOptions& o, const Sizes& sizes, const fs::path& scratch) {
+  CheckOptions plain = o;
+  plain.sanitize_plan.clear();
+  plain.sizes = formatSizes(sizes);
+  plain.cases = 1;
+  plain.shrink = false;
+  return runUnitIsolated(config, spec, dev, plain, scratch);
+}
+
+bool crashedOrHung(const Finding& f) {
+  return f.kind == FindingKind::crash || f.kind == FindingKind::timeout;
+}
+
 }  // namespace
+
+bool lostSanitizedCase(const UnitResult& u) {
+  if (!u.failing || u.failing->findings.empty()) return false;
+  const Finding& f = u.failing->findings.front();
+  return crashedOrHung(f) || (f.kind == FindingKind::tool_error && isLaunchCompileCrash(f.summary));
+}
+
+void chargeLostSanitizedCase(UnitResult& u, const UnitResult* plain) {
+  Finding& f = u.failing->findings.front();
+  const Finding* again = nullptr;
+  if (plain && plain->failing)
+    for (const auto& p : plain->failing->findings)
+      if (crashedOrHung(p)) again = &p;
+  const std::string where = u.failing->sizes.empty() ? std::string("before any case ran")
+                                                     : "at " + formatSizes(u.failing->sizes);
+  if (again) {
+    f.kind = again->kind;
+    f.summary = fmt::format(
+        "{} {}, and so did the same case run plain (not instrumented, same seed) in a process of "
+        "its own ({}): the kernel's own {}, not the sanitizer's",
+        f.summary, where, again->summary, again->kind == FindingKind::crash ? "crash" : "hang");
+    if (!again->raw.empty()) f.raw += "\nthe plain run's:\n" + again->raw;
+    u.status = classify(*u.failing, u.expected);
+    u.message = "the kernel crashed or hung without the sanitizer too";
+    return;
+  }
+  const std::string plainSaid =
+      !plain ? std::string("no plain run: no case had started")
+             : fmt::format("the same case run plain did not ({})", toString(plain->status));
+  f.summary = fmt::format(
+      "the sanitized run died or hung {} ({}), and {}: the instrumented program's failure "
+      "(clharness's), not the kernel's",
+      where, f.summary, plainSaid);
+  f.kind = FindingKind::tool_error;
+  u.status = Status::tool_error;
+  u.message = "the sanitizer could not run this kernel (clharness's failure, not the kernel's)";
+}
 
 UnitResult runSanitizedUnitIsolated(const ToolConfig& config, const Spec& spec,
                                     const DeviceInfo& dev, const CheckOptions& o,
@@ -81,6 +134,11 @@ UnitResult runSanitizedUnitIsolated(const ToolConfig& config, const Spec& spec,
   CheckOptions so = o;
   so.sanitize_plan = path.string();
   UnitResult u = runUnitIsolated(config, spec, dev, so, scratch);
+  if (lostSanitizedCase(u)) {
+    std::optional<UnitResult> plain;
+    if (u.cases_run > 0) plain = plainRerun(config, spec, dev, o, u.failing->sizes, scratch);
+    chargeLostSanitizedCase(u, plain ? &*plain : nullptr);
+  }
   asSanitizedUnit(u, plan);
   if (u.failing && u.replay.empty())
     u.replay = replayCommand(config.tool_name, spec.file, u.device, o.seed, u.failing->sizes) +

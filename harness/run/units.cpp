@@ -134,6 +134,7 @@ bool plainKernelBuildsOn(const ToolConfig& config, const Spec& spec, const Devic
 UnitJob unitJob(const Spec& spec, const DeviceInfo& dev, const CheckOptions& o) {
   UnitJob job;
   job.spec_file = spec.file;
+  job.source = spec.source_path;
   job.device_id = dev.identity();
   job.seed = o.seed;
   job.cases = o.cases;
@@ -336,6 +337,7 @@ void to_json(nlohmann::json& j, const UnitJob& job) {
        {"read_mode", job.read_mode}, {"control_build", job.control_build}};
   putOptional(j, "sizes", job.sizes);
   if (!job.sanitize_plan.empty()) j["sanitize_plan"] = job.sanitize_plan;
+  if (!job.source.empty()) j["source"] = job.source;
 }
 
 void from_json(const nlohmann::json& j, UnitJob& job) {
@@ -349,6 +351,7 @@ void from_json(const nlohmann::json& j, UnitJob& job) {
   job.control_build = j.value("control_build", job.control_build);
   getOptional(j, "sizes", job.sizes);
   job.sanitize_plan = j.value("sanitize_plan", job.sanitize_plan);
+  job.source = j.value("source", job.source);
 }
 
 namespace {
@@ -373,6 +376,8 @@ UnitResult runSanitizedChild(DeviceSession& session, const Spec& spec, const Uni
 
 int runUnitChild(const ToolConfig& config, const UnitJob& job, JobChannel& channel) {
   Spec spec = loadSpec(job.spec_file, config.repo_root);
+  if (!job.source.empty() && job.source != spec.source_path)
+    spec.source = spec.source_path = job.source;  // an audit's mutant of the spec's kernel
   const DeviceInfo found = findDeviceAgain(config, job.device_id);
   const DeviceInfo* dev = &found;
   std::unique_ptr<OclgrindSession> sim = simulatorSession(*dev, channel.path() + ".oclgrind.jsonl");

@@ -35,6 +35,9 @@ UnitResult runUnitIsolated(const ToolConfig& config, const Spec& spec, const Dev
 /// The job of an isolated unit's child (`__unit`): one spec on one device.
 struct UnitJob {
   std::string spec_file;
+  /// The kernel file when it is not the spec's own (an audit's mutant: Spec::source_path); empty:
+  /// the spec's.
+  std::string source;
   std::string device_id;  ///< DeviceInfo::identity() of the parent's device
   uint64_t seed = 1;
   int cases = 0;

@@ -40,7 +40,7 @@ TEST(AuditTool, TiledMatmulBothBarriersNecessaryTheSecondARaceOnAShrunkSize) {
       run("audit " + root("specs/hackmd/gemm_tiled.yaml") + " --device Oclgrind --json " + json);
   ASSERT_EQ(r.code, 0) << r.out;
   auto j = readJson(json);
-  ASSERT_EQ(j["schema"], "clharness-audit/1") << r.out;
+  ASSERT_EQ(j["schema"], "clharness-audit/2") << r.out;
   const auto& calls = j["specs"][0]["calls"];
   ASSERT_EQ(calls.size(), 2u) << r.out;
   EXPECT_EQ(calls[0]["line"], 37);
@@ -629,14 +629,58 @@ TEST(PoclAuditTool, MulLocalWithoutItsFirstBarrierIsWrongOnTheDevice) {
   EXPECT_EQ(call["devices"][0]["evidence"][0]["kind"], "wrong_result") << r.out;
 }
 
-TEST(PoclAuditTool, WithoutASimulatorNothingIsRedundant) {
+// With no simulator, the sanitizer's runs on PoCL decide where they can look: __local races.
+TEST(PoclAuditTool, TheSanitizersRaceMakesABarrierNecessaryWithNoSimulator) {
   REQUIRE_DEVICE(kPocl);
-  std::string json = temp("redundant_pocl.json");
-  ToolRun r = run("audit " + fixture("specs/vadd_redundant_barrier.yaml") + " --device '" + kPocl +
-                  "' --json " + json);
+  // Without the second barrier PoCL's results stay right; the sanitized mutant races on the tiles.
+  std::string json = temp("mul_local_sanitized.json");
+  ToolRun r = run("audit " + root("specs/intermediate/mul_local.yaml") + " --device '" + kPocl +
+                  "' --call 2 --sizes BSIDE=16,Blk=2 --json " + json);
   ASSERT_EQ(r.code, 0) << r.out;
   auto j = readJson(json);
-  EXPECT_EQ(j["specs"][0]["calls"][0]["verdict"], "undetermined") << r.out;
+  const auto& call = j["specs"][0]["calls"][0];
+  EXPECT_EQ(call["line"], 38);
+  EXPECT_EQ(call["verdict"], "necessary") << r.out;
+  nlohmann::json sanitized;
+  for (const auto& d : call["devices"])
+    if (d["sanitized"] == true) sanitized = d;
+  ASSERT_TRUE(sanitized.is_object()) << call.dump(2);
+  ASSERT_FALSE(sanitized["evidence"].empty()) << sanitized.dump(2);
+  EXPECT_EQ(sanitized["evidence"][0]["kind"], "race") << sanitized.dump(2);
+  EXPECT_EQ(lineSet(sanitized["evidence"][0]), (std::set<int>{30, 37})) << sanitized.dump(2);
+  EXPECT_NE(r.out.find("[sanitize]  race (local)"), std::string::npos) << r.out;
+}
+
+TEST(PoclAuditTool, ALocalBarrierThatOrdersNothingIsRedundantFromTheSanitizer) {
+  REQUIRE_DEVICE(kPocl);
+  const std::string args = "audit " + fixture("specs/own_slot_redundant_barrier.yaml") +
+                           " --device '" + kPocl + "' --cases 3 --json ";
+  std::string json = temp("own_slot_pocl.json");
+  ToolRun r = run(args + json);
+  ASSERT_EQ(r.code, 0) << r.out;
+  auto call = readJson(json)["specs"][0]["calls"][0];
+  EXPECT_EQ(call["verdict"], "redundant") << r.out;
+  EXPECT_NE(call["reason"].get<std::string>().find("PoCL [sanitize]"), std::string::npos) << r.out;
+  // Without the sanitizer a CPU device cannot say.
+  ToolRun plain = run(args + json + " --no-sanitize");
+  ASSERT_EQ(plain.code, 0) << plain.out;
+  call = readJson(json)["specs"][0]["calls"][0];
+  EXPECT_EQ(call["verdict"], "undetermined") << plain.out;
+  EXPECT_EQ(call["devices"].size(), 1u) << plain.out;
+}
+
+TEST(PoclAuditTool, ABarrierOrderingGlobalMemoryStaysUndeterminedWithoutASimulator) {
+  REQUIRE_DEVICE(kPocl);
+  // The sanitizer does not look at __global races within a work-group: its pass cannot vouch.
+  std::string json = temp("redundant_pocl.json");
+  ToolRun r = run("audit " + fixture("specs/vadd_redundant_barrier.yaml") + " --device '" + kPocl +
+                  "' --cases 3 --json " + json);
+  ASSERT_EQ(r.code, 0) << r.out;
+  auto j = readJson(json);
+  const auto& call = j["specs"][0]["calls"][0];
+  EXPECT_EQ(call["verdict"], "undetermined") << r.out;
+  EXPECT_NE(call["reason"].get<std::string>().find("CLK_GLOBAL_MEM_FENCE"), std::string::npos)
+      << r.out;
 }
 
 TEST(AuditTool, NoDeviceExitsThree) {

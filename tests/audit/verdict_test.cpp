@@ -136,6 +136,98 @@ TEST(Describe, NamesKindSpaceLinesAndTheShrunkCase) {
   EXPECT_EQ(describe(weigh(passed("d"), passed("d", 100), false)), "pass (100 cases)");
 }
 
+// The sanitized units of a real device: a pass that says what it looked at (its first observation).
+UnitResult sanitizedPass(int unrouted = 0, std::vector<std::string> notes = {}) {
+  UnitResult u = passed("PoCL", 4);
+  u.family = "sanitize";
+  u.observations.push_back(
+      "sanitized on PoCL at 1 size(s) of the spec's full ranges (N=256): 12 accesses to __global "
+      "and __local memory checked (bounds; races in __local memory and across work-groups; "
+      "uninitialized __local reads), " +
+      std::to_string(unrouted) + " not looked at");
+  for (auto& n : notes) u.observations.push_back(std::move(n));
+  return u;
+}
+
+SyncCall localBarrier() {
+  SyncCall c;
+  c.function = "barrier";
+  c.text = "barrier(CLK_LOCAL_MEM_FENCE)";
+  return c;
+}
+
+TEST(WeighSanitized, OnlyTheSanitizersKindsAreEvidence) {
+  auto race = weighSanitized(
+      sanitizedPass(), failed("PoCL", {finding(FindingKind::race, {30, 37})}), localBarrier());
+  EXPECT_TRUE(race.sanitized);
+  ASSERT_EQ(race.evidence.size(), 1u);
+  EXPECT_EQ(race.evidence[0].kind, FindingKind::race);
+  // A crash of the instrumented program (or a timeout) is a note, never the sanitizer's evidence.
+  auto crash = weighSanitized(sanitizedPass(), failed("PoCL", {finding(FindingKind::crash)}),
+                              localBarrier());
+  EXPECT_TRUE(crash.evidence.empty());
+  EXPECT_NE(crash.note.find("crash"), std::string::npos) << crash.note;
+  EXPECT_FALSE(crash.clean());
+  auto clean = weighSanitized(sanitizedPass(), sanitizedPass(), localBarrier());
+  EXPECT_TRUE(clean.vouches()) << clean.unseen;
+  // A sanitized unit that ran no case (no size fits) says nothing.
+  auto none = weighSanitized(sanitizedPass(), passed("PoCL", 0), localBarrier());
+  EXPECT_FALSE(none.clean());
+  EXPECT_FALSE(none.note.empty());
+}
+
+TEST(SanitizerUnseen, ACleanRunVouchesOnlyWhereItLooked) {
+  EXPECT_EQ(sanitizerUnseen(localBarrier(), sanitizedPass(), sanitizedPass()), "");
+  SyncCall global = localBarrier();
+  global.text = "barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)";
+  EXPECT_NE(sanitizerUnseen(global, sanitizedPass(), sanitizedPass()).find("__global"),
+            std::string::npos);
+  SyncCall flags = localBarrier();
+  flags.text = "barrier(FLAGS)";
+  EXPECT_NE(sanitizerUnseen(flags, sanitizedPass(), sanitizedPass()), "");
+  SyncCall fence;
+  fence.function = "mem_fence";
+  fence.text = "mem_fence(CLK_LOCAL_MEM_FENCE)";
+  EXPECT_NE(sanitizerUnseen(fence, sanitizedPass(), sanitizedPass()).find("fences"),
+            std::string::npos);
+  SyncCall wait;
+  wait.function = "wait_group_events";
+  wait.text = "wait_group_events(1, &e)";
+  EXPECT_EQ(sanitizerUnseen(wait, sanitizedPass(), sanitizedPass()), "");
+  // The __local shadow not made, or accesses not routed, in either unit: no vouching.
+  const std::string noShadow =
+      "sanitizer: the __local shadow (1 bytes for 1 bytes of __local memory) does not fit the "
+      "device's 1 bytes: races and uninitialized reads of __local memory not looked at";
+  EXPECT_EQ(sanitizerUnseen(localBarrier(), sanitizedPass(), sanitizedPass(0, {noShadow})),
+            noShadow.substr(11));
+  EXPECT_NE(sanitizerUnseen(localBarrier(), sanitizedPass(2), sanitizedPass()).find("2 accesses"),
+            std::string::npos);
+}
+
+TEST(Decide, ASanitizedRunThatLookedVouchesLikeTheSimulator) {
+  auto dev = weigh(passed("PoCL"), passed("PoCL", 100), false);
+  auto san = weighSanitized(sanitizedPass(), sanitizedPass(), localBarrier());
+  auto c = call({dev, san});
+  EXPECT_EQ(c.verdict, Verdict::redundant) << c.reason;
+  EXPECT_NE(c.reason.find("PoCL [sanitize] 4 cases"), std::string::npos) << c.reason;
+  // One that did not look everywhere does not, and says why.
+  auto blind = weighSanitized(sanitizedPass(3), sanitizedPass(), localBarrier());
+  auto u = call({dev, blind});
+  EXPECT_EQ(u.verdict, Verdict::undetermined);
+  EXPECT_NE(u.reason.find("3 accesses"), std::string::npos) << u.reason;
+  // One that could not run says neither: the simulator's clean run still decides.
+  auto sim = weigh(passed("sim"), passed("sim", 10), true);
+  auto lost = weighSanitized(sanitizedPass(), failed("PoCL", {finding(FindingKind::tool_error)}),
+                             localBarrier());
+  EXPECT_EQ(call({sim, dev, lost}).verdict, Verdict::redundant);
+  // Its race makes the call necessary, with the device's [sanitize] label in the reason.
+  auto race = weighSanitized(
+      sanitizedPass(), failed("PoCL", {finding(FindingKind::race, {30, 37})}), localBarrier());
+  auto n = call({sim, dev, race});
+  EXPECT_EQ(n.verdict, Verdict::necessary);
+  EXPECT_EQ(n.reason.rfind("PoCL [sanitize]: race", 0), 0u) << n.reason;
+}
+
 TEST(Scan, ArgumentTypes) {
   ElemType t;
   int w = 0;
