@@ -144,7 +144,8 @@ Launch prepare(const char* source, const char* name, size_t items, bool sanitize
     if (!((readOnly >> b) & 1)) shadowWords += sizes[b] / 4;
   sizes.push_back(shadowWords);
   sizes.push_back(readOnly);
-  l.shadow_bytes = std::max<cl_ulong>(shadowWords, 1) * clh::sanitize::kGlobalShadowUints * 4;
+  // 8: the runtime may move the shadow up to 8-byte alignment
+  l.shadow_bytes = std::max<cl_ulong>(shadowWords, 1) * clh::sanitize::kGlobalShadowUints * 4 + 8;
   std::vector<uint32_t> records(inst.sites.size() * clh::sanitize::kRecordWords + 1, 0);
   l.buffers.emplace_back(f.ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizes.size() * 8,
                          sizes.data());

@@ -69,8 +69,8 @@ void addScanCommand(CLI::App& app, const std::function<clh::ToolConfig()>& confi
                 "run the kernel instrumented by the sanitizer on the device (--device, e.g. pocl) "
                 "at the grid given: out-of-bounds accesses of __global buffers and __local "
                 "memory (not performed), races and uninitialized reads of __local memory, races "
-                "across work-groups on __global memory, each at its source line; the listing "
-                "names what was not looked at (docs/sanitizer.md)");
+                "on __global memory within a work-group and across work-groups, each at its "
+                "source line; the listing names what was not looked at (docs/sanitizer.md)");
   cmd->add_flag("--no-isolate", a->no_isolate,
                 "run in this process (a crashing kernel ends the command)");
   auto cfg = config;

@@ -10,16 +10,18 @@
 #include "core/case.hpp"
 #include "core/expr.hpp"
 #include "core/sizes.hpp"
+#include "sanitize/runtime.hpp"
 
 namespace clh::sanitize {
 
 namespace {
 
-constexpr int kSearchSteps = 4096;      // sizes tried when looking for the largest that holds
-constexpr int kValuesPerParam = 64;     // values of one parameter tried, from its largest down
-constexpr int kHalvings = 40;           // times the search is narrowed to fit the memory bound
-constexpr int kDrawsPerCase = 50;       // random draws per case wanted (repeats, out of domain)
-constexpr uint64_t kShadowPerByte = 4;  // the __global shadow: 16 bytes per 4 bytes of buffers
+constexpr int kSearchSteps = 4096;   // sizes tried when looking for the largest that holds
+constexpr int kValuesPerParam = 64;  // values of one parameter tried, from its largest down
+constexpr int kHalvings = 40;        // times the search is narrowed to fit the memory bound
+constexpr int kDrawsPerCase = 50;    // random draws per case wanted (repeats, out of domain)
+// the __global shadow: kGlobalShadowUints uints (24 bytes) per 4 bytes of buffers
+constexpr uint64_t kShadowPerByte = kGlobalShadowUints;
 
 int64_t floorDiv(int64_t a, int64_t b) {
   return a >= 0 ? a / b : -((-a + b - 1) / b);

@@ -25,8 +25,9 @@ struct ChosenSizes {
 /// Up to `count` distinct sizes in the spec's full domain: first the largest (each ranged
 /// parameter at its upper bound, each `one_of` at its greatest value; lowered until the
 /// constraints hold and the case fits), then random draws from the spec's generator with `seed`.
-/// A case fits when its buffers, with the sanitizer's __global shadow (4 bytes per byte), take at
-/// most `memoryBudget(dev)` bytes and each buffer at most the device's largest allocation.
+/// A case fits when its buffers, with the sanitizer's __global shadow (kGlobalShadowUints bytes
+/// per byte), take at most `memoryBudget(dev)` bytes and each buffer at most the device's largest
+/// allocation.
 ChosenSizes chooseSanitizedSizes(const Spec& spec, const DeviceInfo& dev, uint64_t seed,
                                  int count = kSanitizedCases);
 

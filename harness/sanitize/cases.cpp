@@ -75,10 +75,9 @@ void observe(UnitResult& u, const SanitizeOutcome& s, const std::string& device,
   };
   add(fmt::format(
       "sanitized on {} at {} size(s) of the spec's full ranges ({}): {} access{} to __global and "
-      "__local memory checked (bounds; races in __local memory and across work-groups; "
-      "uninitialized __local reads), {} not looked at",
+      "__local memory checked ({}), {} not looked at",
       device, plan.sizes.size(), sizesList(plan.sizes), s.sites, s.sites == 1 ? "" : "es",
-      s.unchecked.size()));
+      kLookedAt, s.unchecked.size()));
   for (const auto& n : plan.notes) add("sanitizer: " + n);
   for (const auto& x : s.unchecked)
     add(fmt::format("sanitizer: not looked at: line {}: {}: {}", x.line, x.what, x.why));

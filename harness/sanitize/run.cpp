@@ -81,11 +81,20 @@ Finding outOfBounds(const Instrumented& inst, size_t s, const uint32_t* r,
   return f;
 }
 
+// Race types (runtime.hpp): 1-3 __local, 4-6 __global across work-groups, 7-9 __global within one.
+const char* raceWhere(uint32_t type) {
+  if (type >= 7)
+    return "on __global memory in one work-group with no barrier(CLK_GLOBAL_MEM_FENCE) between";
+  if (type >= 4)
+    return "on __global memory between work-groups of one launch (nothing orders them)";
+  return "on __local memory in one barrier interval";
+}
+
 Finding race(const Instrumented& inst, size_t s, const uint32_t* r) {
   const Site& site = inst.sites[s];
   const size_t other = r[kRaceOther] < inst.sites.size() ? r[kRaceOther] : s;
-  const bool across = r[kRaceType] >= 4;  // two work-groups, __global memory
-  const char* type = r[kRaceType] == 1 || r[kRaceType] == 4 ? "write-write" : "read-write";
+  const bool across = r[kRaceType] >= 4 && r[kRaceType] <= 6;  // two work-groups
+  const char* type = r[kRaceType] % 3 == 1 ? "write-write" : "read-write";
   std::string them =
       r[kRaceThem] == 0xFFFFu ? "several work-items" : fmt::format("local item {}", r[kRaceThem]);
   if (across)
@@ -98,12 +107,9 @@ Finding race(const Instrumented& inst, size_t s, const uint32_t* r) {
                                 : fmt::format("local item {}", r[kRaceMe]);
   f.summary = fmt::format(
       "{} data race {}: {} of {} by {} and {} of {} by {}{} ({} racing access{} at this line)",
-      type,
-      across ? "on __global memory between work-groups of one launch (nothing orders them)"
-             : "on __local memory in one barrier interval",
-      verb(site.kind), site.text, me, verb(inst.sites[other].kind), inst.sites[other].text, them,
-      across ? "" : fmt::format(" of work-group {}", r[kRaceGroup]), r[kRaceCount],
-      r[kRaceCount] == 1 ? "" : "es");
+      type, raceWhere(r[kRaceType]), verb(site.kind), site.text, me, verb(inst.sites[other].kind),
+      inst.sites[other].text, them, across ? "" : fmt::format(" of work-group {}", r[kRaceGroup]),
+      r[kRaceCount], r[kRaceCount] == 1 ? "" : "es");
   f.work_items = {across ? me
                          : fmt::format("local item {} of group {}", r[kRaceMe], r[kRaceGroup])};
   return f;
@@ -291,30 +297,50 @@ uint64_t shadowWords(const Instrumented& inst, const std::vector<uint64_t>& loca
   return words;
 }
 
+// The bytes of the __global shadow buffer for `words` words: kGlobalShadowUints per word, and one
+// more 8 bytes, which the runtime may skip to align its 64-bit state words.
+uint64_t globalShadowBytes(uint64_t words) {
+  return std::max<uint64_t>(words, 1) * kGlobalShadowUints * 4 + 8;
+}
+
 // The words of __global shadow: one per 4 bytes of the kernel's buffers that it may write (bit k
-// of `read_only` clear), or 0 (races across work-groups not looked at, said in a note) past
-// kMaxGlobalShadowBytes or the device's largest allocation.
+// of `read_only` clear), or 0 (races on __global memory not looked at, said in a note) past
+// kMaxGlobalShadowBytes or the device's largest allocation. Races within a work-group need 64-bit
+// atomics and a group the shadow's 16 bits of work-item tell apart (the runtime checks both too):
+// a note says when they are not looked at.
 uint64_t globalShadowWords(const std::vector<uint64_t>& global_bytes, uint64_t read_only,
-                           const DeviceInfo& dev, std::vector<std::string>& notes) {
+                           const DeviceInfo& dev, size_t group_items,
+                           std::vector<std::string>& notes) {
   uint64_t words = 0, own = 0;
   for (size_t k = 0; k < global_bytes.size(); ++k)
     if (k >= 64 || !((read_only >> k) & 1))
       words += (global_bytes[k] + 3) / 4, own += global_bytes[k];
-  const uint64_t need = words * kGlobalShadowUints * 4;
+  const uint64_t need = globalShadowBytes(words);
   const uint64_t most = dev.max_mem_alloc_size
                             ? std::min(kMaxGlobalShadowBytes, dev.max_mem_alloc_size)
                             : kMaxGlobalShadowBytes;
   if (need > most) {
     notes.push_back(fmt::format(
         "sanitizer: the __global shadow ({} bytes for {} bytes of buffers) is over {} bytes: races "
-        "across work-groups not looked at",
+        "on __global memory (across work-groups and within one) not looked at",
         need, own, most));
     return 0;
   }
-  if (words)
+  if (!words) return 0;
+  notes.push_back(fmt::format(
+      "sanitizer: __global shadow of {} bytes for {} bytes of buffers ({} bytes per 4-byte word)",
+      need, own, kGlobalShadowUints * 4));
+  if (!hasInt64Atomics(dev))
+    notes.push_back(
+        "sanitizer: the device has no 64-bit atomics (cl_khr_int64_base_atomics), which the "
+        "__global shadow's state within a work-group is updated with: races on __global memory "
+        "within a work-group not looked at (races across work-groups are)");
+  else if (group_items > kMaxGroupItems)
     notes.push_back(fmt::format(
-        "sanitizer: __global shadow of {} bytes for {} bytes of buffers ({} bytes per 4-byte word)",
-        need, own, kGlobalShadowUints * 4));
+        "sanitizer: a work-group of {} work-items is more than the __global shadow tells apart "
+        "({}): races on __global memory within a work-group not looked at (races across "
+        "work-groups are)",
+        group_items, kMaxGroupItems));
   return words;
 }
 
@@ -377,15 +403,14 @@ std::vector<uint32_t> launchInstrumented(DeviceSession& session, cl::Kernel& ker
   sizes.push_back(words);
   const uint64_t readOnly = readOnlyGlobals(inst);
   noteReadOnly(inst, readOnly, out.notes);
-  const uint64_t gwords = globalShadowWords(global_bytes, readOnly, session.device(), out.notes);
+  const uint64_t gwords =
+      globalShadowWords(global_bytes, readOnly, session.device(), items, out.notes);
   sizes.push_back(gwords);
   sizes.push_back(readOnly);
   for (const GlobalBuffer& g : inst.globals)
     if (g.arg_index < 0) global_bytes.push_back(g.bytes);
-  cl::Buffer globalShadow(session.context(), CL_MEM_READ_WRITE,
-                          std::max<uint64_t>(gwords, 1) * kGlobalShadowUints * 4);
-  session.queue().enqueueFillBuffer(globalShadow, cl_uint{0}, 0,
-                                    std::max<uint64_t>(gwords, 1) * kGlobalShadowUints * 4);
+  cl::Buffer globalShadow(session.context(), CL_MEM_READ_WRITE, globalShadowBytes(gwords));
+  session.queue().enqueueFillBuffer(globalShadow, cl_uint{0}, 0, globalShadowBytes(gwords));
   const cl_uint hidden = static_cast<cl_uint>(inst.original_args);
   cl::Buffer sizeBuffer(session.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
                         sizes.size() * sizeof(cl_ulong), sizes.data());

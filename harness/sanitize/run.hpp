@@ -13,6 +13,11 @@
 
 namespace clh::sanitize {
 
+/// What a sanitized run looks at, as the notes of scan and check say it.
+inline constexpr const char* kLookedAt =
+    "bounds; races in __local memory, and in __global memory within a work-group and across "
+    "work-groups; uninitialized __local reads";
+
 /// What one sanitized launch found and how it ran.
 struct SanitizeOutcome {
   std::vector<Finding> findings;   ///< each charged to the kernel's line(s), one per site and kind

@@ -25,7 +25,8 @@ enum Record : size_t {
   kRaceMe = 12,        ///< this access's work-item (local flat id)
   kRaceThem = 13,      ///< the other work-item (0xFFFF: several readers), or group + 1 (4-6)
   kRaceType = 14,      ///< __local: 1 write-write, 2 read then write, 3 write then read;
-                       ///< across work-groups (__global): 4, 5, 6 the same
+                       ///< across work-groups (__global): 4, 5, 6 the same; __global within a
+                       ///< work-group (no global fence between): 7, 8, 9 the same
   kRaceGroup = 15,     ///< the work-group (flat)
   kUninitCount = 16,   ///< reads of __local words no work-item of the group wrote
   kUninitClaim = 17,   ///< the first one's details follow
@@ -44,11 +45,13 @@ enum Record : size_t {
 };
 /// uints of __local shadow per 4 bytes of the kernel's __local memory (epoch, items, sites, set).
 inline constexpr size_t kShadowUints = 4;
-/// uints of __global shadow per 4 bytes of the kernel's __global buffers (writer and reader
-/// group, their sites).
-inline constexpr size_t kGlobalShadowUints = 4;
-/// The most bytes of __global shadow a launch gets; past it, races across work-groups are not
-/// looked at (a note says so).
+/// uints of __global shadow per 4 bytes of the kernel's __global buffers: writer and reader
+/// group, a writer's and a reader's work-item and site, and the 64-bit state within the group
+/// (global-fence interval, writer and reader work-item); the runtime moves the shadow up to
+/// 8-byte alignment, so the buffer has 2 uints more.
+inline constexpr size_t kGlobalShadowUints = 6;
+/// The most bytes of __global shadow a launch gets; past it, races on __global memory (across
+/// work-groups and within one) are not looked at (a note says so).
 inline constexpr uint64_t kMaxGlobalShadowBytes = uint64_t{1} << 30;
 /// Bytes after the shadow where an out-of-bounds __local access is sent instead (less 4 where
 /// the runtime moves the shadow up to 8-byte alignment: NVIDIA aligns a `uint*` to 4 only).

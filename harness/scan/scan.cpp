@@ -245,10 +245,9 @@ CaseOutcome sanitizedCase(DeviceSession& session, const Spec& one, const std::st
   if (!r.tries.empty()) return outcome;
   r.notes.push_back(fmt::format(
       "sanitized ({}): the kernel instrumented by the sanitizer ran on {} at global {}, local {}: "
-      "{} access{} to __global and __local memory checked (bounds; races in __local memory "
-      "and across work-groups; uninitialized __local reads), {} not looked at{}",
+      "{} access{} to __global and __local memory checked ({}), {} not looked at{}",
       label, r.device, commaList(r.global), commaList(r.local), s.sites, s.sites == 1 ? "" : "es",
-      s.unchecked.size(), s.unchecked.empty() ? "" : " (below)"));
+      sanitize::kLookedAt, s.unchecked.size(), s.unchecked.empty() ? "" : " (below)"));
   for (const auto& u : s.unchecked)
     r.notes.push_back(
         fmt::format("sanitizer: not looked at: line {}: {}: {}", u.line, u.what, u.why));

@@ -71,7 +71,7 @@ std::vector<float> runMatmul(const std::string& source, bool instrumented, size_
   cl::Buffer S(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizes.size() * 8, sizes.data());
   cl::Buffer R(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, rec.size() * 4, rec.data());
   cl::Buffer D(ctx, CL_MEM_READ_WRITE, clh::sanitize::kGlobalDummyBytes);
-  std::vector<uint32_t> shadow(3 * bytes / 4 * clh::sanitize::kGlobalShadowUints, 0);
+  std::vector<uint32_t> shadow(3 * bytes / 4 * clh::sanitize::kGlobalShadowUints + 2, 0);
   cl::Buffer G(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, shadow.size() * 4, shadow.data());
   if (instrumented) {
     k.setArg(4, S), k.setArg(5, R), k.setArg(7, D), k.setArg(8, G);
@@ -120,7 +120,7 @@ std::vector<float> runInOut(const std::string& file, const std::string& kernel, 
   for (const auto& l : inst.locals) lwords += (l.bytes + 3) / 4;
   std::vector<cl_ulong> sizes = {in_n * 4, out_n * 4, lwords, in_n + out_n, 0};
   std::vector<uint32_t> rec(inst.sites.size() * clh::sanitize::kRecordWords + 1, 0);
-  std::vector<uint32_t> shadow((in_n + out_n) * clh::sanitize::kGlobalShadowUints, 0);
+  std::vector<uint32_t> shadow((in_n + out_n) * clh::sanitize::kGlobalShadowUints + 2, 0);
   cl::Buffer S(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizes.size() * 8, sizes.data());
   cl::Buffer R(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, rec.size() * 4, rec.data());
   cl::Buffer D(ctx, CL_MEM_READ_WRITE, clh::sanitize::kGlobalDummyBytes);
@@ -225,6 +225,49 @@ TEST(PoclSanitizeScan, ARaceAcrossWorkGroupsWrittenThroughAHelpersPointerIsFound
   EXPECT_EQ(r.run.code, 1) << r.run.out;
   ASSERT_EQ(r.kinds(), std::vector<std::string>{"race"}) << r.run.out;
   EXPECT_EQ(lineSet(*r.find("race")), (std::set<int>{5, 10})) << r.run.out;
+}
+
+// __global memory within a work-group: each work-item writes its element, then reads its
+// neighbour's; a race unless a barrier with CLK_GLOBAL_MEM_FENCE is between (a local fence is not
+// enough); a work-item on its own elements, and atomics, are clean.
+TEST(PoclSanitizeScan, AGlobalWriteReadInOneGroupWithoutAGlobalFenceIsARace) {
+  REQUIRE_DEVICE(kPocl);
+  struct Case {
+    const char* kernel;
+    std::set<int> lines;  // empty: clean
+  };
+  const Case cases[] = {{"neighbour_no_barrier", {5, 6}},
+                        {"neighbour_global_fence", {}},
+                        {"neighbour_local_fence", {19, 21}}};
+  for (const Case& c : cases) {
+    const ScanOut r = sanitized(
+        "global_group_race.cl",
+        std::string("--kernel ") + c.kernel + " --global 256 --local 64 --arg a=256 --arg out=256",
+        std::string("sanitize_group_") + c.kernel);
+    if (c.lines.empty()) {
+      EXPECT_EQ(r.run.code, 0) << c.kernel << r.run.out;
+      EXPECT_TRUE(r.kinds().empty()) << c.kernel << r.run.out;
+      continue;
+    }
+    EXPECT_EQ(r.run.code, 1) << c.kernel << r.run.out;
+    ASSERT_EQ(r.kinds(), std::vector<std::string>{"race"}) << c.kernel << r.run.out;
+    const auto& f = *r.find("race");
+    EXPECT_EQ(lineSet(f), c.lines) << c.kernel << r.run.out;
+    EXPECT_EQ(f["address_space"], "global") << c.kernel;
+    EXPECT_NE(f["summary"].get<std::string>().find("in one work-group"), std::string::npos)
+        << c.kernel << r.run.out;
+  }
+  const ScanOut own =
+      sanitized("global_group_race.cl", "--kernel own_elements --global 256 --local 64 --arg a=257",
+                "sanitize_group_own");
+  EXPECT_EQ(own.run.code, 0) << own.run.out;
+  EXPECT_TRUE(own.kinds().empty()) << own.run.out;
+  const ScanOut atomics = sanitized("global_group_race.cl",
+                                    "--kernel count_atomically --global 256 --local 64 "
+                                    "--arg x=256 --arg counts=5",
+                                    "sanitize_group_atomics");
+  EXPECT_EQ(atomics.run.code, 0) << atomics.run.out;
+  EXPECT_TRUE(atomics.kinds().empty()) << atomics.run.out;
 }
 
 TEST(PoclSanitizeScan, AReadOfLocalMemoryNoWorkItemWroteIsUninitializedAtItsLine) {
