@@ -51,7 +51,10 @@ for s in quick_a quick_b quick_c; do
 done
 sed -e "s|^source: .*|source: $root/tests/e2e/kernels/vadd_hang.cl|" -e "s|^name: .*|name: zz_hang|" \
   "$root/tests/reliability/specs/interrupt/b_hang.yaml" >"$work/specs/zz_hang.yaml"
-for s in off_by_one swapped_params three_params missing_bounds_check uninitialized_default; do
+# Two submissions, one for each task of the grade array: the tool's shard arithmetic over many
+# is the Shards tests' (tests/e2e/shard_test.cpp); here each task must grade its own, and the
+# folder they share must hold the unsharded run's grades.
+for s in off_by_one missing_bounds_check; do
   cp "$root/tests/grade/submissions/vadd/$s.cl" "$work/subs/"
 done
 check_opts=("$work/specs" --device pocl --cases 3 --launch-shapes 5 --no-driver-checks --jobs 1)
@@ -114,7 +117,7 @@ grep -q "^zz_hang \[cases\] .*: fail" "$work/whole/units.txt" ||
 "$tool" grade "${grade_opts[@]}" --out "$work/whole/grades" >"$work/whole/grade.log" 2>&1 ||
   { cat "$work/whole/grade.log"; fail "the unsharded grade failed"; }
 grades "$work/whole/grades" >"$work/whole/grades.txt"
-[ "$(wc -l <"$work/whole/grades.txt")" -eq 5 ] || fail "the unsharded grade has not 5 grades"
+[ "$(wc -l <"$work/whole/grades.txt")" -eq 2 ] || fail "the unsharded grade has not 2 grades"
 
 # --- 1. check: an array of two tasks, merged -------------------------------------------------
 step "sbatch --array=0-1 ci/slurm/array.sh check"
@@ -151,13 +154,13 @@ done
 # The unsharded command into the same folder grades nothing and writes the gradebook of all.
 "$tool" grade "${grade_opts[@]}" --out "$work/grade/out" >"$work/grade/final.log" 2>&1 ||
   { cat "$work/grade/final.log"; fail "the final grade run failed"; }
-grep -q "0 to grade, 5 already graded (kept)" "$work/grade/final.log" ||
+grep -q "0 to grade, 2 already graded (kept)" "$work/grade/final.log" ||
   { cat "$work/grade/final.log"; fail "the final grade run graded again what the array graded"; }
 grades "$work/grade/out" >"$work/grade/grades.txt"
 diff -u "$work/whole/grades.txt" "$work/grade/grades.txt" || fail "the array's grades are not the unsharded run's"
 # The gradebooks' points, column for column (submission, vadd's three items, total). The last
 # column, notes ("not assessed: clean" on PoCL alone), is only shown when it differs: once in
-# five runs on a busy machine, off_by_one's clean item was assessed (by PoCL's guard zones) in the
+# five runs on a busy machine (with five submissions), off_by_one's clean item was assessed (by PoCL's guard zones) in the
 # unsharded run and not in its shard, with the same points; the cause is not known yet.
 scores() { cut -d, -f1-5 "$1"; }
 diff -u <(scores "$work/whole/grades/grades.csv") <(scores "$work/grade/out/grades.csv") ||
