@@ -10,6 +10,7 @@
 #include "core/sizes.hpp"
 #include "run/units.hpp"
 #include "sanitize/cases.hpp"
+#include "sanitize/run.hpp"
 
 namespace fs = std::filesystem;
 
@@ -79,20 +80,49 @@ bool crashedOrHung(const Finding& f) {
   return f.kind == FindingKind::crash || f.kind == FindingKind::timeout;
 }
 
+// The OpenCL error an instrumented launch that failed as it ran ended with ("CL_OUT_OF_RESOURCES"),
+// or "" for any other finding.
+std::string failedRunError(const Finding& f) {
+  if (f.kind != FindingKind::tool_error ||
+      f.summary.rfind(sanitize::kInstrumentedDidNotRun, 0) != 0)
+    return "";
+  const size_t open = f.summary.rfind("(CL_");
+  const size_t close = f.summary.find(')', open);
+  return open == std::string::npos || close == std::string::npos
+             ? ""
+             : f.summary.substr(open + 1, close - open - 1);
+}
+
+// The plain run's finding that shows the same failure: a crash or hang where the sanitized case
+// was lost, the same OpenCL error where the instrumented launch failed as it ran.
+const Finding* sameFailure(const Finding& sanitized, const UnitResult* plain) {
+  if (!plain || !plain->failing) return nullptr;
+  const std::string error = failedRunError(sanitized);
+  for (const auto& p : plain->failing->findings) {
+    if (error.empty() && crashedOrHung(p)) return &p;
+    if (!error.empty() && (crashedOrHung(p) || (p.kind == FindingKind::launch_error &&
+                                                p.summary.find(error) != std::string::npos)))
+      return &p;
+  }
+  return nullptr;
+}
+
+std::string failureWord(FindingKind k) {
+  return k == FindingKind::crash ? "crash" : k == FindingKind::timeout ? "hang" : "launch failure";
+}
+
 }  // namespace
 
 bool lostSanitizedCase(const UnitResult& u) {
   if (!u.failing || u.failing->findings.empty()) return false;
   const Finding& f = u.failing->findings.front();
-  return crashedOrHung(f) || (f.kind == FindingKind::tool_error && isLaunchCompileCrash(f.summary));
+  return crashedOrHung(f) || !failedRunError(f).empty() ||
+         (f.kind == FindingKind::tool_error && isLaunchCompileCrash(f.summary));
 }
 
 void chargeLostSanitizedCase(UnitResult& u, const UnitResult* plain) {
   Finding& f = u.failing->findings.front();
-  const Finding* again = nullptr;
-  if (plain && plain->failing)
-    for (const auto& p : plain->failing->findings)
-      if (crashedOrHung(p)) again = &p;
+  const Finding* again = sameFailure(f, plain);
   const std::string where = u.failing->sizes.empty() ? std::string("before any case ran")
                                                      : "at " + formatSizes(u.failing->sizes);
   if (again) {
@@ -100,17 +130,17 @@ void chargeLostSanitizedCase(UnitResult& u, const UnitResult* plain) {
     f.summary = fmt::format(
         "{} {}, and so did the same case run plain (not instrumented, same seed) in a process of "
         "its own ({}): the kernel's own {}, not the sanitizer's",
-        f.summary, where, again->summary, again->kind == FindingKind::crash ? "crash" : "hang");
+        f.summary, where, again->summary, failureWord(again->kind));
     if (!again->raw.empty()) f.raw += "\nthe plain run's:\n" + again->raw;
     u.status = classify(*u.failing, u.expected);
-    u.message = "the kernel crashed or hung without the sanitizer too";
+    u.message = "the kernel failed the same way without the sanitizer";
     return;
   }
   const std::string plainSaid =
       !plain ? std::string("no plain run: no case had started")
              : fmt::format("the same case run plain did not ({})", toString(plain->status));
   f.summary = fmt::format(
-      "the sanitized run died or hung {} ({}), and {}: the instrumented program's failure "
+      "the sanitized run died, hung or failed {} ({}), and {}: the instrumented program's failure "
       "(clharness's), not the kernel's",
       where, f.summary, plainSaid);
   f.kind = FindingKind::tool_error;

@@ -460,8 +460,7 @@ Finding launchFailed(DeviceSession& session, const Spec& spec, const std::string
   }
   if (plain != e.err())
     return toolError(
-        fmt::format("the instrumented kernel did not run: {} ({})", e.what(), clErrorName(e.err())),
-        "");
+        fmt::format("{}{} ({})", kInstrumentedDidNotRun, e.what(), clErrorName(e.err())), "");
   Finding f;
   f.kind = FindingKind::launch_error;
   f.summary = fmt::format(

@@ -26,6 +26,11 @@ struct SanitizeOutcome {
   size_t sites = 0;  ///< accesses instrumented
 };
 
+/// How a tool_error begins when the instrumented launch failed as it ran (after it was taken),
+/// followed by the OpenCL call and the error's name in parentheses: the kernel's own fault may be
+/// the cause (run/sanitize_unit.cpp runs the case plain in a process of its own to tell).
+inline constexpr const char* kInstrumentedDidNotRun = "the instrumented kernel did not run: ";
+
 /// Runs launch 0 of `spec` (buffers filled as the spec says, from `seed`) with `source_path`'s
 /// kernel instrumented, on the session's device. `shown_path` names the file in findings.
 /// Findings of the tool's own (a parse or build failure of the rewrite) are tool_error.

@@ -81,3 +81,33 @@ TEST(SanitizedCrash, ThePlainRunSurvivingMakesItTheTools) {
 }
 
 }  // namespace
+
+// An instrumented launch that failed as it ran (NVIDIA: CL_OUT_OF_RESOURCES at the read after a
+// kernel's private array overran) is the kernel's launch failure when the same case run plain
+// fails with the same error, and stays the tool's when the plain run passes or fails otherwise.
+TEST(SanitizedCrash, ALaunchThatFailedAsItRanIsTheKernelsWhenThePlainRunFailsTheSame) {
+  const std::string ran =
+      "the instrumented kernel did not run: clEnqueueReadBuffer (CL_OUT_OF_RESOURCES)";
+  EXPECT_TRUE(lostSanitizedCase(lost(FindingKind::tool_error, ran)));
+  UnitResult u = lost(FindingKind::tool_error, ran);
+  UnitResult plain =
+      lost(FindingKind::launch_error, "the kernel's execution failed: CL_OUT_OF_RESOURCES");
+  chargeLostSanitizedCase(u, &plain);
+  EXPECT_EQ(u.failing->findings.front().kind, FindingKind::launch_error);
+  EXPECT_EQ(u.status, Status::fail);
+  EXPECT_NE(u.failing->findings.front().summary.find("the kernel's own launch failure"),
+            std::string::npos)
+      << u.failing->findings.front().summary;
+
+  UnitResult other = lost(FindingKind::tool_error, ran);
+  UnitResult plainOther =
+      lost(FindingKind::launch_error, "the kernel's execution failed: CL_INVALID_VALUE");
+  chargeLostSanitizedCase(other, &plainOther);
+  EXPECT_EQ(other.failing->findings.front().kind, FindingKind::tool_error);
+  EXPECT_EQ(other.status, Status::tool_error);
+
+  UnitResult passed = lost(FindingKind::tool_error, ran);
+  const UnitResult clean = plainPass();
+  chargeLostSanitizedCase(passed, &clean);
+  EXPECT_EQ(passed.failing->findings.front().kind, FindingKind::tool_error);
+}
