@@ -9,6 +9,7 @@
 #include "cl/session.hpp"
 #include "core/finding.hpp"
 #include "core/spec.hpp"
+#include "sanitize/findings.hpp"
 #include "sanitize/rewrite.hpp"
 
 namespace clh::sanitize {
@@ -43,14 +44,5 @@ SanitizeOutcome runSanitized(DeviceSession& session, const Spec& spec,
 /// checks only (no race is possible), and no shadow. 0 when some write's buffer is found only at
 /// run time (a pointer passed to a helper, a pointer variable).
 uint64_t readOnlyGlobals(const Instrumented& inst);
-
-/// The findings in the record buffer `records` of a launch of `inst` (runtime.hpp's layout),
-/// with `source_lines` the original file's lines (for SourceLine::text) and each global
-/// buffer's element count by table index (`global_bytes`).
-std::vector<Finding> decodeRecords(const Instrumented& inst, const std::vector<uint32_t>& records,
-                                   const std::vector<uint64_t>& global_bytes,
-                                   const std::vector<uint64_t>& local_bytes,
-                                   const std::string& shown_path,
-                                   const std::vector<std::string>& source_lines);
 
 }  // namespace clh::sanitize
