@@ -36,7 +36,8 @@ std::string sanitizerUnseen(const SyncCall& call, const UnitResult& baseline,
   if (call.function != "wait_group_events") {  // barrier, work_group_barrier
     if (call.text.find("CLK_GLOBAL_MEM_FENCE") != std::string::npos)
       return "its CLK_GLOBAL_MEM_FENCE orders __global memory within a work-group, where the "
-             "sanitizer does not look for races yet";
+             "sanitizer does not look at accesses narrower than 4 bytes, so its silence is no "
+             "verdict yet";
     if (call.text.find("CLK_LOCAL_MEM_FENCE") == std::string::npos)
       return "its flags do not name CLK_LOCAL_MEM_FENCE (a macro?), and __local memory is where "
              "the sanitizer looks for races within a work-group";
