@@ -98,12 +98,10 @@ std::string failedRunError(const Finding& f) {
 const Finding* sameFailure(const Finding& sanitized, const UnitResult* plain) {
   if (!plain || !plain->failing) return nullptr;
   const std::string error = failedRunError(sanitized);
-  for (const auto& p : plain->failing->findings) {
-    if (error.empty() && crashedOrHung(p)) return &p;
-    if (!error.empty() && (crashedOrHung(p) || (p.kind == FindingKind::launch_error &&
-                                                p.summary.find(error) != std::string::npos)))
+  for (const auto& p : plain->failing->findings)
+    if (crashedOrHung(p) || (!error.empty() && p.kind == FindingKind::launch_error &&
+                             p.summary.find(error) != std::string::npos))
       return &p;
-  }
   return nullptr;
 }
 

@@ -117,6 +117,17 @@ ulong __clh_state(ulong old, ulong epoch, uint me, uint kind, uint* wr0, uint* r
   ulong set = (old >> 63) | ((kind & 2u) ? 1ul : 0ul);
   return (set << 63) | (epoch << 32) | ((ulong)wr << 16) | (ulong)rd;
 }
+// The state word at `st` (__local or __global: OpenCL C 1.2 has no generic pointer, so a macro)
+// moved from `old` by one access; `old` ends as the state the access found, `wr` and `rd` as its
+// writer and reader.
+#define __CLH_SET_STATE(st, old, epoch, me, kind, wr, rd)                    \
+  for (;;) {                                                                 \
+    ulong neu_ = __clh_state(old, epoch, me, kind, &wr, &rd);                \
+    if (neu_ == old) break;                                                  \
+    ulong seen_ = atom_cmpxchg(st, old, neu_);                               \
+    if (seen_ == old) break;                                                 \
+    old = seen_;                                                             \
+  }
 #endif
 )CL";
 
@@ -136,14 +147,8 @@ constexpr const char* kGlobal = R"CL(
 void __clh_gwithin(struct __clh_ctx* c, uint site, uint kind, volatile __global uint* s, uint tag) {
   volatile __global ulong* st = (volatile __global ulong*)(s + 4);
   uint me = c->lid + 1, g = c->group + 1, wr, rd, type = 0, other = 0, them = 0;
-  ulong epoch = (ulong)(c->gepoch + 1) & 0x7FFFFFFFul, old = *st, neu;
-  for (;;) {
-    neu = __clh_state(old, epoch, me, kind, &wr, &rd);
-    if (neu == old) break;
-    ulong seen = atom_cmpxchg(st, old, neu);
-    if (seen == old) break;
-    old = seen;
-  }
+  ulong epoch = (ulong)(c->gepoch + 1) & 0x7FFFFFFFul, old = *st;
+  __CLH_SET_STATE(st, old, epoch, me, kind, wr, rd);
   if (kind & 1u) {
     if (wr && wr != me) { type = 9; other = s[2]; them = wr - 1; }
     if (!rd) s[3] = tag;
@@ -225,14 +230,8 @@ void __clh_shadow(struct __clh_ctx* c, uint site, uint kind, int k, ulong w, ulo
   volatile __local ulong* st = (volatile __local ulong*)(c->lsh + 4 * w);
   volatile __local uint* s = (volatile __local uint*)(c->lsh + 4 * w);
   uint me = c->lid + 1, wr, rd, tag = (c->lid << 16) | site;
-  ulong epoch = (ulong)(c->epoch + 1) & 0x7FFFFFFFul, old = *st, neu;
-  for (;;) {
-    neu = __clh_state(old, epoch, me, kind, &wr, &rd);
-    if (neu == old) break;
-    ulong seen = atom_cmpxchg(st, old, neu);
-    if (seen == old) break;
-    old = seen;
-  }
+  ulong epoch = (ulong)(c->epoch + 1) & 0x7FFFFFFFul, old = *st;
+  __CLH_SET_STATE(st, old, epoch, me, kind, wr, rd);
   if (kind & 1u) {
     if (__CLH_UNINIT && !(old >> 63)) __clh_uninit(c, site, (uint)k, byte);
     if (wr && wr != me) __clh_race(c, site, s[2] & 0xFFFFu, wr - 1, 3);
