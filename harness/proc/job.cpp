@@ -10,6 +10,8 @@
 #include <map>
 #include <stdexcept>
 
+#include "proc/cpu_limit.hpp"
+
 namespace clh {
 
 namespace {
@@ -48,6 +50,7 @@ void registerJob(const std::string& kind, JobHandler handler) {
 }
 
 int runJobChild(const std::string& kind, const std::string& events, const std::string& job_text) {
+  holdToCpuLimit();  // the parent's CPU-time limit, to the second, whatever the job loads
   std::FILE* out = std::fopen(events.c_str(), "w");
   if (!out) throw std::runtime_error("cannot write " + events);
   // The driver's and the simulator's own messages (Oclgrind prints each error it reports, up to a

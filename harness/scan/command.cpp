@@ -359,17 +359,17 @@ class DeviceScan {
     fallback_ = runAttempt();
     for (size_t i = 0; i < later.size() && needsSmaller() && !clh::interruptRequested(); ++i) {
       const double left = budget_.left(dev_.simulator);
-      if (left < kLeastStage) break;
-      share_ = i + 1 == later.size() ? left : left / 2;
-      if (later[i].max_groups) {
-        job_.max_groups = later[i].max_groups;
-        smaller_ += fmt::format("{}the grid with {} work-group{} a dimension",
-                                smaller_.empty() ? "" : ", then ", later[i].max_groups,
-                                later[i].max_groups == 1 ? "" : "s");
-      } else {
-        job_.optimised = true;
-        smaller_ += smaller_.empty() ? "the optimised build" : ", then the optimised build";
+      if (left < kLeastStage) {
+        for (size_t j = i; j < later.size(); ++j)
+          not_tried_ += fmt::format("{}{}", not_tried_.empty() ? "" : ", ", inWords(later[j]));
+        break;
       }
+      share_ = i + 1 == later.size() ? left : left / 2;
+      if (later[i].max_groups)
+        job_.max_groups = later[i].max_groups;
+      else
+        job_.optimised = true;
+      smaller_ += fmt::format("{}{}", smaller_.empty() ? "" : ", then ", inWords(later[i]));
       fallback_ = runAttempt();
     }
   }
@@ -494,9 +494,19 @@ class DeviceScan {
 
   // The timeout finding of a scan whose first launch did not end within the limit.
   std::string timeoutSummary() const {
-    return fmt::format("the kernel ran past the {:g} s limit (--timeout, for the whole scan{}){}",
+    return fmt::format("the kernel ran past the {:g} s limit (--timeout, for the whole scan{}){}{}",
                        a_.timeout_s, dev_.simulator ? "; CPU time on each simulator thread" : "",
-                       smaller_.empty() ? "" : fmt::format(" (and so did {})", smaller_));
+                       smaller_.empty() ? "" : fmt::format(" (and so did {})", smaller_),
+                       not_tried_.empty()
+                           ? ""
+                           : fmt::format("; not tried, with less than {:g} s of the limit left: {}",
+                                         kLeastStage, not_tried_));
+  }
+
+  static std::string inWords(const LaterStage& stage) {
+    if (!stage.max_groups) return "the optimised build";
+    return fmt::format("the grid with {} work-group{} a dimension", stage.max_groups,
+                       stage.max_groups == 1 ? "" : "s");
   }
 
   // Why the child gave no result: a signal, or the tool's own failure.
@@ -534,6 +544,7 @@ class DeviceScan {
   std::string usage_error_, error_, stderr_text_;
   std::vector<clh::Finding> in_log_;  // what the simulator reported before the child was stopped
   std::string smaller_;               // the smaller grids and builds run, in words
+  std::string not_tried_;             // those left for want of time, in words
 };
 
 // The options as given: 0, or the exit code of a usage error (said on stderr).

@@ -536,12 +536,14 @@ TEST(ScanTimeLimit, AGridPastTheLimitRunsAgainSmallerAndSaysSo) {
 // A kernel that runs past the limit on one work-group too is checked once more in the
 // optimised build, where its loop without effect is gone; the report says what that leaves out.
 // The limit is the whole scan's: the optimised build has a quarter of it (after the first try's
-// half and the one work-group's quarter), which its build and launch fit.
+// half and the one work-group's quarter), which its build and launch fit. Each child ends at its
+// share (proc/cpu_limit.hpp: the simulator's compiler catches SIGXCPU and had run each a CPU-second
+// past it, which left the last stage nothing on a CI machine).
 TEST(ScanTimeLimit, PastTheLimitOnTheSmallestGridTheOptimisedBuildIsChecked) {
   REQUIRE_DEVICE(kSimulator);
   auto s = scanJson(fixture("kernels/spin.cl") +
                         " --kernel idle --global 16 --local 8 --tries 1 --arg n=2000000000"
-                        " --arg out=16 --timeout 6",
+                        " --arg out=16 --timeout 8",
                     "idle_optimised");
   EXPECT_EQ(s.run.code, 0) << s.run.out;
   EXPECT_EQ(s.find("timeout"), nullptr) << s.run.out;
@@ -555,6 +557,21 @@ TEST(ScanTimeLimit, PastTheLimitOnTheSmallestGridTheOptimisedBuildIsChecked) {
                         "idle_as_asked");
   EXPECT_EQ(asked.run.code, 1) << asked.run.out;
   EXPECT_NE(asked.find("timeout"), nullptr) << asked.run.out;
+}
+
+// A later stage the limit has no time left for is named, not left out in silence: at 1 s, the
+// first try's half and the one work-group's share leave less than half a second of it.
+TEST(ScanTimeLimit, AStageWithNoTimeLeftIsSaidNotTried) {
+  REQUIRE_DEVICE(kSimulator);
+  auto s = scanJson(fixture("kernels/spin.cl") +
+                        " --kernel idle --global 16 --local 8 --tries 1 --arg n=2000000000"
+                        " --arg out=16 --timeout 1",
+                    "idle_no_time_left");
+  EXPECT_EQ(s.run.code, 1) << s.run.out;
+  EXPECT_NE(s.find("timeout"), nullptr) << s.run.out;
+  EXPECT_NE(s.run.out.find("not tried, with less than 0.5 s of the limit left:"), std::string::npos)
+      << s.run.out;
+  EXPECT_NE(s.run.out.find("the optimised build"), std::string::npos) << s.run.out;
 }
 
 TEST(ScanExplores, ALocalSizeOverTheSimulatorsDefaultLimit) {

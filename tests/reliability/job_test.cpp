@@ -4,6 +4,9 @@
 #include "proc/job.hpp"
 
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -16,6 +19,7 @@
 #include "grade/device_job.hpp"
 #include "grade/sandbox.hpp"
 #include "launch/run.hpp"
+#include "proc/cpu_limit.hpp"
 #include "run/units.hpp"
 #include "scan/command.hpp"
 #include "support/kinds.hpp"
@@ -100,6 +104,39 @@ TEST(Job, ACpuLimitEndsTheChildAsATimeout) {
   EXPECT_TRUE(c.cpu_limited);
   EXPECT_EQ(c.signal, 0);
   EXPECT_EQ(c.limit_s, 1);
+}
+
+extern "C" void ignoreXcpu(int) {}
+
+// How a process limited to 1 CPU-second, with a SIGXCPU handler that returns (as LLVM's does in a
+// driver or simulator), ends: by the signal and the CPU time it spent (hard limit 3 s: SIGKILL).
+std::pair<int, double> endOfAProcessThatCatchesSigxcpu(bool held) {
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    const rlimit limit{1, 3};
+    ::setrlimit(RLIMIT_CPU, &limit);
+    ::signal(SIGXCPU, ignoreXcpu);
+    if (held) clh::holdToCpuLimit();
+    volatile unsigned long spin = 0;
+    for (;;) spin = spin + 1;
+  }
+  int status = 0;
+  rusage use{};
+  ::wait4(pid, &status, 0, &use);
+  const double cpu = static_cast<double>(use.ru_utime.tv_sec + use.ru_stime.tv_sec) +
+                     1e-6 * static_cast<double>(use.ru_utime.tv_usec + use.ru_stime.tv_usec);
+  return {WIFSIGNALED(status) ? WTERMSIG(status) : 0, cpu};
+}
+
+// The kernel's SIGXCPU alone is caught and runs the process on to its hard limit; held, it ends
+// by SIGXCPU at the soft limit (CPU time, which a busy machine does not change).
+TEST(Job, TheCpuLimitHoldsWhenTheProcessCatchesSigxcpu) {
+  const auto [kernelOnly, kernelCpu] = endOfAProcessThatCatchesSigxcpu(false);
+  EXPECT_EQ(kernelOnly, SIGKILL);
+  EXPECT_GE(kernelCpu, 2.9);
+  const auto [held, heldCpu] = endOfAProcessThatCatchesSigxcpu(true);
+  EXPECT_EQ(held, SIGXCPU);
+  EXPECT_LT(heldCpu, 2.0);
 }
 
 TEST(Job, TheSandboxGivesTheEnvironmentAndTheFolder) {
