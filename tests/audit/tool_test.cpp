@@ -490,7 +490,7 @@ double childCpuSince(const rusage& since) {
 TEST(ScanTimeLimit, ABusyMachineDoesNotReachIt) {
   REQUIRE_DEVICE(kSimulator);
   const std::string args = fixture("kernels/spin.cl") +
-                           " --kernel spin --global 16 --local 8 --tries 1 --arg n=20000"
+                           " --kernel spin --global 16 --local 8 --tries 1 --arg n=5000"
                            " --arg out=16";
   rusage before{};
   ::getrusage(RUSAGE_CHILDREN, &before);
@@ -517,7 +517,7 @@ TEST(ScanTimeLimit, ABusyMachineDoesNotReachIt) {
 TEST(ScanTimeLimit, AGridPastTheLimitRunsAgainSmallerAndSaysSo) {
   REQUIRE_DEVICE(kSimulator);
   const std::string kernel =
-      fixture("kernels/spin.cl") + " --kernel spin --local 8 --tries 1 --arg n=20000";
+      fixture("kernels/spin.cl") + " --kernel spin --local 8 --tries 1 --arg n=5000";
   rusage before{};
   ::getrusage(RUSAGE_CHILDREN, &before);
   auto two = scanJson(kernel + " --global 16 --timeout 600", "spin_two_groups");
