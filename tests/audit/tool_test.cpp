@@ -536,14 +536,15 @@ TEST(ScanTimeLimit, AGridPastTheLimitRunsAgainSmallerAndSaysSo) {
 // A kernel that runs past the limit on one work-group too is checked once more in the
 // optimised build, where its loop without effect is gone; the report says what that leaves out.
 // The limit is the whole scan's: the optimised build has a quarter of it (after the first try's
-// half and the one work-group's quarter), which its build and launch fit. Each child ends at its
-// share (proc/cpu_limit.hpp: the simulator's compiler catches SIGXCPU and had run each a CPU-second
-// past it, which left the last stage nothing on a CI machine).
+// half and the one work-group's quarter), which its build and launch fit (at --timeout 4, 1 CPU
+// second a simulator thread: the never-ending tries before it wait out the other 3). Each child
+// ends at its share (proc/cpu_limit.hpp: the simulator's compiler catches SIGXCPU and had run each
+// a CPU-second past it, which left the last stage nothing on a CI machine).
 TEST(ScanTimeLimit, PastTheLimitOnTheSmallestGridTheOptimisedBuildIsChecked) {
   REQUIRE_DEVICE(kSimulator);
   auto s = scanJson(fixture("kernels/spin.cl") +
                         " --kernel idle --global 16 --local 8 --tries 1 --arg n=2000000000"
-                        " --arg out=16 --timeout 8",
+                        " --arg out=16 --timeout 4",
                     "idle_optimised");
   EXPECT_EQ(s.run.code, 0) << s.run.out;
   EXPECT_EQ(s.find("timeout"), nullptr) << s.run.out;
