@@ -163,14 +163,16 @@ TEST(E2E, AFaultBeyondTheSimulatorsRangeGetsAKindAndALine) {
   EXPECT_EQ(bare.out.find("on the simulator"), std::string::npos) << bare.out;
 }
 
+// The kernel never ends, so the limit only has to be reached: 1 s, and 2 s for the confirming
+// rerun (a slow compile on a cold cache is a timeout too, of the same unit).
 TEST(E2E, HangIsStoppedAtTheTimeout) {
   REQUIRE_POCL();
   auto t0 = std::chrono::steady_clock::now();
-  ToolRun r = run("check " + spec("hang") + kPocl + " --cases 2 --timeout 3");
+  ToolRun r = run("check " + spec("hang") + kPocl + " --cases 2 --timeout 1");
   double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   EXPECT_EQ(r.code, 1) << r.out;
-  EXPECT_NE(r.out.find("timeout: the unit ran past its 3 s limit"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("past 6 s when rerun alone with the limit doubled"), std::string::npos)
+  EXPECT_NE(r.out.find("timeout: the unit ran past its 1 s limit"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("past 2 s when rerun alone with the limit doubled"), std::string::npos)
       << "a timeout is confirmed before it is charged\n"
       << r.out;
   EXPECT_LT(s, 60.0);  // generous: the point is that it ends at all

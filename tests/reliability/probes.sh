@@ -247,14 +247,15 @@ else
     >"$in/spaces.cl"
   printf '#include "/etc/passwd"\n' >"$in/include.cl"
   cat "$root/kernels/assignments/vadd.cl" >>"$in/include.cl"
-  {  # 8 * 4^12 initializers: past the 256 MiB limit in the compiler (a time bomb costs 10 times
+  {  # 8 * 4^10 initializers: past the 256 MiB limit in the compiler (8 * 4^9 is too, and builds
+    # at --memory 1024; 4^12 cost twice the CPU for the same finding. A time bomb costs 10 times
     # the reference's compile, twice: GradeUnderLoad's territory, not a quick probe's)
     echo '#define A0 x,x,x,x,x,x,x,x'
-    for i in $(seq 1 12); do
+    for i in $(seq 1 10); do
       p="A$((i - 1))"
       echo "#define A$i $p,$p,$p,$p"
     done
-    bomb='  const float x = 1.0f; const float bomb[] = {A12}; (void)bomb;'
+    bomb='  const float x = 1.0f; const float bomb[] = {A10}; (void)bomb;'
     sed "s/^\(.*get_global_id.*\)\$/\1\n$bomb/" "$root/kernels/assignments/vadd.cl"
   } >"$in/macro_bomb.cl"
   printf '#pragma clang __debug crash\n' >"$in/debug_crash.cl"
@@ -262,8 +263,9 @@ else
   sed 's/get_global_id(0)/get_global_id(0) +/' "$root/kernels/assignments/vadd.cl" \
     >"$in/syntax_error.cl"
   cp "$root/kernels/assignments/vadd.cl" "$in/=HYPERLINK(\"http:x\";\"y\").cl"
-  # issue 43: a name that clears and recolours the screen, and a link to a folder
-  cp "$root/kernels/assignments/vadd.cl" "$in/$(printf '\033[2J\033[31mred').cl"
+  # issue 43: a name that clears and recolours the screen (a syntax error: its name reaches the
+  # compiler's diagnostics too, and it costs no grade of a correct kernel), and a link to a folder
+  cp "$in/syntax_error.cl" "$in/$(printf '\033[2J\033[31mred').cl"
   mkdir -p "$work/elsewhere"
   cp "$root/kernels/assignments/vadd.cl" "$work/elsewhere/bob.cl"
   ln -s "$work/elsewhere" "$in/team"
@@ -293,8 +295,9 @@ else
   # (SubmissionFile.ControlCharactersInANameReachNoOutputRaw)
   esc=$'\x1b'
   expect grade.escape_name_neutralised "an escape character on the console or in a file" -- \
-    bash -c "! grep -qF '$esc' '$out/grades.csv' '$out/summary.txt' && \
-      [[ \"\$1\" != *'$esc'* ]] && grep -qF '\x1b[2J' '$out/summary.txt'" _ "$batch_out"
+    bash -c "! grep -rqF '$esc' '$out' && [[ \"\$1\" != *'$esc'* ]] && \
+      grep -qF '\x1b[2J' '$out/summary.txt' && grep -qF 'error: \x1b[2J' '$out'/*red.md" \
+    _ "$batch_out"
   # (SubmissionFile.ALinkedFolderIsARefusedSubmissionNotFollowed)
   expect grade.linked_folder_refused "team.md does not say the folder was a link" -- \
     has "the folder is a symbolic link" "$out/team.md"
