@@ -158,14 +158,12 @@ TEST(GradeTool, ReferenceSolutionsScoreFullMarksOnEveryDevice) {
 }
 
 // vadd's batch holds the hostile ones: a hang, a crash, a build error. The batch goes on after
-// each.
+// each. The hang only has to reach its limit: --timeout 2 stops it after 2 s on PoCL, then 4 s
+// rerun alone with the limit doubled (the simulator's shortened try is 5 s whatever the limit); a
+// hang that no limit stopped would never end the batch. The correct cases stay far inside 2 s.
 TEST(GradeTool, VaddFaultsLoseTheRightItemsAndTheBatchSurvives) {
   REQUIRE_DEVICES();
-  auto t0 = std::chrono::steady_clock::now();
-  gradeAssignment("vadd", "--timeout 6");
-  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  // Generous: the hang is stopped at its limit, then confirmed alone with the limit doubled.
-  EXPECT_LT(seconds, 240) << "the hang must be stopped at its time limit";
+  gradeAssignment("vadd", "--timeout 2");
 
   fs::path out = fs::path(::testing::TempDir()) / "grade_tool_vadd";
   std::string syntax = readText(out / "syntax_error.md");
@@ -469,9 +467,10 @@ TEST(GradeTool, AnInterruptedBatchGradesOnlyWhatIsMissing) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   EXPECT_EQ(processesMentioning(out.string()), 0);
 
+  // The rerun grades the hang to its end: --timeout 2, the smallest limit any test here uses.
   std::string before = readText(out / "a_reference.json");
   ToolRun again =
-      tool("grade --assignment vadd " + in.string() + " " + outArg + " --cases 5 --timeout 4");
+      tool("grade --assignment vadd " + in.string() + " " + outArg + " --cases 5 --timeout 2");
   ASSERT_EQ(again.code, 0) << again.out;
   EXPECT_NE(again.out.find("2 to grade, 2 already graded (kept)"), std::string::npos) << again.out;
   EXPECT_EQ(readText(out / "a_reference.json"), before) << "a finished grade is not redone";
@@ -486,7 +485,7 @@ TEST(GradeTool, AnInterruptedBatchGradesOnlyWhatIsMissing) {
   // A changed submission is graded again; the others are kept.
   std::ofstream(in / "d_reference.cl", std::ios::app) << "\n// edited\n";
   ToolRun third =
-      tool("grade --assignment vadd " + in.string() + " " + outArg + " --cases 5 --timeout 4");
+      tool("grade --assignment vadd " + in.string() + " " + outArg + " --cases 5 --timeout 2");
   EXPECT_NE(third.out.find("1 to grade, 3 already graded (kept)"), std::string::npos) << third.out;
 }
 
