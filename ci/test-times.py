@@ -9,12 +9,16 @@ RESOURCE_LOCK), and the wall time a --parallel run would take in two orders: cte
 cost file (a fresh clone: the order the tests were declared in) and longest first (ctest's order
 once it has a cost file), simulated from these timings.
 
-Usage: ci/test-times.py [BUILD_DIR] [--top N] [--parallel N]
+With --log FILE, the seconds are one run's instead, read from that run's ctest output (its
+"Test #N: NAME ... Passed X sec" lines): a table that compares with another single run.
+
+Usage: ci/test-times.py [BUILD_DIR] [--top N] [--parallel N] [--log CTEST_OUTPUT]
 """
 import argparse
 import collections
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -30,6 +34,18 @@ def read_costs(build):
             parts = line.split()
             if len(parts) == 3:
                 costs[parts[0]] = float(parts[2])
+    return costs
+
+
+def read_log(path):
+    """Test name -> seconds of one run, from its ctest output lines."""
+    line = re.compile(r"Test +#\d+: (.+?) \.+ +\S.*?([0-9.]+) sec\s*$")
+    costs = {}
+    with open(path) as f:
+        for text in f:
+            m = line.search(text)
+            if m:
+                costs[m.group(1)] = float(m.group(2))
     return costs
 
 
@@ -73,8 +89,10 @@ def main():
     ap.add_argument("build", nargs="?", default=os.environ.get("BUILD_DIR", "build"))
     ap.add_argument("--top", type=int, default=30)
     ap.add_argument("--parallel", type=int, default=2)
+    ap.add_argument("--log", help="one run's ctest output: its seconds, not ctest's means")
     args = ap.parse_args()
-    costs, tests = read_costs(args.build), read_tests(args.build)
+    costs = read_log(args.log) if args.log else read_costs(args.build)
+    tests = read_tests(args.build)
     timed = {n: c for n, c in costs.items() if n in tests}
     missing = sorted(n for n in tests if n not in costs)
     total = sum(timed.values())
