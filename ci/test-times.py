@@ -39,7 +39,7 @@ def read_costs(build):
 
 def read_log(path):
     """Test name -> seconds of one run, from its ctest output lines."""
-    line = re.compile(r"Test +#\d+: (.+?) \.+ +\S.*?([0-9.]+) sec\s*$")
+    line = re.compile(r"Test +#\d+: (.+?) \.+ *\S.*?([0-9.]+) sec\s*$")
     costs = {}
     with open(path) as f:
         for text in f:
