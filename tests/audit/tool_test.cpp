@@ -541,22 +541,24 @@ TEST(ScanTimeLimit, AGridPastTheLimitRunsAgainSmallerAndSaysSo) {
 // second a simulator thread: the never-ending tries before it wait out the other 3). Each child
 // ends at its share (proc/cpu_limit.hpp: the simulator's compiler catches SIGXCPU and had run each
 // a CPU-second past it, which left the last stage nothing on a CI machine).
+// A scan of the never-ending `idle` kernel (a loop without effect) with these options.
+ScanOut idleScan(const std::string& options, const std::string& name) {
+  return scanJson(fixture("kernels/spin.cl") +
+                      " --kernel idle --local 8 --tries 1 --arg n=2000000000 --arg out=16 " +
+                      options,
+                  name);
+}
+
 TEST(ScanTimeLimit, PastTheLimitOnTheSmallestGridTheOptimisedBuildIsChecked) {
   REQUIRE_DEVICE(kSimulator);
-  auto s = scanJson(fixture("kernels/spin.cl") +
-                        " --kernel idle --global 16 --local 8 --tries 1 --arg n=2000000000"
-                        " --arg out=16 --timeout 4",
-                    "idle_optimised");
+  auto s = idleScan("--global 16 --timeout 4", "idle_optimised");
   EXPECT_EQ(s.run.code, 0) << s.run.out;
   EXPECT_EQ(s.find("timeout"), nullptr) << s.run.out;
   EXPECT_EQ(s.result["global"], (nlohmann::json{8})) << s.run.out;
   EXPECT_NE(s.run.out.find("the simulator checked the optimised build"), std::string::npos)
       << s.run.out;
   // Built as the user asked (-cl-opt-disable), it stays a timeout.
-  auto asked = scanJson(fixture("kernels/spin.cl") +
-                            " --kernel idle --global 8 --local 8 --tries 1 --arg n=2000000000"
-                            " --arg out=16 --timeout 1 --build-options=-cl-opt-disable",
-                        "idle_as_asked");
+  auto asked = idleScan("--global 8 --timeout 1 --build-options=-cl-opt-disable", "idle_as_asked");
   EXPECT_EQ(asked.run.code, 1) << asked.run.out;
   EXPECT_NE(asked.find("timeout"), nullptr) << asked.run.out;
 }
@@ -565,10 +567,7 @@ TEST(ScanTimeLimit, PastTheLimitOnTheSmallestGridTheOptimisedBuildIsChecked) {
 // first try's half and the one work-group's share leave less than half a second of it.
 TEST(ScanTimeLimit, AStageWithNoTimeLeftIsSaidNotTried) {
   REQUIRE_DEVICE(kSimulator);
-  auto s = scanJson(fixture("kernels/spin.cl") +
-                        " --kernel idle --global 16 --local 8 --tries 1 --arg n=2000000000"
-                        " --arg out=16 --timeout 1",
-                    "idle_no_time_left");
+  auto s = idleScan("--global 16 --timeout 1", "idle_no_time_left");
   EXPECT_EQ(s.run.code, 1) << s.run.out;
   EXPECT_NE(s.find("timeout"), nullptr) << s.run.out;
   EXPECT_NE(s.run.out.find("not tried, with less than 0.5 s of the limit left:"), std::string::npos)
