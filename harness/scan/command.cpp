@@ -354,22 +354,20 @@ class DeviceScan {
   // Every attempt; then usageError() or result(). The first attempt has half the budget left when
   // a later stage could follow (each later one half of what is left, the last all of it).
   void run() {
-    const std::vector<LaterStage> later = laterStages();
-    share_ = budget_.left(dev_.simulator) / (later.empty() ? 1 : 2);
+    later_ = laterStages();
+    share_ = budget_.left(dev_.simulator) / (later_.empty() ? 1 : 2);
     fallback_ = runAttempt();
-    for (size_t i = 0; i < later.size() && needsSmaller() && !clh::interruptRequested(); ++i) {
+    for (; ran_ < later_.size() && needsSmaller() && !clh::interruptRequested(); ++ran_) {
       const double left = budget_.left(dev_.simulator);
       if (left < kLeastStage) {
-        for (size_t j = i; j < later.size(); ++j)
-          not_tried_ += fmt::format("{}{}", not_tried_.empty() ? "" : ", ", inWords(later[j]));
+        out_of_time_ = true;
         break;
       }
-      share_ = i + 1 == later.size() ? left : left / 2;
-      if (later[i].max_groups)
-        job_.max_groups = later[i].max_groups;
+      share_ = ran_ + 1 == later_.size() ? left : left / 2;
+      if (later_[ran_].max_groups)
+        job_.max_groups = later_[ran_].max_groups;
       else
         job_.optimised = true;
-      smaller_ += fmt::format("{}{}", smaller_.empty() ? "" : ", then ", inWords(later[i]));
       fallback_ = runAttempt();
     }
   }
@@ -494,19 +492,27 @@ class DeviceScan {
 
   // The timeout finding of a scan whose first launch did not end within the limit.
   std::string timeoutSummary() const {
+    const std::string ran = stagesInWords(0, ran_, ", then ");
     return fmt::format("the kernel ran past the {:g} s limit (--timeout, for the whole scan{}){}{}",
                        a_.timeout_s, dev_.simulator ? "; CPU time on each simulator thread" : "",
-                       smaller_.empty() ? "" : fmt::format(" (and so did {})", smaller_),
-                       not_tried_.empty()
+                       ran.empty() ? "" : fmt::format(" (and so did {})", ran),
+                       !out_of_time_
                            ? ""
                            : fmt::format("; not tried, with less than {:g} s of the limit left: {}",
-                                         kLeastStage, not_tried_));
+                                         kLeastStage, stagesInWords(ran_, later_.size(), ", ")));
   }
 
-  static std::string inWords(const LaterStage& stage) {
-    if (!stage.max_groups) return "the optimised build";
-    return fmt::format("the grid with {} work-group{} a dimension", stage.max_groups,
-                       stage.max_groups == 1 ? "" : "s");
+  // Later stages [from, to) in words, joined by `glue`.
+  std::string stagesInWords(size_t from, size_t to, const char* glue) const {
+    std::string out;
+    for (size_t i = from; i < to; ++i) {
+      const size_t groups = later_[i].max_groups;
+      out += fmt::format("{}{}", i == from ? "" : glue,
+                         !groups ? std::string("the optimised build")
+                                 : fmt::format("the grid with {} work-group{} a dimension", groups,
+                                               groups == 1 ? "" : "s"));
+    }
+    return out;
   }
 
   // Why the child gave no result: a signal, or the tool's own failure.
@@ -543,8 +549,9 @@ class DeviceScan {
   std::optional<clh::scan::ScanResult> partial_;  // the last result so far it sent
   std::string usage_error_, error_, stderr_text_;
   std::vector<clh::Finding> in_log_;  // what the simulator reported before the child was stopped
-  std::string smaller_;               // the smaller grids and builds run, in words
-  std::string not_tried_;             // those left for want of time, in words
+  std::vector<LaterStage> later_;     // the smaller grids and builds this scan allows
+  size_t ran_ = 0;                    // how many of them ran
+  bool out_of_time_ = false;          // the rest were left for want of time
 };
 
 // The options as given: 0, or the exit code of a usage error (said on stderr).

@@ -80,29 +80,32 @@ TEST(SanitizedCrash, ThePlainRunSurvivingMakesItTheTools) {
   EXPECT_NE(early.failing->findings.front().summary.find("before any case ran"), std::string::npos);
 }
 
-}  // namespace
+const std::string kFailedAsItRan =
+    "the instrumented kernel did not run: clEnqueueReadBuffer (CL_OUT_OF_RESOURCES)";
+
+// The sanitized case that failed as it ran, charged against a plain run that failed with `error`.
+UnitResult chargedAgainstPlainError(const std::string& error) {
+  UnitResult u = lost(FindingKind::tool_error, kFailedAsItRan);
+  const UnitResult plain =
+      lost(FindingKind::launch_error, "the kernel's execution failed: " + error);
+  chargeLostSanitizedCase(u, &plain);
+  return u;
+}
 
 // An instrumented launch that failed as it ran (NVIDIA: CL_OUT_OF_RESOURCES at the read after a
 // kernel's private array overran) is the kernel's launch failure when the same case run plain
 // fails with the same error, and stays the tool's when the plain run passes or fails otherwise.
 TEST(SanitizedCrash, ALaunchThatFailedAsItRanIsTheKernelsWhenThePlainRunFailsTheSame) {
-  const std::string ran =
-      "the instrumented kernel did not run: clEnqueueReadBuffer (CL_OUT_OF_RESOURCES)";
+  const std::string& ran = kFailedAsItRan;
   EXPECT_TRUE(lostSanitizedCase(lost(FindingKind::tool_error, ran)));
-  UnitResult u = lost(FindingKind::tool_error, ran);
-  UnitResult plain =
-      lost(FindingKind::launch_error, "the kernel's execution failed: CL_OUT_OF_RESOURCES");
-  chargeLostSanitizedCase(u, &plain);
+  UnitResult u = chargedAgainstPlainError("CL_OUT_OF_RESOURCES");
   EXPECT_EQ(u.failing->findings.front().kind, FindingKind::launch_error);
   EXPECT_EQ(u.status, Status::fail);
   EXPECT_NE(u.failing->findings.front().summary.find("the kernel's own launch failure"),
             std::string::npos)
       << u.failing->findings.front().summary;
 
-  UnitResult other = lost(FindingKind::tool_error, ran);
-  UnitResult plainOther =
-      lost(FindingKind::launch_error, "the kernel's execution failed: CL_INVALID_VALUE");
-  chargeLostSanitizedCase(other, &plainOther);
+  UnitResult other = chargedAgainstPlainError("CL_INVALID_VALUE");
   EXPECT_EQ(other.failing->findings.front().kind, FindingKind::tool_error);
   EXPECT_EQ(other.status, Status::tool_error);
 
@@ -111,3 +114,5 @@ TEST(SanitizedCrash, ALaunchThatFailedAsItRanIsTheKernelsWhenThePlainRunFailsThe
   chargeLostSanitizedCase(passed, &clean);
   EXPECT_EQ(passed.failing->findings.front().kind, FindingKind::tool_error);
 }
+
+}  // namespace
