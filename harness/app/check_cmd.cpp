@@ -42,6 +42,10 @@ void addRunOptions(CLI::App* cmd, const std::shared_ptr<CheckArgs>& a) {
   cmd->add_flag("--no-isolate", a->no_isolate,
                 "run in this process (a crashing kernel ends the run)");
   cmd->add_flag("--no-shrink", a->no_shrink, "report the first failing case without shrinking it");
+  cmd->add_option("--build-programs", check.build_programs,
+                  "distinct programs a spec's random cases may build where its sizes are build "
+                  "options, the lowest and highest options among them (default 8, 0: no limit)")
+      ->check(CLI::Range(0, 1000000));
 }
 
 // The checks beside the kernel's results: buffer and read modes, launch shapes, driver checks.

@@ -12,6 +12,7 @@
 
 #include "core/case.hpp"
 #include "core/fit.hpp"
+#include "core/program_budget.hpp"
 #include "core/shell.hpp"
 #include "core/sizes.hpp"
 
@@ -182,6 +183,8 @@ class UnitRun {
     const int cases =
         options_.cases > 0 ? options_.cases : (dev_.simulator ? spec_.sim_cases : spec_.cases);
     rc::Gen<Sizes> gen = sizesGen(spec_, dev_.simulator);
+    const uint64_t seed = propertySeed(options_.seed, spec_.name);
+    ProgramBudget programs(spec_, dev_.simulator, seed, options_.build_programs);
     // Shrinking often proposes sizes already run; a case is deterministic (its data come from
     // the seed and the sizes), so its outcome is reused instead of running the kernel again.
     std::map<Sizes, std::optional<CaseOutcome>> seen;
@@ -194,6 +197,7 @@ class UnitRun {
         ++outside;
         RC_DISCARD("outside the spec's domain");
       }
+      if (!programs.admit(sizes)) RC_DISCARD("a program past the unit's budget");
       auto known = seen.find(sizes);
       // A passing size drawn again counts once: discarded, so that the search draws another.
       // While shrinking, a discard is as good as a pass: neither makes the candidate a failure.
@@ -211,19 +215,34 @@ class UnitRun {
         RC_FAIL(c.findings.front().summary);
       }
     };
-    const PropertyEnd end = checkQuietly(
-        property, spec_.name, propertySeed(options_.seed, spec_.name), cases, options_.shrink);
-    if (!last_failure_ && end.gave_up && !too_large_ && drawnAgain > outside)
+    const PropertyEnd end = checkQuietly(property, spec_.name, seed, cases, options_.shrink);
+    if (std::string note = programs.note(); !note.empty())
+      u_.observations.push_back(std::move(note));
+    if (!last_failure_ && end.gave_up && !too_large_)
+      explainGaveUp(end, cases, seen.size(), {outside, drawnAgain, programs.refused()});
+    if (end.error) u_.message = "property error: " + end.why;
+  }
+
+  // Why the search ended before `cases` passing cases, from the draws it discarded.
+  struct Discards {
+    int outside = 0, drawn_again = 0, other_program = 0;
+  };
+  void explainGaveUp(const PropertyEnd& end, int cases, size_t distinct, const Discards& d) {
+    if (d.drawn_again > d.outside && d.drawn_again >= d.other_program)
       u_.message = fmt::format(
           "{} distinct cases, not {}: {} more draws gave only sizes already run (the domain "
           "holds few). ",
-          seen.size(), cases, drawnAgain);
-    else if (!last_failure_ && end.gave_up && !too_large_)
+          distinct, cases, d.drawn_again);
+    else if (d.other_program > d.outside)
+      u_.message = fmt::format(
+          "gave up after {} cases: most draws needed a program past the unit's budget of {} "
+          "({}). ",
+          end.successes, options_.build_programs, end.why);
+    else
       u_.message = fmt::format(
           "gave up after {} cases: the spec's constraints reject most generated sizes "
           "({})",
           end.successes, end.why);
-    if (end.error) u_.message = "property error: " + end.why;
   }
 
   // One case at `sizes` in every mode, its findings merged; none when its buffers cannot exist.

@@ -20,6 +20,10 @@ struct UnitOptions {
   /// generator keeps drawing sizes already run (a small domain: the message says so). Off: every
   /// draw counts, as `clharness check` has always counted them.
   bool distinct = false;
+  /// At most this many distinct programs (build-options texts) in the random cases, the lowest
+  /// and highest options of the domain among them (core/program_budget.hpp); 0: no limit. A
+  /// replay (`sizes`) runs its one case whatever its options.
+  int build_programs = 0;
   std::string tool = "clharness";                   ///< how the replay command names the tool
   std::function<void(const Sizes&)> on_case_start;  ///< called before each case (crash attribution)
   /// Each case runs once per entry (buffer and read modes); all must agree with the reference.

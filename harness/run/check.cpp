@@ -64,6 +64,7 @@ nlohmann::json journalOptions(const CheckOptions& o, const std::vector<Spec>& sp
           {"buffer_mode", o.buffer_mode},
           {"read_mode", o.read_mode},
           {"launch_shapes", o.launch_shapes},
+          {"build_programs", o.build_programs},
           {"sanitize", o.sanitize},
           {"shrink", o.shrink}};
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cl/tool.hpp"
+#include "core/program_budget.hpp"
 #include "report/formats.hpp"
 
 namespace clh {
@@ -22,6 +23,9 @@ struct CheckOptions {
   double timeout_s = 600;
   bool isolate = true;
   bool shrink = true;
+  /// Distinct programs (build-options texts) a unit's random cases may build; 0: no limit
+  /// (core/program_budget.hpp).
+  int build_programs = kDefaultBuildPrograms;
   /// Units run at once (each in its own processes); a GPU still takes one at a time.
   int jobs = 1;
   /// Units at once on one CPU device, within `jobs` (0: no limit of its own). Measured on a

@@ -140,6 +140,7 @@ UnitJob unitJob(const Spec& spec, const DeviceInfo& dev, const CheckOptions& o) 
   job.cases = o.cases;
   if (o.sizes) job.sizes = parseSizes(*o.sizes);
   job.shrink = o.shrink;
+  job.build_programs = o.build_programs;
   job.buffer_mode = o.buffer_mode;
   job.read_mode = o.read_mode;
   job.sanitize_plan = o.sanitize_plan;
@@ -331,10 +332,15 @@ std::vector<RunOptions> runModes(const std::string& bufferMode, const std::strin
 }
 
 void to_json(nlohmann::json& j, const UnitJob& job) {
-  j = {{"spec_file", job.spec_file}, {"device_id", job.device_id},
-       {"seed", job.seed},           {"cases", job.cases},
-       {"shrink", job.shrink},       {"buffer_mode", job.buffer_mode},
-       {"read_mode", job.read_mode}, {"control_build", job.control_build}};
+  j = {{"spec_file", job.spec_file},
+       {"device_id", job.device_id},
+       {"seed", job.seed},
+       {"cases", job.cases},
+       {"shrink", job.shrink},
+       {"build_programs", job.build_programs},
+       {"buffer_mode", job.buffer_mode},
+       {"read_mode", job.read_mode},
+       {"control_build", job.control_build}};
   putOptional(j, "sizes", job.sizes);
   if (!job.sanitize_plan.empty()) j["sanitize_plan"] = job.sanitize_plan;
   if (!job.source.empty()) j["source"] = job.source;
@@ -346,6 +352,7 @@ void from_json(const nlohmann::json& j, UnitJob& job) {
   job.seed = j.value("seed", job.seed);
   job.cases = j.value("cases", job.cases);
   job.shrink = j.value("shrink", job.shrink);
+  job.build_programs = j.value("build_programs", job.build_programs);
   job.buffer_mode = j.value("buffer_mode", job.buffer_mode);
   job.read_mode = j.value("read_mode", job.read_mode);
   job.control_build = j.value("control_build", job.control_build);

@@ -43,6 +43,7 @@ struct UnitJob {
   int cases = 0;
   std::optional<Sizes> sizes;
   bool shrink = true;
+  int build_programs = 0;  ///< CheckOptions::build_programs
   std::string buffer_mode = "default", read_mode = "default";
   /// Only build a plain kernel on the device and say so (the control after a compiler crash).
   bool control_build = false;
@@ -63,6 +64,7 @@ UnitOptions unitOptions(const ToolConfig& config, const Options& o) {
   uo.seed = o.seed;
   uo.cases = o.cases;
   uo.shrink = o.shrink;
+  uo.build_programs = o.build_programs;
   uo.tool = config.tool_name;
   uo.modes = runModes(o.buffer_mode, o.read_mode);
   if (o.sizes) {

@@ -1,7 +1,8 @@
 // The device session's reset and when runUnit uses it, on PoCL (Oclgrind for the one test that
 // says so): a reset session runs cases on a new context with rebuilt programs; a unit resets after
 // each case that ended on an OpenCL error from a command, and after nothing else; guard zones
-// catch stray writes in every buffer and read mode; the buffer pool hands out what fits.
+// catch stray writes in every buffer and read mode; the buffer pool hands out what fits; a unit
+// builds no more programs than its budget, and cases with the same options share one.
 #include "cl/session.hpp"
 
 #include <fmt/format.h>
@@ -11,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "cl/build_hook.hpp"
 #include "cl/devices.hpp"
 #include "cl/memory.hpp"
 #include "cl/unit.hpp"
@@ -181,6 +183,35 @@ TEST(Unit, NoResetAfterWrongResults) {
   EXPECT_GT(u.cases_run, 1);
   EXPECT_EQ(session.resets(), 0);
   EXPECT_FALSE(mentionsReset(u));
+}
+
+// get_global_local_id.yaml builds -DN={N} with N in [1, 64], and its work-group shape LR x LC free:
+// under a budget of three programs, the unit compiles at most three (counted by the build hook, the
+// seam every driver compile of the process goes through) and runs other cases on them, while its
+// 40 cases, unlimited, draw far more values of N.
+TEST(Unit, BuildsAtMostItsBudgetOfPrograms) {
+  const clh::DeviceInfo* dev = pocl();
+  if (!dev) GTEST_SKIP() << "no PoCL device here";
+  const clh::Spec s = clh::loadSpec(
+      std::string(CLHARNESS_SOURCE_ROOT) + "/specs/intermediate/get_global_local_id.yaml",
+      CLHARNESS_SOURCE_ROOT);
+  clh::DeviceSession session(*dev);
+  int builds = 0;
+  clh::setBuildHook([&](bool building) { builds += building; });
+  struct Unhook {
+    ~Unhook() { clh::setBuildHook({}); }
+  } unhook;
+  clh::UnitOptions o;
+  o.cases = 40;
+  o.build_programs = 3;
+  const clh::UnitResult u = clh::runUnit(session, s, o);
+  EXPECT_EQ(u.status, clh::Status::pass) << u.message;
+  EXPECT_GE(builds, 1);
+  EXPECT_LE(builds, 3);
+  EXPECT_GT(u.cases_run, builds) << "cases with the same options share one program";
+  bool said = false;
+  for (const auto& obs : u.observations) said |= obs.find("at most 3 a unit") != std::string::npos;
+  EXPECT_TRUE(said) << "the report does not say which programs ran";
 }
 
 TEST(Unit, NoResetOnTheSimulator) {

@@ -95,6 +95,18 @@ TEST(Job, SeedsAndSizesCrossAsNumbers) {
   EXPECT_EQ(g.reference_first, grade.reference_first);
 }
 
+// A unit's budget of programs reaches its child (a child without it would build every program).
+TEST(Job, TheUnitsBudgetOfProgramsCrosses) {
+  clh::UnitJob unit;
+  unit.build_programs = 3;
+  EXPECT_EQ(nlohmann::json(unit).get<clh::UnitJob>().build_programs, 3);
+  unit.build_programs = 0;
+  EXPECT_EQ(nlohmann::json(unit).get<clh::UnitJob>().build_programs, 0);
+  clh::CheckOptions check;
+  check.build_programs = 5;
+  EXPECT_EQ(clh::unitOptions(clh::ToolConfig{}, check).build_programs, 5);
+}
+
 TEST(Job, ACpuLimitEndsTheChildAsATimeout) {
   clh::ChildOptions o;
   o.cpu_limit_s = 1;
