@@ -135,11 +135,11 @@ TEST(Shards, TwoGradeShardsCoverEverySubmissionOnce) {
   fs::remove_all(dir);
   fs::create_directories(dir / "in");
   const std::string subs = std::string(CLHARNESS_SOURCE_ROOT) + "/tests/grade/submissions/vadd/";
-  const std::vector<std::string> names = {"off_by_one", "swapped_params", "three_params",
-                                          "missing_bounds_check", "uninitialized_default"};
+  // Three submissions split two and one; the split is the point, not the devices or the cases.
+  const std::vector<std::string> names = {"off_by_one", "swapped_params", "three_params"};
   for (const auto& n : names) fs::copy_file(subs + n + ".cl", dir / "in" / (n + ".cl"));
   const std::string common = "grade --assignment vadd " + (dir / "in").string() +
-                             " --device pocl --cases 3 --allow-unassessed";
+                             " --device pocl --no-sanitize --cases 1 --allow-unassessed";
   std::multiset<std::string> seen;
   size_t sizes[2] = {0, 0};
   for (int k = 0; k < 2; ++k) {

@@ -49,8 +49,9 @@ TEST(GradeTool, SandboxRefusedGradesWithLimitsOnlySaidEverywhere) {
   const fs::path dir = freshDir("sandbox-", "limits");
   const fs::path sub = referenceSubmission(dir);
   const fs::path out = dir / "out";
+  // Its point is what the files say: Oclgrind's process alone.
   const ToolRun r = runToolWithEnv(kRefused, "grade --assignment vadd " + sub.string() +
-                                                 " --format gradescope --cases 5 "
+                                                 " --format gradescope --device Oclgrind --cases 5 "
                                                  "--out " +
                                                  out.string());
   ASSERT_EQ(r.code, 0) << r.out;

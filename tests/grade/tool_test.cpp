@@ -121,6 +121,11 @@ void gradeAssignment(const std::string& name, const std::string& extra = "") {
   ASSERT_EQ(r.code, 0) << r.out;
   json ref = readJson(out / (name + ".json"));
   EXPECT_EQ(ref["points"], ref["max_points"]) << r.out;
+  // The reference ran to its end in each of its three processes: PoCL, the sanitizer on PoCL (its
+  // sizes are its own, the same at any --cases: ReferenceSolutions... leaves it to here) and
+  // Oclgrind.
+  ASSERT_EQ(ref["devices"].size(), 3u) << ref["devices"].dump(2);
+  for (const auto& d : ref["devices"]) EXPECT_EQ(d["end"], "completed") << d.dump();
   int faulty = 0;
   for (const auto& e : fs::directory_iterator(kSubmissions + "/" + name)) {
     if (e.path().extension() != ".cl") continue;
@@ -140,19 +145,75 @@ void gradeAssignment(const std::string& name, const std::string& extra = "") {
       << r.out;
 }
 
+// A kernel whose parameter list is not the assignment's (two of vadd's batch): the feedback says
+// so first, `clean` is not earned by a kernel the simulator never ran, names are the student's, and
+// replay lines name the assignment and the device briefly.
+void expectInterfaceFeedback(const fs::path& out) {
+  json three = readJson(out / "three_params.json");
+  EXPECT_EQ(three["points"], 10) << three.dump(2);
+  EXPECT_EQ(three["items"][2]["blocked_by"], "correct");
+  std::string md = readText(out / "three_params.md");
+  EXPECT_NE(md.find("## Your kernel's parameters differ"), std::string::npos) << md;
+  EXPECT_NE(md.find("takes 3 parameters"), std::string::npos) << md;
+  std::string swapped = readText(out / "swapped_params.md");
+  EXPECT_NE(swapped.find("another order"), std::string::npos) << swapped;
+  EXPECT_NE(swapped.find("Replay: `clharness grade --assignment vadd swapped_params.cl --device "),
+            std::string::npos)
+      << swapped;
+  EXPECT_EQ(swapped.find("--device '^"), std::string::npos) << swapped;
+}
+
+// A results failure on a real device gets a source line: the simulator replays the smallest
+// failing case with the wrong elements watched, and names the statement that wrote one (mmul's
+// off_by_one), or says that none did (vadd's swapped_params, whose output is never written).
+void expectStatementThatWrote(const fs::path& mmulOut) {
+  std::string md = readText(mmulOut / "off_by_one.md");
+  EXPECT_NE(md.find("Replayed on the simulator, where each store is watched: C[0, 0] was last "
+                    "written by line 8 (`C[i * N + j] = tmp;`)"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("  - line 8 of `off_by_one.cl`: `C[i * N + j] = tmp;`"), std::string::npos)
+      << md;
+  json g = readJson(mmulOut / "off_by_one.json");
+  bool traced = false;
+  for (const auto& d : g["devices"])
+    if (d.contains("trace"))
+      traced = d["simulator"].get<bool>() && d["trace"]["elements"][0]["stores"] == 1 &&
+               d["trace"]["elements"][0]["on_simulator"] == "wrong";
+  EXPECT_TRUE(traced) << g["devices"].dump(2);
+}
+
+// Every reference solution at the rubric's own case counts, as an instructor runs it, on PoCL and
+// Oclgrind; `cases: N` is N distinct cases on each (a size the generator draws again is not
+// counted: it used to repeat itself, 4 distinct of 8 on the simulator). The sanitizer's run is
+// left to the batches below, which grade each reference with it at the same seed: its sizes are
+// its own, the same whatever the case count.
 TEST(GradeTool, ReferenceSolutionsScoreFullMarksOnEveryDevice) {
   REQUIRE_DEVICES();
   fs::path out = freshDir("references");
   for (const char* name : {"vadd", "mmul", "mmul_tiled", "pi"}) {
     SCOPED_TRACE(name);
-    // The rubric's own case counts, as an instructor runs it.
-    ToolRun r = tool(std::string("grade --assignment ") + name + " " + kRoot +
-                     "/kernels/assignments/" + name + ".cl --out " + (out / name).string());
+    ToolRun r =
+        tool(std::string("grade --assignment ") + name + " " + kRoot + "/kernels/assignments/" +
+             name + ".cl --no-sanitize --out " + (out / name).string());
     ASSERT_EQ(r.code, 0) << r.out;
     json g = readJson(out / name / (std::string(name) + ".json"));
-    EXPECT_EQ(g["points"], 100) << readText(out / name / (std::string(name) + ".md"));
-    ASSERT_EQ(g["devices"].size(), 3u);  // PoCL, the sanitizer on PoCL, Oclgrind
-    for (const auto& d : g["devices"]) EXPECT_EQ(d["end"], "completed") << d.dump();
+    const std::string md = readText(out / name / (std::string(name) + ".md"));
+    EXPECT_EQ(g["points"], 100) << md;
+    ASSERT_EQ(g["devices"].size(), 2u);  // PoCL, Oclgrind
+    const std::string rubric = readText(kRoot + "/specs/assignments/" + name + ".rubric");
+    std::smatch real, simulated;
+    ASSERT_TRUE(std::regex_search(rubric, real, std::regex(R"(\ncases: (\d+))")));
+    ASSERT_TRUE(std::regex_search(rubric, simulated, std::regex(R"(\nsimulator_cases: (\d+))")));
+    for (const auto& d : g["devices"]) {
+      EXPECT_EQ(d["end"], "completed") << d.dump();
+      EXPECT_EQ(d["cases_asked"], std::stoi((d["simulator"].get<bool>() ? simulated : real)[1]));
+      EXPECT_EQ(d["distinct_cases"], d["cases_asked"]) << d.dump();
+      EXPECT_EQ(d["unit"]["cases_run"], d["cases_asked"]) << "each distinct case ran once";
+      EXPECT_NE(md.find(": completed, " + d["cases_asked"].dump() + " distinct cases"),
+                std::string::npos)
+          << md;
+    }
     for (const auto& i : g["items"]) EXPECT_EQ(i["result"], "pass") << i.dump();
   }
 }
@@ -161,6 +222,8 @@ TEST(GradeTool, ReferenceSolutionsScoreFullMarksOnEveryDevice) {
 // each. The hang only has to reach its limit: --timeout 2 stops it after 2 s on PoCL, then 4 s
 // rerun alone with the limit doubled (the simulator's shortened try is 5 s whatever the limit); a
 // hang that no limit stopped would never end the batch. The correct cases stay far inside 2 s.
+// Its feedback is read here too, rather than graded again in tests of their own: the interface
+// (three_params, swapped_params) and the statement-that-wrote trace of an unwritten output.
 TEST(GradeTool, VaddFaultsLoseTheRightItemsAndTheBatchSurvives) {
   REQUIRE_DEVICES();
   gradeAssignment("vadd", "--timeout 2");
@@ -210,6 +273,12 @@ TEST(GradeTool, VaddFaultsLoseTheRightItemsAndTheBatchSurvives) {
             std::string::npos)
       << offByOne;
   EXPECT_NE(offByOne.find("(guard zone, global memory)"), std::string::npos) << offByOne;
+
+  expectInterfaceFeedback(out);
+  std::string unwritten = readText(out / "swapped_params.md");
+  EXPECT_NE(unwritten.find("where each store is watched: no statement of your kernel wrote b[0]"),
+            std::string::npos)
+      << unwritten;
 }
 
 // A submission is built from its own text only: including the reference solution (by a relative
@@ -221,8 +290,10 @@ TEST(GradeTool, IncludesAreRefusedAndLeakNothing) {
   fs::copy_file(kSubmissions + "/vadd/include_reference.cl", in / "relative.cl");
   fs::copy_file(kSubmissions + "/vadd/file_leak.cl", in / "leak.cl");
   std::ofstream(in / "absolute.cl") << "#include \"" << kRoot << "/kernels/assignments/vadd.cl\"\n";
-  ToolRun r =
-      tool("grade --assignment vadd " + in.string() + " --out " + out.string() + " --cases 4");
+  // A refused file never reaches a device: Oclgrind alone, whose process costs a tenth of PoCL's,
+  // times the reference for the batch.
+  ToolRun r = tool("grade --assignment vadd " + in.string() + " --out " + out.string() +
+                   " --device Oclgrind --cases 4");
   ASSERT_EQ(r.code, 0) << r.out;
   const std::string passwd = readText("/etc/passwd");
   const std::string firstPasswdLine = passwd.substr(0, passwd.find('\n'));
@@ -243,29 +314,6 @@ TEST(GradeTool, IncludesAreRefusedAndLeakNothing) {
       EXPECT_EQ(text.find(kRoot), std::string::npos) << "a path of the grading machine";
     }
   }
-}
-
-// A kernel whose parameter list is not the assignment's: the feedback says so first, `clean` is
-// not earned by a kernel the simulator never ran, and names are the student's.
-TEST(GradeTool, TheInterfaceComesFirstAndALaunchErrorEarnsNoClean) {
-  REQUIRE_DEVICES();
-  fs::path out = freshDir("interface");
-  ToolRun r = tool("grade --assignment vadd " + kSubmissions + "/vadd/three_params.cl " +
-                   kSubmissions + "/vadd/swapped_params.cl --out " + out.string() + " --cases 6");
-  ASSERT_EQ(r.code, 0) << r.out;
-  json three = readJson(out / "three_params.json");
-  EXPECT_EQ(three["points"], 10) << three.dump(2);
-  EXPECT_EQ(three["items"][2]["blocked_by"], "correct");
-  std::string md = readText(out / "three_params.md");
-  EXPECT_NE(md.find("## Your kernel's parameters differ"), std::string::npos) << md;
-  EXPECT_NE(md.find("takes 3 parameters"), std::string::npos) << md;
-  std::string swapped = readText(out / "swapped_params.md");
-  EXPECT_NE(swapped.find("another order"), std::string::npos) << swapped;
-  // Replay lines name the assignment and the device briefly.
-  EXPECT_NE(swapped.find("Replay: `clharness grade --assignment vadd swapped_params.cl --device "),
-            std::string::npos)
-      << swapped;
-  EXPECT_EQ(swapped.find("--device '^"), std::string::npos) << swapped;
 }
 
 // With no simulator and the sanitizer off, a rubric with a simulator item is refused unless the
@@ -293,6 +341,7 @@ TEST(GradeTool, UnassessableItemsAreRefusedUnlessAllowed) {
   EXPECT_NE(csv.find(",70,not assessed: clean\n"), std::string::npos) << csv;
 }
 
+// With the statement that wrote a wrong element (off_by_one), read from the same batch.
 TEST(GradeTool, MmulFaultsLoseTheRightItems) {
   REQUIRE_DEVICES();
   gradeAssignment("mmul");
@@ -301,6 +350,7 @@ TEST(GradeTool, MmulFaultsLoseTheRightItems) {
       << "first mismatches\n"
       << md;
   EXPECT_NE(md.find("smallest failing case `N="), std::string::npos) << md;
+  expectStatementThatWrote(fs::path(::testing::TempDir()) / "grade_tool_mmul");
 }
 
 TEST(GradeTool, TiledFaultsLoseTheRightItemsAndRacesShowBothLines) {
@@ -382,8 +432,10 @@ TEST(GradeTool, APrintfFloodIsTheKernelsTimeoutOnTheSimulatorToo) {
 TEST(GradeTool, GradescopeResultsJson) {
   REQUIRE_DEVICES();
   fs::path out = freshDir("gradescope");
+  // Its point is the file's format: Oclgrind alone finds the out-of-bounds access.
   ToolRun r = tool("grade --assignment vadd " + kSubmissions +
-                   "/vadd/off_by_one.cl --format gradescope --cases 5 --out " + out.string());
+                   "/vadd/off_by_one.cl --format gradescope --device Oclgrind --cases 5 --out " +
+                   out.string());
   ASSERT_EQ(r.code, 0) << r.out;
   json gs = readJson(out / "results.json");
   json g = readJson(out / "off_by_one.json");
@@ -435,11 +487,16 @@ TEST(GradeTool, AnInterruptedBatchGradesOnlyWhatIsMissing) {
   fs::copy_file(kSubmissions + "/vadd/infinite_loop.cl", in / "c_hangs.cl");
   fs::copy_file(kRoot + "/kernels/assignments/vadd.cl", in / "d_reference.cl");
 
-  // One at a time, with a long limit: the batch is still on the hang when it is interrupted.
+  // One at a time, with a long limit: the batch is still on the hang when it is interrupted. Its
+  // point is the batch, not the devices: PoCL alone, without the sanitizer, in every run (a grade
+  // is kept only where the options it depends on are the same).
   std::string outArg = "--out=" + out.string();
+  const std::string pocl = "--device=Portable Computing Language";
+  const std::string onPocl = " '" + pocl + "' --no-sanitize --allow-unassessed";
   std::vector<std::string> argv = {CLHARNESS_TOOL, "grade", "--assignment", "vadd",
                                    in.string(),    outArg,  "--jobs",       "1",
                                    "--cases",      "5",     "--timeout",    "120"};
+  argv.insert(argv.end(), {pocl, "--no-sanitize", "--allow-unassessed"});
   std::vector<char*> args;
   for (auto& a : argv) args.push_back(a.data());
   args.push_back(nullptr);
@@ -469,8 +526,8 @@ TEST(GradeTool, AnInterruptedBatchGradesOnlyWhatIsMissing) {
 
   // The rerun grades the hang to its end: --timeout 2, the smallest limit any test here uses.
   std::string before = readText(out / "a_reference.json");
-  ToolRun again =
-      tool("grade --assignment vadd " + in.string() + " " + outArg + " --cases 5 --timeout 2");
+  ToolRun again = tool("grade --assignment vadd " + in.string() + " " + outArg +
+                       " --cases 5 --timeout 2" + onPocl);
   ASSERT_EQ(again.code, 0) << again.out;
   EXPECT_NE(again.out.find("2 to grade, 2 already graded (kept)"), std::string::npos) << again.out;
   EXPECT_EQ(readText(out / "a_reference.json"), before) << "a finished grade is not redone";
@@ -484,8 +541,8 @@ TEST(GradeTool, AnInterruptedBatchGradesOnlyWhatIsMissing) {
 
   // A changed submission is graded again; the others are kept.
   std::ofstream(in / "d_reference.cl", std::ios::app) << "\n// edited\n";
-  ToolRun third =
-      tool("grade --assignment vadd " + in.string() + " " + outArg + " --cases 5 --timeout 2");
+  ToolRun third = tool("grade --assignment vadd " + in.string() + " " + outArg +
+                       " --cases 5 --timeout 2" + onPocl);
   EXPECT_NE(third.out.find("1 to grade, 3 already graded (kept)"), std::string::npos) << third.out;
 }
 
