@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "cl/build_hook.hpp"
+#include "cl/unit_environment.hpp"
 #include "cl/unit.hpp"
 #include "core/shell.hpp"
 #include "core/sizes.hpp"
@@ -74,6 +75,9 @@ class IsolatedFamily {
     // Making a context and the driver's compiles are timed on their own, generous limit.
     co.slow_idle_s = std::min(args_.timeout_s, args_.build_timeout_s) * (confirming_ >= 0 ? 2 : 1);
     co.slow_marker = "\"build_start\"";
+    // Fewer of PoCL's compiles (cl/unit_environment.hpp); a shape replayed for the driver section
+    // gets the same settings as the family it came from.
+    co.env = unitEnvironment();
     return co;
   }
 
