@@ -40,6 +40,10 @@ std::vector<std::string> unitEnvironment() {
   return environmentWithDefaults(environ, unitDriverDefaults());
 }
 
+bool casesWithoutSpecialisation(const Spec& spec) {
+  return spec.build_options.find('{') == std::string::npos;
+}
+
 std::vector<std::string> unitDefaultsApplied() {
   const std::vector<std::string> own = listOf(environ);
   std::vector<std::string> out;

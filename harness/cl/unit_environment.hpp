@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "core/spec.hpp"
+
 namespace clh {
 
 /// The driver settings of a unit's process ("NAME=VALUE"): PoCL builds one work-group function
@@ -22,6 +24,14 @@ std::vector<std::string> environmentWithDefaults(const char* const* parent_env,
 
 /// This process's environment with unitDriverDefaults(): ChildOptions::env of a unit's process.
 std::vector<std::string> unitEnvironment();
+
+/// Whether the cases unit of `spec` gets unitDriverDefaults(): not when its build options name a
+/// parameter (`-DN={N}`). Each case is then a program of its own, launched with one local size,
+/// so specialisation costs no compile more, and PoCL's unspecialised code was measured dearer to
+/// build and run there (intermediate_mul_local: 28 CPU-s with specialisation, 36 without;
+/// docs/performance.md). A launch-shape unit always gets them: one program, up to 100 local
+/// sizes.
+bool casesWithoutSpecialisation(const Spec& spec);
 
 /// The defaults of unitDriverDefaults() this process's environment does not set ("NAME=VALUE"):
 /// what a run says it changed (empty when the user set every one).

@@ -141,14 +141,20 @@ std::optional<std::string> unitSettingsNote(const DeviceInfo& dev, bool cases_is
   if (applied.empty() || dev.platform != "Portable Computing Language") return std::nullopt;
   std::string list;
   for (const auto& a : applied) list += (list.empty() ? "" : " ") + a;
-  return std::string("the units' processes (") +
-         (cases_isolated ? "cases and launch shapes"
-                         : "launch shapes; --no-isolate ran the cases in "
-                           "this process, without it") +
-         ") ran with " + list +
+  const std::string with =
+      cases_isolated ? "the launch-shape units and the cases of specs whose build options name no "
+                       "parameter"
+                     : "the launch-shape units";
+  const std::string without = cases_isolated
+                                  ? "the driver checks, and the cases of specs that build a "
+                                    "program per case, ran without it"
+                                  : "the driver checks and the cases (--no-isolate: in this "
+                                    "process) ran without it";
+  return with + " ran with " + list +
          ", set by clharness where the environment does not set it: PoCL compiled one work-group "
-         "function per kernel instead of one per local size, so its GFLOP/s here are of code not "
-         "specialised to a local size; the driver checks ran without it";
+         "function per kernel instead of one per local size, so their GFLOP/s are of code not "
+         "specialised to a local size; " +
+         without;
 }
 
 }  // namespace

@@ -123,7 +123,7 @@ bool plainKernelBuildsOn(const ToolConfig& config, const Spec& spec, const Devic
   job.control_build = true;
   ChildOptions co;
   co.timeout_s = 120;
-  co.env = unitEnvironment();  // the unit's own driver settings, as in the build that crashed
+  if (casesWithoutSpecialisation(spec)) co.env = unitEnvironment();  // as in the crashed build
   const JobRun run = runJob({config.exe}, "__unit", job, out.string(), co);
   const bool built = std::any_of(run.events.begin(), run.events.end(), [](const auto& j) {
     return j.value("event", "") == "control_built";
@@ -158,7 +158,9 @@ UnitResult runIsolatedOnce(const ToolConfig& config, const Spec& spec, const Dev
                                              o.sanitize_plan.empty() ? "" : "-sanitize");
   ChildOptions co;
   co.timeout_s = o.timeout_s;
-  co.env = unitEnvironment();  // fewer of PoCL's compiles (cl/unit_environment.hpp)
+  // Fewer of PoCL's compiles where a program is launched with several local sizes
+  // (cl/unit_environment.hpp).
+  if (casesWithoutSpecialisation(spec)) co.env = unitEnvironment();
   JobRun run;
   {
     // Beside the run's other children, or alone when confirming a timeout.

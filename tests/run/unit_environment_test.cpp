@@ -1,6 +1,6 @@
-// The unit processes' driver defaults reach the units (cases and launch shapes) and never the
-// driver checks: each process of a check is started as a stand-in program that writes down the
-// environment it was given.
+// The unit processes' driver defaults reach the units (launch shapes, and cases unless each case
+// builds a program of its own) and never the driver checks: each process of a check is started as
+// a stand-in program that writes down the environment it was given.
 #include "cl/unit_environment.hpp"
 
 #include <gtest/gtest.h>
@@ -95,6 +95,18 @@ TEST(UnitEnvironment, TheUnitsGetTheSettingAndTheDriverChecksNever) {
   // The driver checks' process: PoCL hangs on a local size of 0 with the setting.
   EXPECT_EQ(p.driverChecksValue(), std::nullopt);
   EXPECT_EQ(unitDefaultsApplied(), (std::vector<std::string>{"POCL_WORK_GROUP_SPECIALIZATION=0"}));
+}
+
+TEST(UnitEnvironment, CasesThatBuildAProgramEachKeepPoclsDefault) {
+  SavedVariable saved;
+  ::unsetenv(kSetting);
+  Processes p;
+  p.spec.build_options = "-DN={N} -DTS=4";  // one program per case, launched with one local size
+  EXPECT_FALSE(casesWithoutSpecialisation(p.spec));
+  EXPECT_EQ(p.unitValue(), std::nullopt);
+  EXPECT_EQ(p.launchValue(), "0");  // one program, many local sizes
+  p.spec.build_options = "-DTS=4";
+  EXPECT_TRUE(casesWithoutSpecialisation(p.spec));
 }
 
 TEST(UnitEnvironment, AValueTheUserSetWins) {
