@@ -7,8 +7,8 @@
 #include <optional>
 
 #include "cl/build_hook.hpp"
-#include "cl/unit_environment.hpp"
 #include "cl/unit.hpp"
+#include "cl/unit_environment.hpp"
 #include "core/shell.hpp"
 #include "core/sizes.hpp"
 #include "launch/json.hpp"
@@ -58,6 +58,7 @@ class IsolatedFamily {
     const auto started = std::chrono::steady_clock::now();
     while (first_ < end_)
       if (!runChild()) break;
+    noteShapesNotRun();
     run_.seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return std::move(run_);
@@ -84,8 +85,9 @@ class IsolatedFamily {
   // Runs one child and decides from how it ended: true when another child runs.
   bool runChild() {
     const int stop_at = confirming_ >= 0 ? confirming_ + 1 : end_;
-    const LaunchJob job{spec_.file,       dev_.identity(),        stop_at,    first_, args_.seed,
-                        args_.no_results, args_.simulator_checks, args_.kinds};
+    const LaunchJob job{
+        spec_.file,       dev_.identity(),        stop_at,     first_,        args_.seed,
+        args_.no_results, args_.simulator_checks, args_.kinds, skip_must_run_};
     const ChildOptions co = childOptions();
     JobRun job_run;
     {
@@ -141,8 +143,15 @@ class IsolatedFamily {
         e.phase = j.value("phase", "");
       } else if (ev == "shape") {
         run_.result.shapes.push_back(launch::shapeCheckFromJson(j.at("check")));
+        const ShapeCheck& c = run_.result.shapes.back();
+        // A launch that had to run ran and its process lived: the expected deaths are not a row.
+        if (c.prediction.mustSucceed() &&
+            c.got == launch::Outcome{launch::Stage::completion, CL_SUCCESS})
+          expected_deaths_ = 0;
         e.running.reset();
         ++e.received;
+      } else if (ev == "not_run") {
+        run_.not_run.push_back(j.value("index", -1));
       } else if (ev == "restart") {
         e.restart_at = j.value("next", first_);
       } else if (const auto inside = clh::buildEventState(ev)) {
@@ -240,6 +249,7 @@ class IsolatedFamily {
           lost.index, first_stall_s_, idle_s));
     if (child.signal && !last_words.empty()) how += " (" + last_words + ")";
     chargeDeath(lost, child, ev.phase, how);
+    countExpectedDeath(lost);
     run_.result.shapes.push_back(std::move(lost));
     first_ = run_.result.shapes.back().index + 1;
     if (child.timed_out && run_.result.shapes.back().prediction.mustSucceed()) {
@@ -288,6 +298,28 @@ class IsolatedFamily {
     }
   }
 
+  // A shape that must run and died as the spec expects of its kernel adds to the row; one that
+  // died otherwise ends it. At kExpectedDeathsBeforeSkipping the children launch no more shapes
+  // that must run: each would cost a new process to die the same way.
+  void countExpectedDeath(const ShapeCheck& lost) {
+    if (!lost.prediction.mustSucceed()) return;
+    expected_deaths_ = lost.spec_expected ? expected_deaths_ + 1 : 0;
+    if (expected_deaths_ >= kExpectedDeathsBeforeSkipping) skip_must_run_ = true;
+  }
+
+  // What the family did not try, in the report's words: silence would read as shapes that passed.
+  void noteShapesNotRun() {
+    if (run_.not_run.empty()) return;
+    std::string list;
+    for (size_t i = 0; i < run_.not_run.size(); ++i)
+      list += (i ? ", #" : "#") + std::to_string(run_.not_run[i]);
+    run_.result.notes.push_back(fmt::format(
+        "after {} shapes in a row that must run died as the spec expects of its kernel, the {} "
+        "later shapes that must run were not launched ({}): each would have cost a new process to "
+        "die the same way; the shapes the specification forbids were still enqueued and judged",
+        kExpectedDeathsBeforeSkipping, run_.not_run.size(), list));
+  }
+
   const ToolConfig& config_;
   const LaunchRunOptions& args_;
   const Spec& spec_;
@@ -302,6 +334,8 @@ class IsolatedFamily {
   // timeout stands: a busy machine is not a driver stuck on a launch (-1: no such rerun now).
   int confirming_ = -1;
   double first_stall_s_ = 0;
+  int expected_deaths_ = 0;     // shapes that must run, died in a row as the spec expects
+  bool skip_must_run_ = false;  // the children launch no more shapes that must run
 };
 
 }  // namespace
@@ -321,7 +355,8 @@ void to_json(nlohmann::json& j, const LaunchJob& job) {
        {"seed", job.seed},
        {"no_results", job.no_results},
        {"simulator_checks", job.simulator_checks},
-       {"kinds", job.kinds}};
+       {"kinds", job.kinds},
+       {"skip_must_run", job.skip_must_run}};
 }
 
 void from_json(const nlohmann::json& j, LaunchJob& job) {
@@ -333,6 +368,7 @@ void from_json(const nlohmann::json& j, LaunchJob& job) {
   job.no_results = j.value("no_results", job.no_results);
   job.simulator_checks = j.value("simulator_checks", job.simulator_checks);
   job.kinds = j.value("kinds", job.kinds);
+  job.skip_must_run = j.value("skip_must_run", job.skip_must_run);
 }
 
 int newFailures(const LaunchFamilyResult& r, const launch::KnownDeviations& known) {
