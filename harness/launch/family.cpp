@@ -373,6 +373,10 @@ class FamilyLoop {
     check.kernel = launch::kernelLimits(built.kernel, device_.device);
     check.prediction = launch::predictLaunch(r_.launch.device, check.kernel, built.info.program,
                                              check.shape.config);
+    if (options_.skip_must_run && args_set && check.prediction.mustSucceed()) {
+      if (options_.on_shape_not_run) options_.on_shape_not_run(check);
+      return true;
+    }
     if (options_.on_shape_start) options_.on_shape_start(check, "enqueue");
     const bool context_broken = args_set && !enqueueShape(check, built);
     check.conforms = check.prediction.accepts(check.got);

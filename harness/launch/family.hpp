@@ -98,6 +98,13 @@ struct LaunchFamilyOptions {
   std::function<void(const ShapeCheck& partial, const char* phase)> on_shape_start;
   /// Called after each shape with its check.
   std::function<void(const ShapeCheck&)> on_shape_done;
+  /// Shapes predicted to run (Prediction::mustSucceed) whose arguments were set are not enqueued:
+  /// the family's runner has seen the kernel die as its spec expects, shape after shape, and
+  /// each such shape would only die so again (launch/run.cpp). on_shape_not_run gets each, with
+  /// its prediction; it is not in the result's shapes. Shapes the specification forbids are still
+  /// enqueued and judged.
+  bool skip_must_run = false;
+  std::function<void(const ShapeCheck&)> on_shape_not_run;
   /// Called once the launch is known and before any shape runs (kinds, omitted, notes filled).
   std::function<void(const LaunchFamilyResult&)> on_ready;
   /// Changes the device's limits before anything is predicted. Only for testing that a wrong

@@ -8,7 +8,7 @@
 
 #include "cl/build_hook.hpp"
 #include "cl/unit.hpp"
-#include "core/shell.hpp"
+#include "cl/unit_environment.hpp"
 #include "core/sizes.hpp"
 #include "launch/json.hpp"
 #include "proc/child.hpp"
@@ -57,6 +57,7 @@ class IsolatedFamily {
     const auto started = std::chrono::steady_clock::now();
     while (first_ < end_)
       if (!runChild()) break;
+    noteShapesNotRun();
     run_.seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return std::move(run_);
@@ -74,14 +75,18 @@ class IsolatedFamily {
     // Making a context and the driver's compiles are timed on their own, generous limit.
     co.slow_idle_s = std::min(args_.timeout_s, args_.build_timeout_s) * (confirming_ >= 0 ? 2 : 1);
     co.slow_marker = "\"build_start\"";
+    // Fewer of PoCL's compiles (cl/unit_environment.hpp); a shape replayed for the driver section
+    // gets the same settings as the family it came from.
+    co.env = unitEnvironment();
     return co;
   }
 
   // Runs one child and decides from how it ended: true when another child runs.
   bool runChild() {
     const int stop_at = confirming_ >= 0 ? confirming_ + 1 : end_;
-    const LaunchJob job{spec_.file,       dev_.identity(),        stop_at,    first_, args_.seed,
-                        args_.no_results, args_.simulator_checks, args_.kinds};
+    const LaunchJob job{
+        spec_.file,       dev_.identity(),        stop_at,     first_,        args_.seed,
+        args_.no_results, args_.simulator_checks, args_.kinds, skip_must_run_};
     const ChildOptions co = childOptions();
     JobRun job_run;
     {
@@ -137,8 +142,15 @@ class IsolatedFamily {
         e.phase = j.value("phase", "");
       } else if (ev == "shape") {
         run_.result.shapes.push_back(launch::shapeCheckFromJson(j.at("check")));
+        const ShapeCheck& c = run_.result.shapes.back();
+        // A launch that had to run ran and its process lived: the expected deaths are not a row.
+        if (c.prediction.mustSucceed() &&
+            c.got == launch::Outcome{launch::Stage::completion, CL_SUCCESS})
+          expected_deaths_ = 0;
         e.running.reset();
         ++e.received;
+      } else if (ev == "not_run") {
+        run_.not_run.push_back(j.value("index", -1));
       } else if (ev == "restart") {
         e.restart_at = j.value("next", first_);
       } else if (const auto inside = clh::buildEventState(ev)) {
@@ -236,6 +248,7 @@ class IsolatedFamily {
           lost.index, first_stall_s_, idle_s));
     if (child.signal && !last_words.empty()) how += " (" + last_words + ")";
     chargeDeath(lost, child, ev.phase, how);
+    countExpectedDeath(lost);
     run_.result.shapes.push_back(std::move(lost));
     first_ = run_.result.shapes.back().index + 1;
     if (child.timed_out && run_.result.shapes.back().prediction.mustSucceed()) {
@@ -284,6 +297,28 @@ class IsolatedFamily {
     }
   }
 
+  // A shape that must run and died as the spec expects of its kernel adds to the row; one that
+  // died otherwise ends it. At kExpectedDeathsBeforeSkipping the children launch no more shapes
+  // that must run: each would cost a new process to die the same way.
+  void countExpectedDeath(const ShapeCheck& lost) {
+    if (!lost.prediction.mustSucceed()) return;
+    expected_deaths_ = lost.spec_expected ? expected_deaths_ + 1 : 0;
+    if (expected_deaths_ >= kExpectedDeathsBeforeSkipping) skip_must_run_ = true;
+  }
+
+  // What the family did not try, in the report's words: silence would read as shapes that passed.
+  void noteShapesNotRun() {
+    if (run_.not_run.empty()) return;
+    std::string list;
+    for (size_t i = 0; i < run_.not_run.size(); ++i)
+      list += (i ? ", #" : "#") + std::to_string(run_.not_run[i]);
+    run_.result.notes.push_back(fmt::format(
+        "after {} shapes in a row that must run died as the spec expects of its kernel, the {} "
+        "later shapes that must run were not launched ({}): each would have cost a new process to "
+        "die the same way; the shapes the specification forbids were still enqueued and judged",
+        kExpectedDeathsBeforeSkipping, run_.not_run.size(), list));
+  }
+
   const ToolConfig& config_;
   const LaunchRunOptions& args_;
   const Spec& spec_;
@@ -298,6 +333,8 @@ class IsolatedFamily {
   // timeout stands: a busy machine is not a driver stuck on a launch (-1: no such rerun now).
   int confirming_ = -1;
   double first_stall_s_ = 0;
+  int expected_deaths_ = 0;     // shapes that must run, died in a row as the spec expects
+  bool skip_must_run_ = false;  // the children launch no more shapes that must run
 };
 
 }  // namespace
@@ -317,7 +354,8 @@ void to_json(nlohmann::json& j, const LaunchJob& job) {
        {"seed", job.seed},
        {"no_results", job.no_results},
        {"simulator_checks", job.simulator_checks},
-       {"kinds", job.kinds}};
+       {"kinds", job.kinds},
+       {"skip_must_run", job.skip_must_run}};
 }
 
 void from_json(const nlohmann::json& j, LaunchJob& job) {
@@ -329,142 +367,7 @@ void from_json(const nlohmann::json& j, LaunchJob& job) {
   job.no_results = j.value("no_results", job.no_results);
   job.simulator_checks = j.value("simulator_checks", job.simulator_checks);
   job.kinds = j.value("kinds", job.kinds);
-}
-
-int newFailures(const LaunchFamilyResult& r, const launch::KnownDeviations& known) {
-  int n = 0;
-  for (const auto& c : r.shapes) n += !known.uncovered(c).empty();
-  return n;
-}
-
-int failingShapes(const LaunchFamilyResult& r) {
-  int n = 0;
-  for (const auto& c : r.shapes) n += !launch::failureKeys(c).empty();
-  return n;
-}
-
-bool unexpectedFailure(const FamilyRun& run) {
-  if (!run.result.failure) return false;
-  const auto expected = expectedFindings(*run.spec, *run.device);
-  return std::find(expected.begin(), expected.end(), run.result.failure->kind) == expected.end();
-}
-
-std::string launchReplay(const std::string& tool, const FamilyRun& run, int shape) {
-  return fmt::format(
-      "{} launch {} --device {} --seed {} --shape {}", tool, shellQuote(run.spec->file),
-      shellQuote(exactDeviceRegex(run.device->displayName())), run.result.seed, shape);
-}
-
-namespace {
-
-// The children could not run the family: a driver that took them down while setting up (a
-// compiler crash), or a child that could not start. Nothing is known of the kernel here.
-void familyCouldNotRun(UnitResult& u, const FamilyRun& run) {
-  Finding f;
-  f.kind = FindingKind::tool_error;
-  f.device = u.device;
-  f.summary = fmt::format("{} failed while running the launch family, not the kernel: {}",
-                          driverName(*run.device), run.error);
-  CaseOutcome c;
-  c.sizes = run.result.sizes;
-  c.findings.push_back(std::move(f));
-  u.failing = std::move(c);
-  u.status = Status::tool_error;
-  u.message = fmt::format("the launch family stopped after {} shape(s): {} ({})",
-                          run.result.shapes.size(), run.error, driverName(*run.device));
-}
-
-// The family's summary line: how many shapes ran, were checked, and failed whose way.
-std::string familySummary(const FamilyRun& run, int checked, int kernel_failures,
-                          int driver_failures) {
-  const LaunchFamilyResult& r = run.result;
-  std::string families;
-  for (const auto& k : r.kinds) families += (families.empty() ? "" : ", ") + k;
-  std::string message = fmt::format(
-      "{} launch shapes ({}) of the case {}: {} launches had their results checked; {} shape(s) "
-      "failed in a way that is the kernel's; {} shape(s) got a driver answer the specification "
-      "does not allow (the driver section lists them){}{}{}",
-      r.shapes.size(), families, formatSizes(r.sizes), checked, kernel_failures, driver_failures,
-      r.specExpected()
-          ? fmt::format("; {} failed as the spec expects of its kernel", r.specExpected())
-          : "",
-      run.restarts ? fmt::format("; {} child process(es) died and were replaced", run.restarts)
-                   : "",
-      run.fresh_starts
-          ? fmt::format("; {} shape(s) whose command failed were followed by a new process (a "
-                        "context the failure may have spoilt)",
-                        run.fresh_starts)
-          : "");
-  for (const auto& note : r.notes) message += "; " + note;
-  return message;
-}
-
-// One finding per kind of kernel failure, on its first shape; the unit replays the first.
-void chargeKernelFailures(UnitResult& u, const ToolConfig& config, const FamilyRun& run) {
-  const LaunchFamilyResult& r = run.result;
-  CaseOutcome c;
-  c.sizes = r.sizes;
-  const launch::KnownDeviations none;
-  for (const auto& g : launch::groupFailures(r, none)) {
-    const ShapeCheck& s = *g.shapes.front();
-    if (launch::chargedToDriver(s)) continue;
-    const std::string where =
-        fmt::format("{} shape(s) like #{} {}", g.shapes.size(), s.index, s.text);
-    if (g.key.results.empty()) {
-      Finding f;
-      f.kind = s.died.empty()        ? FindingKind::launch_error
-               : s.died == "timeout" ? FindingKind::timeout
-                                     : FindingKind::crash;
-      f.device = u.device;
-      f.kernel = run.spec->launches.at(0).kernel;
-      f.summary = fmt::format("{}: a launch that must run got {}", where, s.gotText());
-      c.findings.push_back(std::move(f));
-    } else {
-      for (const auto& rf : s.result_findings) {
-        Finding g2 = rf;
-        g2.summary = fmt::format("{} (got {}): {}", where, s.gotText(), g2.summary);
-        c.findings.push_back(std::move(g2));
-      }
-    }
-    if (u.replay.empty()) u.replay = launchReplay(config.tool_name, run, s.index);
-  }
-  u.failing = std::move(c);
-  u.status = Status::fail;
-}
-
-}  // namespace
-
-UnitResult launchUnit(const ToolConfig& config, const FamilyRun& run, uint64_t seed) {
-  const LaunchFamilyResult& r = run.result;
-  UnitResult u = unitFor(*run.spec, *run.device, seed, "launch");
-  u.seconds = run.seconds;
-  u.cases_run = static_cast<int>(r.shapes.size());
-  if (!run.error.empty()) {
-    familyCouldNotRun(u, run);
-    return u;
-  }
-  if (r.failure) {
-    u.status = Status::skipped;
-    u.message = unexpectedFailure(run)
-                    ? "no launch shape ran: " + r.failure->summary + " (the spec's cases report it)"
-                    : "no launch shape ran: " + r.failure->summary + ", as the spec expects";
-    return u;
-  }
-  // The kernel's verdict: the launches that must run, their results, and what the spec expects of
-  // its kernel. What the driver answered to launches the specification forbids goes to the
-  // driver section (launch::chargedToDriver), never here.
-  int checked = 0, kernel_failures = 0, driver_failures = 0;
-  for (const auto& c : r.shapes) {
-    checked += c.results_checked;
-    if (launch::failureKeys(c).empty()) continue;
-    (launch::chargedToDriver(c) ? driver_failures : kernel_failures) += 1;
-  }
-  u.message = familySummary(run, checked, kernel_failures, driver_failures);
-  if (kernel_failures == 0)
-    u.status = Status::pass;
-  else
-    chargeKernelFailures(u, config, run);
-  return u;
+  job.skip_must_run = j.value("skip_must_run", job.skip_must_run);
 }
 
 }  // namespace clh

@@ -38,6 +38,9 @@ struct LaunchJob {
   bool no_results = false;
   bool simulator_checks = false;
   std::vector<std::string> kinds;
+  /// Enqueue no shape that must run (LaunchFamilyOptions::skip_must_run); each is sent as the
+  /// event `not_run`.
+  bool skip_must_run = false;
 };
 void to_json(nlohmann::json& j, const LaunchJob& job);
 void from_json(const nlohmann::json& j, LaunchJob& job);
@@ -52,9 +55,17 @@ struct FamilyRun {
   /// replaced.
   int fresh_starts = 0;
   int confirmed = 0;  ///< shapes rerun alone after a first try ran past the shape limit
+  /// Shapes that must run and were not launched after kExpectedDeathsBeforeSkipping of them in a
+  /// row died as the spec expects of its kernel (the family's notes say so).
+  std::vector<int> not_run;
   double seconds = 0;
   std::string error;  ///< the family could not run at all (not a driver's answer)
 };
+
+/// Shapes that must run and died in a row as the spec expects of its kernel (a crash it names)
+/// after which the family launches no more shapes that must run: each would cost a new process to
+/// die the same way. Shapes the specification forbids still run and are judged.
+inline constexpr int kExpectedDeathsBeforeSkipping = 3;
 
 /// Runs the shapes in child processes of `config.exe`, writing their JSON lines under `scratch`.
 FamilyRun runLaunchIsolated(const ToolConfig& config, const LaunchRunOptions& options,

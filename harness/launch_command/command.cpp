@@ -148,6 +148,10 @@ int runChildFamily(const clh::ToolConfig& config, const clh::LaunchJob& a,
   options.on_shape_done = [&channel](const ShapeCheck& c) {
     channel.send("shape", {{"check", clh::launch::toJson(c)}});
   };
+  options.skip_must_run = a.skip_must_run;
+  options.on_shape_not_run = [&channel](const ShapeCheck& c) {
+    channel.send("not_run", {{"index", c.index}});
+  };
   LaunchFamilyResult r =
       clh::launch::runLaunchFamily(session, spec, sizes, a.shapes, a.seed, options);
   r.shapes.clear();  // already sent one by one
@@ -213,10 +217,14 @@ std::vector<FamilyRun> runFamilies(const clh::ToolConfig& config,
     for (const auto& dev : devices) {
       runs.push_back(clh::runLaunchIsolated(config, run_options, spec, dev, scratch));
       const auto& r = runs.back().result;
-      std::cerr << fmt::format("[{}/{}] {} on {}: {} shapes, {} conforming, {} died ({:.1f} s){}\n",
-                               runs.size(), total, spec.name, dev.displayName(), r.shapes.size(),
-                               r.conforming(), r.died(), runs.back().seconds,
-                               r.failure ? " (not run)" : "");
+      const size_t not_run = runs.back().not_run.size();
+      std::cerr << fmt::format(
+          "[{}/{}] {} on {}: {} shapes, {} conforming, {} died{} ({:.1f} s){}\n", runs.size(),
+          total, spec.name, dev.displayName(), r.shapes.size(), r.conforming(), r.died(),
+          not_run
+              ? fmt::format(", {} not launched after the spec's expected crash repeated", not_run)
+              : "",
+          runs.back().seconds, r.failure ? " (not run)" : "");
     }
   std::error_code ec;
   fs::remove_all(scratch, ec);

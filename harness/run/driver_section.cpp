@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "cl/compile_watch.hpp"
+#include "cl/unit_environment.hpp"
 #include "core/files.hpp"
 #include "core/shell.hpp"
 #include "drivers/command.hpp"
@@ -132,6 +133,30 @@ void recheck(const ToolConfig& config, const CheckOptions& o, const DeviceInfo& 
   }
 }
 
+// What the units' processes ran with that the driver checks did not (cl/unit_environment.hpp),
+// said on PoCL, the driver that reads it: its launch shapes' answers and its GFLOP/s come from
+// code not specialised to each local size.
+std::optional<std::string> unitSettingsNote(const DeviceInfo& dev, bool cases_isolated) {
+  const std::vector<std::string> applied = unitDefaultsApplied();
+  if (applied.empty() || dev.platform != "Portable Computing Language") return std::nullopt;
+  std::string list;
+  for (const auto& a : applied) list += (list.empty() ? "" : " ") + a;
+  const std::string with =
+      cases_isolated ? "the launch-shape units and the cases of specs whose build options name no "
+                       "parameter"
+                     : "the launch-shape units";
+  const std::string without = cases_isolated
+                                  ? "the driver checks, and the cases of specs that build a "
+                                    "program per case, ran without it"
+                                  : "the driver checks and the cases (--no-isolate: in this "
+                                    "process) ran without it";
+  return with + " ran with " + list +
+         ", set by clharness where the environment does not set it: PoCL compiled one work-group "
+         "function per kernel instead of one per local size, so their GFLOP/s are of code not "
+         "specialised to a local size; " +
+         without;
+}
+
 }  // namespace
 
 DriverReport deviceDriverSection(const ToolConfig& config, const CheckOptions& o,
@@ -152,6 +177,7 @@ DriverReport deviceDriverSection(const ToolConfig& config, const CheckOptions& o
   } else {
     in.notes.push_back("the driver checks did not run (--no-driver-checks)");
   }
+  if (const auto note = unitSettingsNote(dev, o.isolate)) in.notes.push_back(*note);
   in.rows_replay = fmt::format("{} semantics --device {}", config.tool_name,
                                shellQuote(exactDeviceRegex(dev.displayName())));
   for (const auto& run : fams) in.families.push_back(&run.result);

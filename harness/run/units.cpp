@@ -10,6 +10,7 @@
 
 #include "cl/build_hook.hpp"
 #include "cl/compile_watch.hpp"
+#include "cl/unit_environment.hpp"
 #include "core/files.hpp"
 #include "proc/child.hpp"
 #include "proc/gate.hpp"
@@ -122,6 +123,7 @@ bool plainKernelBuildsOn(const ToolConfig& config, const Spec& spec, const Devic
   job.control_build = true;
   ChildOptions co;
   co.timeout_s = 120;
+  if (casesWithoutSpecialisation(spec)) co.env = unitEnvironment();  // as in the crashed build
   const JobRun run = runJob({config.exe}, "__unit", job, out.string(), co);
   const bool built = std::any_of(run.events.begin(), run.events.end(), [](const auto& j) {
     return j.value("event", "") == "control_built";
@@ -157,6 +159,9 @@ UnitResult runIsolatedOnce(const ToolConfig& config, const Spec& spec, const Dev
                                              o.sanitize_plan.empty() ? "" : "-sanitize");
   ChildOptions co;
   co.timeout_s = o.timeout_s;
+  // Fewer of PoCL's compiles where a program is launched with several local sizes
+  // (cl/unit_environment.hpp).
+  if (casesWithoutSpecialisation(spec)) co.env = unitEnvironment();
   JobRun run;
   {
     // Beside the run's other children, or alone when confirming a timeout.

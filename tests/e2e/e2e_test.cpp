@@ -318,4 +318,56 @@ TEST(E2E, LaunchShapeThatHangsIsStoppedAndEndsTheFamily) {
       << family["notes"];
 }
 
+// The family's summary of `clharness launch SPEC --shapes N --json` on PoCL.
+nlohmann::json launchFamily(const std::string& name, int shapes, ToolRun* out) {
+  const std::string json = ::testing::TempDir() + "/launch-" + name + ".json";
+  *out = run("launch " + spec(name) + kPocl + " --shapes " + std::to_string(shapes) + " --json " +
+             json);
+  std::ifstream jf(json);
+  return nlohmann::json::parse(jf).at("families").at(0);
+}
+
+// A kernel that kills its process in every launch that must run: where the spec expects it, the
+// family stops paying a new process for each repeat after 3 in a row, and says which shapes it did
+// not launch; where it does not, every shape runs and each crash is the kernel's failure.
+TEST(E2E, ExpectedCrashesStopRepeatingInALaunchFamily) {
+  REQUIRE_POCL();
+  constexpr int kShapes = 12;
+  ToolRun unexpected;
+  const auto all = launchFamily("crash_every_launch", kShapes, &unexpected);
+  EXPECT_EQ(unexpected.code, 1) << unexpected.out;
+  EXPECT_EQ(all["shapes"], kShapes) << all;
+  EXPECT_GE(all["died"].get<int>(), 4) << all;  // enough crashes for the rule to act on
+  EXPECT_EQ(all["notes"].dump().find("not launched"), std::string::npos) << all["notes"];
+
+  ToolRun expected;
+  const auto cut = launchFamily("crash_every_launch_expected", kShapes, &expected);
+  EXPECT_EQ(cut["spec_expected"], 3) << cut;
+  EXPECT_EQ(cut["died"], 3) << cut;
+  std::string note;
+  for (const auto& n : cut["notes"])
+    if (n.get<std::string>().find("not launched") != std::string::npos) note = n.get<std::string>();
+  ASSERT_NE(note.find("after 3 shapes in a row that must run died as the spec expects"),
+            std::string::npos)
+      << cut["notes"];
+  // Every shape is either run or named as not launched.
+  const std::regex shape("#\\d+");
+  const auto named =
+      std::distance(std::sregex_iterator(note.begin(), note.end(), shape), std::sregex_iterator());
+  EXPECT_GE(named, 1) << note;
+  EXPECT_EQ(cut["shapes"].get<int>() + named, kShapes) << cut;
+
+  // In a check, the launch unit's verdict stays a pass and its message says what was not tried.
+  const std::string json = ::testing::TempDir() + "/check-expected-crash.json";
+  ToolRun check = run("check " + spec("crash_every_launch_expected") + kPocl +
+                      " --cases 1 --launch-shapes 12 --no-driver-checks --json " + json);
+  EXPECT_EQ(check.code, 0) << check.out;
+  std::ifstream jf(json);
+  for (const auto& u : nlohmann::json::parse(jf).at("units")) {
+    if (u.value("family", "") != "launch") continue;
+    EXPECT_EQ(u["status"], "pass") << u;
+    EXPECT_NE(u["message"].get<std::string>().find("were not launched (#"), std::string::npos) << u;
+  }
+}
+
 }  // namespace
