@@ -141,11 +141,13 @@ std::pair<int, double> endOfAProcessThatCatchesSigxcpu(bool held) {
 }
 
 // The kernel's SIGXCPU alone is caught and runs the process on to its hard limit; held, it ends
-// by SIGXCPU at the soft limit (CPU time, which a busy machine does not change).
+// by SIGXCPU at the soft limit (CPU time, which a busy machine does not change much: the CPU
+// time wait4 reports fell short of the hard limit by up to 0.14 s under load, hence 2.5, still
+// past the soft limit and the held process's end).
 TEST(Job, TheCpuLimitHoldsWhenTheProcessCatchesSigxcpu) {
   const auto [kernelOnly, kernelCpu] = endOfAProcessThatCatchesSigxcpu(false);
   EXPECT_EQ(kernelOnly, SIGKILL);
-  EXPECT_GE(kernelCpu, 2.9);
+  EXPECT_GE(kernelCpu, 2.5);
   const auto [held, heldCpu] = endOfAProcessThatCatchesSigxcpu(true);
   EXPECT_EQ(held, SIGXCPU);
   EXPECT_LT(heldCpu, 2.0);
