@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <optional>
 
@@ -11,6 +12,7 @@
 #include "cl/unit_environment.hpp"
 #include "core/sizes.hpp"
 #include "launch/json.hpp"
+#include "launch/spec_shapes.hpp"
 #include "proc/child.hpp"
 #include "proc/gate.hpp"
 
@@ -22,6 +24,18 @@ using launch::LaunchFamilyResult;
 using launch::ShapeCheck;
 
 namespace {
+
+// Whether a family's children get the units' driver settings: only when every kind it draws is a
+// kernel family (kernelFamilies(), the launch units of `check`, whose verdicts were compared with
+// and without them). Not for the driver-probing kinds: with the setting PoCL 3.1 answers a 0 in
+// the local size with a hang instead of a crash (docs/performance.md), and `clharness launch`
+// with no --kind draws them too.
+bool withoutSpecialisation(const std::vector<std::string>& kinds) {
+  const auto& measured = launch::kernelFamilies();
+  return !kinds.empty() && std::all_of(kinds.begin(), kinds.end(), [&](const std::string& k) {
+    return std::find(measured.begin(), measured.end(), k) != measured.end();
+  });
+}
 
 // What one child's events said: the shape it was running when it ended, and where it stopped.
 struct ChildEvents {
@@ -77,7 +91,7 @@ class IsolatedFamily {
     co.slow_marker = "\"build_start\"";
     // Fewer of PoCL's compiles (cl/unit_environment.hpp); a shape replayed for the driver section
     // gets the same settings as the family it came from.
-    co.env = unitEnvironment();
+    if (withoutSpecialisation(args_.kinds)) co.env = unitEnvironment();
     return co;
   }
 

@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 
+#include "launch/spec_shapes.hpp"
 #include "run/driver_section.hpp"
 #include "run/units.hpp"
 #include "support/scratch.hpp"
@@ -51,8 +52,12 @@ struct Processes {
     runUnitIsolated(config, spec, dev, CheckOptions{}, scratch.dir);
     return valueIn(scratch.dir / "__unit.env", kSetting);
   }
-  std::optional<std::string> launchValue() {
-    runLaunchIsolated(config, LaunchRunOptions{}, spec, dev, scratch.dir);
+  // A launch family of `check` draws the kernel families; `clharness launch` may draw any kind.
+  std::optional<std::string> launchValue(
+      const std::vector<std::string>& kinds = launch::kernelFamilies()) {
+    LaunchRunOptions o;
+    o.kinds = kinds;
+    runLaunchIsolated(config, o, spec, dev, scratch.dir);
     return valueIn(scratch.dir / "__launch.env", kSetting);
   }
   std::optional<std::string> driverChecksValue() {
@@ -92,8 +97,12 @@ TEST(UnitEnvironment, TheUnitsGetTheSettingAndTheDriverChecksNever) {
   Processes p;
   EXPECT_EQ(p.unitValue(), "0");
   EXPECT_EQ(p.launchValue(), "0");
-  // The driver checks' process: PoCL hangs on a local size of 0 with the setting.
+  // The driver checks' process: PoCL hangs on a local size of 0 with the setting. So do the
+  // launch families that may draw such a shape (`clharness launch`, every kind or --kind
+  // zero_local).
   EXPECT_EQ(p.driverChecksValue(), std::nullopt);
+  EXPECT_EQ(p.launchValue({}), std::nullopt);
+  EXPECT_EQ(p.launchValue({"spec", "zero_local"}), std::nullopt);
   EXPECT_EQ(unitDefaultsApplied(), (std::vector<std::string>{"POCL_WORK_GROUP_SPECIALIZATION=0"}));
 }
 
