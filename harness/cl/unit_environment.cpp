@@ -28,11 +28,15 @@ std::vector<std::string> listOf(const char* const* env) {
 
 }  // namespace
 
+void addDefaults(std::vector<std::string>& env, const std::vector<std::string>& defaults) {
+  for (const auto& d : defaults)
+    if (!setsName(env, d)) env.push_back(d);
+}
+
 std::vector<std::string> environmentWithDefaults(const char* const* parent_env,
                                                  const std::vector<std::string>& defaults) {
   std::vector<std::string> out = listOf(parent_env);
-  for (const auto& d : defaults)
-    if (!setsName(out, d)) out.push_back(d);
+  addDefaults(out, defaults);
   return out;
 }
 

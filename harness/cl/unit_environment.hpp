@@ -17,8 +17,11 @@ namespace clh {
 /// size of 0 with a hang instead of a crash when the variable is set (docs/performance.md).
 std::vector<std::string> unitDriverDefaults();
 
-/// `parent_env` (a null-terminated "NAME=VALUE" array such as `environ`) with each of
-/// `defaults` added whose NAME it does not set: a variable the user set wins.
+/// Adds to `env` ("NAME=VALUE" each) every one of `defaults` whose NAME it does not set: a
+/// variable the user set wins (a unit's process here, a grading process in grade/sandbox.cpp).
+void addDefaults(std::vector<std::string>& env, const std::vector<std::string>& defaults);
+
+/// `parent_env` (a null-terminated "NAME=VALUE" array such as `environ`) with addDefaults().
 std::vector<std::string> environmentWithDefaults(const char* const* parent_env,
                                                  const std::vector<std::string>& defaults);
 
@@ -29,8 +32,8 @@ std::vector<std::string> unitEnvironment();
 /// parameter (`-DN={N}`). Each case is then a program of its own, launched with one local size,
 /// so specialisation costs no compile more, and PoCL's unspecialised code was measured dearer to
 /// build and run there (intermediate_mul_local: 28 CPU-s with specialisation, 36 without;
-/// docs/performance.md). A launch-shape unit always gets them: one program, up to 100 local
-/// sizes.
+/// docs/performance.md). A launch family gets them when it draws only kernel families (one
+/// program, up to 100 local sizes; launch/run.cpp), as `check`'s launch units do.
 bool casesWithoutSpecialisation(const Spec& spec);
 
 /// The defaults of unitDriverDefaults() this process's environment does not set ("NAME=VALUE"):

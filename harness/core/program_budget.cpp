@@ -35,7 +35,7 @@ ProgramBudget::ProgramBudget(const Spec& spec, bool simulator, uint64_t seed, in
       expressions_(braceExpressions(spec.build_options)),
       most_(most),
       limited_(most > 0 && !expressions_.empty()) {
-  if (limited_) reserveEnds(spec, simulator, seed);
+  if (limited_) reserveEnds(simulator, seed);
 }
 
 std::vector<int64_t> ProgramBudget::optionValues(const Sizes& sizes) {
@@ -45,16 +45,16 @@ std::vector<int64_t> ProgramBudget::optionValues(const Sizes& sizes) {
   return values;
 }
 
-void ProgramBudget::reserveEnds(const Spec& spec, bool simulator, uint64_t seed) {
-  const auto gen = sizesGen(spec, simulator);
-  rc::Random random(hash64("build-programs:" + spec.name, seed));
+void ProgramBudget::reserveEnds(bool simulator, uint64_t seed) {
+  const auto gen = sizesGen(spec_, simulator);
+  rc::Random random(hash64("build-programs:" + spec_.name, seed));
   std::optional<Sizes> lowest, highest;
   std::vector<int64_t> low, high;
   std::lock_guard<std::mutex> drawing(generatorLock());
   for (int draw = 0; draw < kEndDraws; ++draw) {
     try {
       const Sizes s = gen(random.split(), rc::kNominalSize).value();
-      if (!inDomain(spec, env_, s, simulator, nullptr)) continue;
+      if (!inDomain(spec_, env_, s, simulator, nullptr)) continue;
       const std::vector<int64_t> v = optionValues(s);
       if (!lowest || v < low) {
         lowest = s;
@@ -70,7 +70,7 @@ void ProgramBudget::reserveEnds(const Spec& spec, bool simulator, uint64_t seed)
   for (const auto* s : {&lowest, &highest}) {
     if (!*s || static_cast<int>(admitted_.size()) >= most_) continue;
     env_.bind(**s);
-    std::string text = substituteBraces(spec.build_options, env_);
+    std::string text = substituteBraces(spec_.build_options, env_);
     if (std::find(admitted_.begin(), admitted_.end(), text) == admitted_.end())
       admitted_.push_back(std::move(text));
   }

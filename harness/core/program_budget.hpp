@@ -43,7 +43,7 @@ class ProgramBudget {
 
  private:
   std::vector<int64_t> optionValues(const Sizes& sizes);
-  void reserveEnds(const Spec& spec, bool simulator, uint64_t seed);
+  void reserveEnds(bool simulator, uint64_t seed);
 
   const Spec& spec_;
   ExprEnv env_;

@@ -1,12 +1,12 @@
 // The environment a grading process gets, and the sandbox as runChild's options (proc/child.hpp).
 #include "grade/sandbox.hpp"
 
-#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
 
 #include "cl/devices.hpp"
+#include "cl/unit_environment.hpp"
 #include "proc/child.hpp"
 #include "sim/tool_failure.hpp"
 
@@ -32,12 +32,7 @@ std::vector<std::string> childEnvironment(const char* const* parent_env, const s
     }
     if (keep) out.push_back(var);
   }
-  for (const auto& d : defaults) {
-    const std::string name = d.substr(0, d.find('=') + 1);
-    if (std::none_of(out.begin(), out.end(),
-                     [&](const std::string& v) { return v.rfind(name, 0) == 0; }))
-      out.push_back(d);
-  }
+  addDefaults(out, defaults);
   out.push_back("PATH=/usr/local/bin:/usr/bin:/bin");
   out.push_back("HOME=" + scratch);
   out.push_back("TMPDIR=" + scratch);

@@ -31,10 +31,7 @@ namespace {
 // the local size with a hang instead of a crash (docs/performance.md), and `clharness launch`
 // with no --kind draws them too.
 bool withoutSpecialisation(const std::vector<std::string>& kinds) {
-  const auto& measured = launch::kernelFamilies();
-  return !kinds.empty() && std::all_of(kinds.begin(), kinds.end(), [&](const std::string& k) {
-    return std::find(measured.begin(), measured.end(), k) != measured.end();
-  });
+  return !kinds.empty() && std::all_of(kinds.begin(), kinds.end(), launch::isKernelFamily);
 }
 
 // What one child's events said: the shape it was running when it ended, and where it stopped.

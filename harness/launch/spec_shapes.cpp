@@ -94,6 +94,11 @@ const std::vector<std::string>& kernelFamilies() {
   return families;
 }
 
+bool isKernelFamily(const std::string& kind) {
+  const auto& families = kernelFamilies();
+  return std::find(families.begin(), families.end(), kind) != families.end();
+}
+
 std::vector<std::string> specShapeKinds(const SpecLaunch& s) {
   const bool reqd = s.kernel.hasRequiredSize();
   std::vector<std::string> kinds = {"spec"};

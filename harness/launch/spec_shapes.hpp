@@ -73,6 +73,9 @@ struct SpecShape {
 /// per device among the driver checks.
 const std::vector<std::string>& kernelFamilies();
 
+/// Whether `kind` is one of kernelFamilies().
+bool isKernelFamily(const std::string& kind);
+
 /// The families that apply to this launch, in a fixed order.
 std::vector<std::string> specShapeKinds(const SpecLaunch& launch);
 
