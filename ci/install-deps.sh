@@ -10,8 +10,9 @@ packages=(
   libgtest-dev googletest librapidcheck-dev libbenchmark-dev
   libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libfmt-dev libmuparser-dev
   libseccomp-dev  # the grading sandbox's seccomp filter (harness/proc/sandbox.cpp)
-  # The sanitizer's rewrite (harness/sanitize): clang 15's parser, its headers and LLVM's.
-  libclang-cpp15-dev libclang-15-dev llvm-15-dev
+  # The sanitizer's rewrite (harness/sanitize): clang 15's parser, its headers and LLVM's; and
+  # clang 15's compiler (360 KB over those), which ci/build.sh prefers (docs/performance.md).
+  libclang-cpp15-dev libclang-15-dev llvm-15-dev clang-15
   chromium  # the HTML report's render test (tests/e2e/html_render_test.cpp)
   # A private Slurm cluster for cluster.slurm_array, and the CI files' YAML for ci.shard_scripts
   # (tests/cluster/). The test runs daemons of its own (ci/slurm/cluster.sh), not the system's.

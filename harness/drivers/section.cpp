@@ -74,8 +74,9 @@ std::vector<Group> groups(const SectionInput& in) {
   std::vector<Group> out;
   for (const auto* fam : in.families)
     for (auto& [key, shape] : driverFailures(*fam)) {
+      const auto& k = key;  // clang 15 captures no structured binding
       auto it =
-          std::find_if(out.begin(), out.end(), [&](const Group& g) { return g.key.sameKey(key); });
+          std::find_if(out.begin(), out.end(), [&](const Group& g) { return g.key.sameKey(k); });
       if (it == out.end()) {
         out.push_back({key, fam, shape, 0, {}});
         it = out.end() - 1;

@@ -163,7 +163,8 @@ std::vector<sock_filter> seccompProgram() {
     scmp_filter_ctx c;
     ~Free() { seccomp_release(c); }
   } release{ctx};
-  refuse(ctx, SCMP_SYS(socket), 1, SCMP_A0(SCMP_CMP_NE, AF_UNIX));
+  refuse(ctx, SCMP_SYS(socket), 1,
+         scmp_arg_cmp{0, SCMP_CMP_NE, AF_UNIX, 0});  // argument 0: the family
   for (int call : {SCMP_SYS(ptrace),
                    SCMP_SYS(process_vm_readv),
                    SCMP_SYS(process_vm_writev),
