@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <optional>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -217,6 +219,71 @@ uint64_t hash64Append(uint64_t h, std::string_view text) {
     h *= 1099511628211ull;
   }
   return h;
+}
+
+namespace {
+
+// The parameter's single value on a simulator, when its domain there is one value and the
+// parameters its bounds or formula use are fixed already.
+std::optional<int64_t> fixedOnSimulator(const ParamSpec& p, ExprEnv& env,
+                                        const std::set<std::string>& fixed) {
+  auto known = [&](const Expr& e) {
+    for (const auto& name : env.usedNames(e.text))
+      if (!fixed.count(name)) return false;
+    return true;
+  };
+  if (p.value) return known(*p.value) ? std::optional(env.evalInt(p.value->text)) : std::nullopt;
+  if (!p.one_of.empty())
+    return p.one_of.size() == 1 ? std::optional(p.one_of.front()) : std::nullopt;
+  const auto& r = p.sim_range ? p.sim_range : p.range;
+  if (!r || !known(r->first) || !known(r->second)) return std::nullopt;
+  const int64_t lo = env.evalInt(r->first.text);
+  return lo == env.evalInt(r->second.text) ? std::optional(lo) : std::nullopt;
+}
+
+}  // namespace
+
+bool oneWorkItemOnSimulator(const Spec& spec) try {
+  ExprEnv env(paramNames(spec));
+  std::set<std::string> fixed;
+  for (const ParamSpec& p : spec.params)
+    if (const auto v = fixedOnSimulator(p, env, fixed)) {
+      env.set(p.name, static_cast<double>(*v));
+      fixed.insert(p.name);
+    }
+  if (spec.launches.empty()) return false;
+  for (const LaunchSpec& launch : spec.launches) {
+    if (launch.global.empty()) return false;
+    for (const Expr& g : launch.global) {
+      for (const auto& name : env.usedNames(g.text))
+        if (!fixed.count(name)) return false;
+      if (env.evalInt(g.text) != 1) return false;
+    }
+  }
+  return true;
+} catch (const ExprError&) {
+  return false;  // a bound or size that is no integer: not provably one work-item
+}
+
+double flopsOfLargestSimulatorCase(const Spec& spec) {
+  if (!spec.flops) return 0;
+  try {
+    ExprEnv env(paramNames(spec));
+    for (const ParamSpec& p : spec.params) {
+      double v = 0;
+      if (p.value)
+        v = env.eval(p.value->text);
+      else if (!p.one_of.empty())
+        v = static_cast<double>(*std::max_element(p.one_of.begin(), p.one_of.end()));
+      else if (const auto& r = p.sim_range ? p.sim_range : p.range)
+        v = env.eval(r->second.text);
+      env.set(p.name, v);
+    }
+    const double flops = env.eval(spec.flops->text);
+    return std::isfinite(flops) && flops > 0 ? flops : 0;
+  } catch (const ExprError&) {
+    return 0;
+  }
 }
 
 }  // namespace clh

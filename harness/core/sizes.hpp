@@ -36,6 +36,16 @@ void completeDerived(const Spec& spec, ExprEnv& env, Sizes& sizes);
 /// On false, `why` says which rule failed.
 bool inDomain(const Spec& spec, ExprEnv& env, const Sizes& sizes, bool simulator, std::string* why);
 
+/// Whether every case a simulator can draw launches exactly one work-item in each launch: each
+/// global size uses only parameters whose simulator domain is one value, and is 1 there. False
+/// whenever that cannot be told without drawing (a range, several one_of values).
+bool oneWorkItemOnSimulator(const Spec& spec);
+
+/// The spec's `flops` at the largest sizes a simulator may draw (each range's upper end, the
+/// largest one_of value, formulas from those); 0 without `flops` or where it cannot be evaluated.
+/// An estimate of a simulator unit's longest case, for ordering work: not a domain point.
+double flopsOfLargestSimulatorCase(const Spec& spec);
+
 /// "N=17,TS=4" -> {N:17, TS:4}. Throws std::invalid_argument with a message.
 Sizes parseSizes(const std::string& text);
 /// {N:17, TS:4} -> "N=17,TS=4" (map order).

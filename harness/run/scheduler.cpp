@@ -22,7 +22,8 @@ void runTasks(const TaskPool& pool, const std::function<void(size_t task)>& run)
         std::unique_lock<std::mutex> lock(m);
         cv.wait(lock, [&] {
           if (remaining == 0 || (pool.stop && pool.stop())) return true;
-          for (size_t i = 0; i < pool.tasks; ++i) {
+          for (size_t k = 0; k < pool.tasks; ++k) {
+            const size_t i = pool.order.empty() ? k : pool.order[k];
             const size_t r = pool.resource_of(i);
             const size_t cap = pool.capacity ? pool.capacity(r) : 0;
             if (!started[i] && (cap == 0 || static_cast<size_t>(busy[r]) < cap)) {

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <vector>
 
 namespace clh {
 
@@ -15,11 +16,13 @@ struct TaskPool {
   /// number; no function: any number for every resource).
   std::function<size_t(size_t task)> resource_of;
   std::function<size_t(size_t resource)> capacity;
+  /// The order tasks are handed out in, a permutation of 0..tasks-1; empty: task order.
+  std::vector<size_t> order;
   /// Checked before each task is handed out: true stops handing out more (an interrupt).
   std::function<bool()> stop;
 };
 
-/// Runs `run(task)` for every task, in task order as far as the resources allow; returns when
+/// Runs `run(task)` for every task, in `order` as far as the resources allow; returns when
 /// every task handed out has ended.
 void runTasks(const TaskPool& pool, const std::function<void(size_t task)>& run);
 

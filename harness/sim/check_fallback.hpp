@@ -32,6 +32,12 @@ std::string formatSkippedChecks(const std::vector<OclgrindCheck>& checks);
 /// parseSkippedChecks of this process's kSkipChecksVariable.
 std::vector<OclgrindCheck> skippedChecksFromEnvironment();
 
+/// The note of a unit whose cases all launch one work-item (core/sizes.hpp,
+/// oneWorkItemOnSimulator): its process leaves the data-race check off, having nothing to look for.
+inline constexpr const char* kOneWorkItemNote =
+    "the simulator's data-race check was left off: every case launches a single work-item, and "
+    "a race needs two";
+
 /// What to leave off after a crash with every check on, in order: the uninitialized-value check
 /// alone (the one seen to crash), the data-race check alone, then both.
 std::vector<std::vector<OclgrindCheck>> checkFallbackOrder();

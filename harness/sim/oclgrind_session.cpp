@@ -72,8 +72,9 @@ OclgrindSession::OclgrindSession(std::string plugin_path, std::string log_path,
 
 std::vector<std::pair<std::string, std::string>> OclgrindSession::environment() const {
   auto on = [&](OclgrindCheck check) {
-    for (OclgrindCheck c : skipped_)
-      if (c == check) return "0";  // Oclgrind switches a check on for exactly "1"
+    for (const auto* list : {&skipped_, &left_off_})
+      for (OclgrindCheck c : *list)
+        if (c == check) return "0";  // Oclgrind switches a check on for exactly "1"
     return "1";
   };
   std::vector<std::pair<std::string, std::string>> env = {

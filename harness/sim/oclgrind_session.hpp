@@ -42,7 +42,7 @@ class OclgrindSession {
 
   /// The variables Oclgrind and the plugin read: OCLGRIND_PLUGINS, CLHARNESS_OCLGRIND_LOG,
   /// OCLGRIND_DATA_RACES=1, OCLGRIND_UNINITIALIZED=1, OCLGRIND_CHECK_API=1 (a check this process
-  /// was told to leave off, skippedChecks(), gets 0), OCLGRIND_MAX_WGSIZE and
+  /// was told to leave off, skippedChecks() or leaveOff(), gets 0), OCLGRIND_MAX_WGSIZE and
   /// OCLGRIND_UNIFORM_WRITES when set. For a child process's environment, or for applyToProcess().
   std::vector<std::pair<std::string, std::string>> environment() const;
 
@@ -77,6 +77,15 @@ class OclgrindSession {
   const std::vector<OclgrindCheck>& skippedChecks() const { return skipped_; }
   void setSkippedChecks(std::vector<OclgrindCheck> checks) { skipped_ = std::move(checks); }
 
+  /// Leaves a check off because no case of this process could show what it looks for; `why` says
+  /// so, for the report (leftOffNotes). Unlike skippedChecks(), nothing goes unlooked at. Before
+  /// applyToProcess().
+  void leaveOff(OclgrindCheck check, std::string why) {
+    left_off_.push_back(check);
+    left_off_notes_.push_back(std::move(why));
+  }
+  const std::vector<std::string>& leftOffNotes() const { return left_off_notes_; }
+
   /// Raises Oclgrind's largest work-group (OCLGRIND_MAX_WGSIZE, default 1024) to `items`; 0
   /// leaves Oclgrind's default. Before applyToProcess().
   void setMaxWorkGroupSize(size_t items) { max_work_group_size_ = items; }
@@ -101,6 +110,8 @@ class OclgrindSession {
   std::streamoff offset_ = 0;             ///< where the next drain starts reading
   std::optional<OclgrindChecks> checks_;  ///< the latest checks seen, for drains that see none
   std::vector<OclgrindCheck> skipped_;
+  std::vector<OclgrindCheck> left_off_;
+  std::vector<std::string> left_off_notes_;
   size_t max_work_group_size_ = 0;
   bool uniform_writes_ = false;
   std::string watch_file_;

@@ -616,6 +616,36 @@ TEST(CheckOnSimulator, AnIntraGroupRaceInASpecWithNoLocalSize) {
   EXPECT_TRUE(race) << u.dump(2);
   // The report says the simulator chose the work-groups.
   EXPECT_NE(u["observations"].dump().find("not Oclgrind's 1x1"), std::string::npos) << u.dump(2);
+  EXPECT_EQ(u["observations"].dump().find("data-race check was left off"), std::string::npos);
+}
+
+// The same kernel as a single work-item on the simulator: nothing to race with, so the unit's
+// process leaves Oclgrind's race detector off (a third of such a case's time) and says so.
+TEST(CheckOnSimulator, OneWorkItemLeavesTheRaceCheckOffAndSaysWhy) {
+  REQUIRE_DEVICE(kSimulator);
+  std::string json = temp("one_item_shared_slot.json");
+  ToolRun r = run("check " + fixture("specs/one_item_shared_slot.yaml") + " --device Oclgrind " +
+                  "--launch-shapes 0 --no-driver-checks --json " + json);
+  EXPECT_EQ(r.code, 0) << r.out;
+  const auto j = readJson(json);
+  const auto& u = j["units"][0];
+  EXPECT_EQ(u["status"], "pass") << u.dump(2);
+  EXPECT_NE(u["observations"].dump().find("data-race check was left off: every case launches a "
+                                          "single work-item"),
+            std::string::npos)
+      << u.dump(2);
+}
+
+// Units start on the simulator largest case first (a spec's flops at its simulator maxima), so
+// that a long one does not start last: one job, the spec without flops named first, starts second.
+TEST(CheckOnSimulator, TheUnitWithTheLargestCaseStartsFirst) {
+  REQUIRE_DEVICE(kSimulator);
+  ToolRun r = run("check " + fixture("specs/null_local_race.yaml") + " " +
+                  fixture("specs/one_item_shared_slot.yaml") +
+                  " --device Oclgrind --launch-shapes 0 --no-driver-checks --jobs 1");
+  const auto first = r.out.find("[1/2] sim_one_item_shared_slot on Oclgrind");
+  EXPECT_NE(first, std::string::npos) << r.out;
+  EXPECT_LT(first, r.out.find("[2/2] sim_null_local_race on Oclgrind")) << r.out;
 }
 
 // On PoCL (label device).

@@ -14,6 +14,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <tuple>
 
 #include "core_test_support.hpp"
 
@@ -266,6 +267,65 @@ TEST(SizesHash, SizesHashedInPiecesAreTheHashOfTheirText) {
       const uint64_t start = hash64("spec|", seed);
       EXPECT_EQ(hash64AppendSizes(start, s), hash64Append(start, formatSizes(s))) << formatSizes(s);
     }
+}
+
+// A spec of parameters (name, simulator lo, hi; or a formula) and one launch of `global`.
+Spec oneLaunch(const std::vector<std::tuple<std::string, std::string, std::string>>& params,
+               const std::vector<std::string>& global) {
+  Spec s;
+  for (const auto& [name, lo, hi] : params) {
+    ParamSpec p;
+    p.name = name;
+    if (hi.empty())
+      p.value = Expr{lo};
+    else
+      p.sim_range = p.range = std::pair{Expr{lo}, Expr{hi}};
+    s.params.push_back(p);
+  }
+  LaunchSpec launch;
+  for (const auto& g : global) launch.global.push_back(Expr{g});
+  s.launches.push_back(launch);
+  return s;
+}
+
+TEST(OneWorkItem, OnlyWhenEveryGlobalSizeIsOneOnEverySimulatorDraw) {
+  EXPECT_TRUE(oneWorkItemOnSimulator(oneLaunch({}, {"1"})));
+  EXPECT_TRUE(oneWorkItemOnSimulator(oneLaunch({{"R", "1", "1"}}, {"R", "1"})));
+  EXPECT_TRUE(
+      oneWorkItemOnSimulator(oneLaunch({{"N", "1025", "1025"}, {"R", "N-1024", ""}}, {"R"})));
+  EXPECT_FALSE(oneWorkItemOnSimulator(oneLaunch({}, {"2"})));
+  EXPECT_FALSE(oneWorkItemOnSimulator(oneLaunch({{"R", "1", "1"}}, {"R", "2"})));
+  EXPECT_FALSE(oneWorkItemOnSimulator(oneLaunch({{"R", "1", "4"}}, {"R"})));  // a range
+  EXPECT_FALSE(oneWorkItemOnSimulator(oneLaunch({{"N", "1", "4"}, {"R", "N", ""}}, {"R"})));
+  EXPECT_FALSE(oneWorkItemOnSimulator(oneLaunch({{"N", "1", "1"}}, {})));  // no global
+  Spec two = oneLaunch({{"R", "1", "1"}}, {"R"});
+  two.launches.push_back(two.launches.front());
+  EXPECT_TRUE(oneWorkItemOnSimulator(two));
+  two.launches.back().global = {Expr{"R+1"}};  // a second launch of two work-items
+  EXPECT_FALSE(oneWorkItemOnSimulator(two));
+  Spec simOnly = oneLaunch({{"R", "1", "1"}}, {"R"});
+  simOnly.params[0].range = std::pair{Expr{"1"}, Expr{"4"}};  // the device's range is wider
+  EXPECT_TRUE(oneWorkItemOnSimulator(simOnly));
+  simOnly.params[0].sim_range.reset();
+  EXPECT_FALSE(oneWorkItemOnSimulator(simOnly));
+  Spec chosen = oneLaunch({}, {"R"});
+  chosen.params.push_back(ParamSpec{.name = "R", .one_of = {1}});
+  EXPECT_TRUE(oneWorkItemOnSimulator(chosen));
+  chosen.params[0].one_of = {1, 2};
+  EXPECT_FALSE(oneWorkItemOnSimulator(chosen));
+}
+
+TEST(LargestSimulatorCase, FlopsAtEachParametersLargestSimulatorValue) {
+  Spec s = oneLaunch({{"N", "1", "16"}, {"H", "N/2", ""}}, {"N"});
+  s.params[0].range = std::pair{Expr{"1"}, Expr{"4096"}};  // the device's: not used
+  EXPECT_EQ(flopsOfLargestSimulatorCase(s), 0.0);          // no flops
+  s.flops = Expr{"2*N*N*H"};
+  EXPECT_EQ(flopsOfLargestSimulatorCase(s), 2.0 * 16 * 16 * 8);
+  s.params.push_back(ParamSpec{.name = "TS", .one_of = {2, 8, 4}});
+  s.flops = Expr{"N*TS"};
+  EXPECT_EQ(flopsOfLargestSimulatorCase(s), 16.0 * 8);
+  s.flops = Expr{"N*"};  // does not parse: no estimate, not an error
+  EXPECT_EQ(flopsOfLargestSimulatorCase(s), 0.0);
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // The task pool of a check run: every task runs once, and no resource ever holds more tasks at
-// once than its capacity, while a resource of no limit takes as many as there are threads.
+// once than its capacity, while a resource of no limit takes as many as there are threads; tasks
+// start in the order given.
 #include "run/scheduler.hpp"
 
 #include <gtest/gtest.h>
@@ -60,6 +61,20 @@ TEST(TaskPool, WithoutCapacitiesEveryResourceTakesAsManyAsThereAreThreads) {
   const Seen s = runPool(8, 1, 4, nullptr, 4);
   for (int n : s.runs) EXPECT_EQ(n, 1);
   EXPECT_EQ(s.most.at(0), 4);
+}
+
+TEST(TaskPool, OneThreadStartsTasksInTheGivenOrder) {
+  clh::TaskPool pool;
+  pool.tasks = 5;
+  pool.resource_of = [](size_t) { return size_t{0}; };
+  pool.order = {3, 0, 4, 1, 2};
+  std::vector<size_t> started;
+  clh::runTasks(pool, [&](size_t t) { started.push_back(t); });
+  EXPECT_EQ(started, pool.order);
+  pool.order.clear();
+  started.clear();
+  clh::runTasks(pool, [&](size_t t) { started.push_back(t); });
+  EXPECT_EQ(started, (std::vector<size_t>{0, 1, 2, 3, 4}));
 }
 
 }  // namespace
