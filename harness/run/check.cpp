@@ -12,7 +12,6 @@
 #include <fstream>
 #include <iostream>
 #include <mutex>
-#include <numeric>
 
 #include "core/replay_sizes.hpp"
 #include "core/run_folders.hpp"
@@ -189,19 +188,26 @@ class CheckRun {
     runTasks(pool, [this](size_t t) { runTask(t); });
   }
 
-  // The simulator's tasks first, the one whose largest case is largest first (an interpreter takes
-  // seconds per million operations: two such units were a third of the main job's warm run, and
-  // started in its middle they held its end); then the rest in spec order. Only the order work
-  // starts in: the report keeps spec and device order.
+  // Each device's tasks in turn, as in spec order, but the simulator's own largest case first: an
+  // interpreter takes seconds per million operations, and the two such units of the main job, a
+  // third of its warm run, started in its middle and held its end. The other devices keep spec
+  // order and their place in each turn (a GPU, one task at a time, is not left idle behind the
+  // simulator's). Only the order work starts in: the report keeps spec and device order.
   std::vector<size_t> taskOrder() const {
-    std::vector<double> cost(slots_.size(), -1);
-    for (size_t t = 0; t < slots_.size(); ++t)
-      if (devices_[t % devices_.size()].simulator)
-        cost[t] = flopsOfLargestSimulatorCase(specs_[t / devices_.size()]);
-    std::vector<size_t> order(slots_.size());
-    std::iota(order.begin(), order.end(), size_t{0});
-    std::stable_sort(order.begin(), order.end(),
-                     [&](size_t a, size_t b) { return cost[a] > cost[b]; });
+    const size_t n = devices_.size();
+    std::vector<std::vector<size_t>> own(n);  // each device's tasks
+    for (size_t t = 0; t < slots_.size(); ++t) own[t % n].push_back(t);
+    for (size_t d = 0; d < n; ++d) {
+      if (!devices_[d].simulator) continue;
+      std::vector<double> cost(slots_.size(), 0);
+      for (size_t t : own[d]) cost[t] = flopsOfLargestSimulatorCase(specs_[t / n]);
+      std::stable_sort(own[d].begin(), own[d].end(),
+                       [&](size_t a, size_t b) { return cost[a] > cost[b]; });
+    }
+    std::vector<size_t> order;
+    for (size_t turn = 0; order.size() < slots_.size(); ++turn)
+      for (size_t d = 0; d < n; ++d)
+        if (turn < own[d].size()) order.push_back(own[d][turn]);
     return order;
   }
 

@@ -16,6 +16,7 @@
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <set>
 #include <string>
 #include <thread>
@@ -675,6 +676,28 @@ TEST(PoclAuditTool, MulLocalWithoutItsFirstBarrierIsWrongOnTheDevice) {
   EXPECT_EQ(call["line"], 34);
   EXPECT_EQ(call["verdict"], "necessary") << r.out;
   EXPECT_EQ(call["devices"][0]["evidence"][0]["kind"], "wrong_result") << r.out;
+}
+
+// Beside another device, the simulator's largest case still starts first, and the other device
+// keeps spec order and its place in each turn: each device's first task starts before either's
+// second, whichever device the machine lists first.
+TEST(PoclAuditTool, TheSimulatorsOrderLeavesTheOtherDeviceItsTurn) {
+  REQUIRE_DEVICE(kPocl);
+  REQUIRE_DEVICE(kSimulator);
+  ToolRun r = run("check " + fixture("specs/null_local_race.yaml") + " " +
+                  fixture("specs/one_item_shared_slot.yaml") + " --device 'Oclgrind|" + kPocl +
+                  "' --launch-shapes 0 --no-driver-checks --jobs 1");
+  auto at = [&](const std::string& spec, const std::string& device) {
+    const std::regex line("\\[([0-9])/4\\] " + spec + " on " + device);
+    std::smatch m;
+    return std::regex_search(r.out, m, line) ? std::stoi(m[1]) : 0;
+  };
+  const int simFirst = at("sim_one_item_shared_slot", "Oclgrind"),
+            simSecond = at("sim_null_local_race", "Oclgrind"),
+            poclFirst = at("sim_null_local_race", kPocl),
+            poclSecond = at("sim_one_item_shared_slot", kPocl);
+  EXPECT_EQ(std::set<int>({simFirst, poclFirst}), std::set<int>({1, 2})) << r.out;
+  EXPECT_EQ(std::set<int>({simSecond, poclSecond}), std::set<int>({3, 4})) << r.out;
 }
 
 // With no simulator, the sanitizer's runs on PoCL decide where they can look: __local races.
