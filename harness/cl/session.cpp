@@ -307,7 +307,7 @@ std::vector<std::string> DeviceSession::takeSimulatorNotes() {
   std::vector<std::string> out;
   if (std::string skipped = skippedChecksNote(sim_->skippedChecks()); !skipped.empty())
     out.push_back(std::move(skipped));
-  for (const auto& n : sim_->leftOffNotes()) out.push_back(n);
+  for (const auto& off : sim_->leftOff()) out.push_back(off.second);
   for (auto& n : sim_notes_) out.push_back(std::move(n));
   auto listOf = [](const std::set<std::string>& shapes) {
     std::string list;

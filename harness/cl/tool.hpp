@@ -48,8 +48,11 @@ bool parseSeed(const std::string& text, uint64_t& out);
 /// The Oclgrind session of a process that runs on a simulator (nullptr for a real device): its
 /// checks on, its plugin loaded, findings logged to `log_path`. Oclgrind reads the environment
 /// when a context is created, so this comes before the DeviceSession. Throws
-/// std::runtime_error naming where it looked when the plugin is not found.
+/// std::runtime_error naming where it looked when the plugin is not found. `one_work_item`: every
+/// case of the process launches a single work-item (oneWorkItemOnSimulator), so the data-race
+/// check is left off, with kOneWorkItemNote for the report.
 std::unique_ptr<OclgrindSession> simulatorSession(const DeviceInfo& dev,
-                                                  const std::string& log_path);
+                                                  const std::string& log_path,
+                                                  bool one_work_item = false);
 
 }  // namespace clh

@@ -15,6 +15,13 @@ namespace {
 
 constexpr int kFullSize = 100;  // rapidcheck's largest size: ranges resized to it are not scaled
 
+// The parameter's range on a device or a simulator (its `simulator:` range where it has one);
+// nullptr for a parameter with no range (one_of, value).
+const std::pair<Expr, Expr>* rangeOn(const ParamSpec& p, bool simulator) {
+  if (simulator && p.sim_range) return &*p.sim_range;
+  return p.range ? &*p.range : nullptr;
+}
+
 int64_t ceilDiv(int64_t a, int64_t b) {
   return a >= 0 ? (a + b - 1) / b : -((-a) / b);
 }
@@ -96,7 +103,7 @@ rc::Gen<Sizes> sizesGen(const Spec& spec, bool simulator) {
         sizes[p.name] =
             p.one_of[*rc::gen::resize(kFullSize, rc::gen::inRange<size_t>(0, p.one_of.size()))];
       } else {
-        const auto& r = (simulator && p.sim_range) ? *p.sim_range : *p.range;
+        const auto& r = *rangeOn(p, simulator);
         int64_t lo = env->evalInt(r.first.text), hi = env->evalInt(r.second.text);
         int64_t m = p.multiple_of ? env->evalInt(p.multiple_of->text) : 1;
         if (m <= 0) m = 1;
@@ -135,7 +142,7 @@ bool inDomain(const Spec& spec, ExprEnv& env, const Sizes& sizes, bool simulator
     if (!p.one_of.empty() && std::find(p.one_of.begin(), p.one_of.end(), v) == p.one_of.end())
       return say(p.name + "=" + std::to_string(v) + " is not one of its values");
     if (p.range) {
-      const auto& r = (simulator && p.sim_range) ? *p.sim_range : *p.range;
+      const auto& r = *rangeOn(p, simulator);
       int64_t lo = env.evalInt(r.first.text), hi = env.evalInt(r.second.text);
       if (v < lo || v > hi)
         return say(p.name + "=" + std::to_string(v) + " is outside [" + std::to_string(lo) + ", " +
@@ -235,7 +242,7 @@ std::optional<int64_t> fixedOnSimulator(const ParamSpec& p, ExprEnv& env,
   if (p.value) return known(*p.value) ? std::optional(env.evalInt(p.value->text)) : std::nullopt;
   if (!p.one_of.empty())
     return p.one_of.size() == 1 ? std::optional(p.one_of.front()) : std::nullopt;
-  const auto& r = p.sim_range ? p.sim_range : p.range;
+  const auto* r = rangeOn(p, true);
   if (!r || !known(r->first) || !known(r->second)) return std::nullopt;
   const int64_t lo = env.evalInt(r->first.text);
   return lo == env.evalInt(r->second.text) ? std::optional(lo) : std::nullopt;
@@ -275,7 +282,7 @@ double flopsOfLargestSimulatorCase(const Spec& spec) {
         v = env.eval(p.value->text);
       else if (!p.one_of.empty())
         v = static_cast<double>(*std::max_element(p.one_of.begin(), p.one_of.end()));
-      else if (const auto& r = p.sim_range ? p.sim_range : p.range)
+      else if (const auto* r = rangeOn(p, true))
         v = env.eval(r->second.text);
       env.set(p.name, v);
     }

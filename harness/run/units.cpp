@@ -393,12 +393,9 @@ int runUnitChild(const ToolConfig& config, const UnitJob& job, JobChannel& chann
     spec.source = spec.source_path = job.source;  // an audit's mutant of the spec's kernel
   const DeviceInfo found = findDeviceAgain(config, job.device_id);
   const DeviceInfo* dev = &found;
-  std::unique_ptr<OclgrindSession> sim = simulatorSession(*dev, channel.path() + ".oclgrind.jsonl");
-  if (sim && job.sanitize_plan.empty() && oneWorkItemOnSimulator(spec)) {
-    // Oclgrind's race detector costs a third of such a case and cannot find anything there.
-    sim->leaveOff(OclgrindCheck::data_races, kOneWorkItemNote);
-    sim->applyToProcess();
-  }
+  std::unique_ptr<OclgrindSession> sim =
+      simulatorSession(*dev, channel.path() + ".oclgrind.jsonl",
+                       dev->simulator && job.sanitize_plan.empty() && oneWorkItemOnSimulator(spec));
   DeviceSession session(*dev, sim.get());
   if (job.control_build) {
     session.reset();  // a new context, and the plain probe kernel built and run in it

@@ -72,9 +72,10 @@ OclgrindSession::OclgrindSession(std::string plugin_path, std::string log_path,
 
 std::vector<std::pair<std::string, std::string>> OclgrindSession::environment() const {
   auto on = [&](OclgrindCheck check) {
-    for (const auto* list : {&skipped_, &left_off_})
-      for (OclgrindCheck c : *list)
-        if (c == check) return "0";  // Oclgrind switches a check on for exactly "1"
+    for (OclgrindCheck c : skipped_)
+      if (c == check) return "0";  // Oclgrind switches a check on for exactly "1"
+    for (const auto& off : left_off_)
+      if (off.first == check) return "0";
     return "1";
   };
   std::vector<std::pair<std::string, std::string>> env = {

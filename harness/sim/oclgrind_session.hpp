@@ -78,13 +78,12 @@ class OclgrindSession {
   void setSkippedChecks(std::vector<OclgrindCheck> checks) { skipped_ = std::move(checks); }
 
   /// Leaves a check off because no case of this process could show what it looks for; `why` says
-  /// so, for the report (leftOffNotes). Unlike skippedChecks(), nothing goes unlooked at. Before
+  /// so, for the report (leftOff). Unlike skippedChecks(), nothing goes unlooked at. Before
   /// applyToProcess().
   void leaveOff(OclgrindCheck check, std::string why) {
-    left_off_.push_back(check);
-    left_off_notes_.push_back(std::move(why));
+    left_off_.emplace_back(check, std::move(why));
   }
-  const std::vector<std::string>& leftOffNotes() const { return left_off_notes_; }
+  const std::vector<std::pair<OclgrindCheck, std::string>>& leftOff() const { return left_off_; }
 
   /// Raises Oclgrind's largest work-group (OCLGRIND_MAX_WGSIZE, default 1024) to `items`; 0
   /// leaves Oclgrind's default. Before applyToProcess().
@@ -110,8 +109,7 @@ class OclgrindSession {
   std::streamoff offset_ = 0;             ///< where the next drain starts reading
   std::optional<OclgrindChecks> checks_;  ///< the latest checks seen, for drains that see none
   std::vector<OclgrindCheck> skipped_;
-  std::vector<OclgrindCheck> left_off_;
-  std::vector<std::string> left_off_notes_;
+  std::vector<std::pair<OclgrindCheck, std::string>> left_off_;  ///< with why, for the report
   size_t max_work_group_size_ = 0;
   bool uniform_writes_ = false;
   std::string watch_file_;
