@@ -10,6 +10,9 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${BUILD_DIR:-$root/build}"
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+# ccache reuses objects compiled with a precompiled header (cmake/clharnessPch.cmake) only if
+# its sloppiness allows what such a compile does.
+export CCACHE_SLOPPINESS="${CCACHE_SLOPPINESS:-pch_defines,time_macros,include_file_mtime,include_file_ctime}"
 compiler=()
 if [ -z "${CXX:-}" ] && [ ! -f "$build/CMakeCache.txt" ] && command -v clang++-15 >/dev/null; then
   compiler=(-DCMAKE_CXX_COMPILER=clang++-15)
