@@ -147,7 +147,10 @@ struct Batch {
   bool sanitize = false;  ///< a sanitized run of each submission on each real device
   gr::TimePolicy policy;
   std::map<std::string, gr::ReferenceTimes> reference;  ///< per device identity (calibration)
-  std::map<std::string, std::string> refused;           ///< id -> why its file was not read
+  /// The calibration's whole run per device identity: the reference solution's file graded in the
+  /// batch too runs the same job, and this run stands for it (referenceRun).
+  std::map<std::string, gr::DeviceRun> reference_runs;
+  std::map<std::string, std::string> refused;  ///< id -> why its file was not read
   std::map<std::string, std::string> icd;  ///< device identity -> a vendors folder of its driver
   gr::SandboxState sandbox;
   std::vector<std::string> sandbox_inputs;  ///< what every grading process reads besides its own
@@ -413,7 +416,27 @@ void calibrate(Batch& b) {
         dev.displayName(), a.seen.cases.size(), secondsText(took), secondsText(slowest),
         secondsText(a.seen.build_s), b.policy.multiple, b.policy.case_floor_s);
     b.reference[dev.identity()] = a.seen;
+    b.reference_runs[dev.identity()] = a.run;
   }
+}
+
+// The calibration's run of the reference solution on `dev` when submission `s` is that very file
+// and its run there would be the same job (no simulator trace asked): the batch's seed and cases,
+// the same speed case; only the limits differed, and they were the wider ones. A copy of the
+// file elsewhere is graded in a process of its own, as any submission.
+std::optional<gr::DeviceRun> referenceRun(const Batch& b, const gr::Submission& s,
+                                          const clh::DeviceInfo& dev,
+                                          const std::optional<gr::SimulatorTrace>& trace) {
+  const auto it = b.reference_runs.find(dev.identity());
+  std::error_code ec;
+  if (trace || it == b.reference_runs.end() ||
+      !fs::equivalent(s.path, b.assignment.spec.source_path, ec))
+    return std::nullopt;
+  gr::DeviceRun run = it->second;
+  run.note =
+      "the reference solution's own file: its run that timed it for the batch's limits, "
+      "at the same seed and cases, is its grade here";
+  return run;
 }
 
 constexpr double kSanitizedScale = 4;  // a sanitized run's limits, in multiples of the run's
@@ -476,7 +499,9 @@ gr::Grade gradeOne(const Batch& b, const gr::Submission& s, const std::string& f
     const auto trace = dev.simulator ? gr::traceRequest(runs) : std::nullopt;
     const fs::path jobDir = b.scratch / (s.safe_id() + "." + dev.slug());
     Attempt a;
-    {
+    if (auto calibrated = referenceRun(b, s, dev, trace)) {
+      a.run = std::move(*calibrated);
+    } else {
       clh::RunGate::Turn beside(gate, false);
       a = runOnDevice(b, s.path, dev, policy, jobDir, trace, std::nullopt);
     }
@@ -626,7 +651,7 @@ struct BatchSlot {
 class GradeCommand {
  public:
   GradeCommand(const clh::ToolConfig& config, const GradeArgs& args)
-      : b_{config, args, {}, {}, {}, 0, 0, {}, nullptr, false, {}, {}, {}, {}, {}, {}},
+      : b_{config, args, {}, {}, {}, 0, 0, {}, nullptr, false, {}, {}, {}, {}, {}, {}, {}},
         replay_(args.sizes.has_value()),
         gradescope_(args.format == "gradescope") {
     b_.policy.case_floor_s = args.timeout_s;

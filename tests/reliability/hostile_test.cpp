@@ -109,6 +109,11 @@ TEST(Hostile, AGradeBatchCompletesAndEachCostsOnlyItself) {
   const auto ref = nlohmann::json::parse(rin, nullptr, false);
   ASSERT_FALSE(ref.is_discarded()) << r.out;
   EXPECT_EQ(ref["points"], ref["max_points"]) << readAll((out / "reference.md").string());
+  // A copy of the reference solution is a submission like the others: its own grading processes,
+  // not the calibration's run of the assignment's file.
+  for (const auto& d : ref["devices"])
+    EXPECT_EQ(d.value("note", "").find("the reference solution's own file"), std::string::npos)
+        << d.dump();
   for (const auto& f : files) {
     SCOPED_TRACE(f.filename().string());
     std::ifstream in(out / (f.stem().string() + ".json"));
