@@ -1,7 +1,8 @@
 # Precompiled headers: the standard library, fmt, nlohmann-json and GoogleTest parsed once per
 # optimisation level rather than once per unity batch (docs/performance.md, "Precompiled headers
 # with clang"): clang's header holds them with their templates instantiated, and a clean build
-# takes 0.77 of the CPU it took without. -DCLHARNESS_PCH=OFF builds without them.
+# takes 0.77 of the CPU it took without. -DCLHARNESS_PCH=OFF builds without them; with GCC they are
+# off unless -DCLHARNESS_PCH=ON.
 #
 # A precompiled header is valid only where the compile's language options match its own: the
 # optimisation level (__OPTIMIZE__), RTTI and position-independent code. So there are three donors,
@@ -10,7 +11,14 @@
 # takes a donor's header with clh_use_pch(); a source with options of its own (another -O, no RTTI)
 # is left out of it. The Oclgrind plugin (no RTTI, position-independent) precompiles a header of
 # its own with LLVM's. Headers of the project stay out: editing one rebuilds its users only.
-option(CLHARNESS_PCH "Precompile the third-party headers, once per optimisation level" ON)
+# On by default with clang only: GCC's precompiled header cost a unit about what it saved
+# (docs/performance.md, "The build").
+set(clh_pch_default OFF)
+if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+  set(clh_pch_default ON)
+endif()
+option(CLHARNESS_PCH "Precompile the third-party headers, once per optimisation level"
+       ${clh_pch_default})
 # ccache can reuse an object compiled with a precompiled header only when clang leaves the header's
 # time stamp out of it (and ccache's sloppiness allows pch_defines and time_macros: ci/build.sh).
 if(CLHARNESS_PCH AND CMAKE_CXX_COMPILER_ID MATCHES "Clang")
