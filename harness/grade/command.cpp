@@ -135,6 +135,14 @@ class Progress {
   std::set<std::string> running_;
 };
 
+// The reference solution's run on one device before the batch: its times scale the limits, and
+// the run stands for a submission's run of the very same job (referenceRun).
+struct Calibration {
+  gr::ReferenceTimes times;
+  nlohmann::json job;  ///< the DeviceJob it ran
+  gr::DeviceRun run;
+};
+
 struct Batch {
   const clh::ToolConfig& config;
   const GradeArgs& args;
@@ -146,11 +154,8 @@ struct Batch {
   const gr::RubricItem* speed = nullptr;
   bool sanitize = false;  ///< a sanitized run of each submission on each real device
   gr::TimePolicy policy;
-  std::map<std::string, gr::ReferenceTimes> reference;  ///< per device identity (calibration)
-  /// The calibration's whole run per device identity: the reference solution's file graded in the
-  /// batch too runs the same job, and this run stands for it (referenceRun).
-  std::map<std::string, gr::DeviceRun> reference_runs;
-  std::map<std::string, std::string> refused;  ///< id -> why its file was not read
+  std::map<std::string, Calibration> reference;  ///< per device identity
+  std::map<std::string, std::string> refused;    ///< id -> why its file was not read
   std::map<std::string, std::string> icd;  ///< device identity -> a vendors folder of its driver
   gr::SandboxState sandbox;
   std::vector<std::string> sandbox_inputs;  ///< what every grading process reads besides its own
@@ -188,6 +193,7 @@ struct Attempt {
   gr::DeviceRun run;
   std::optional<gr::PhaseStop> stop;  ///< the phase that ran past its limit (or the CPU limit)
   gr::ReferenceTimes seen;            ///< the case and build times the child reported
+  nlohmann::json job;                 ///< the DeviceJob the child was given
 };
 
 std::string secondsText(double s) {
@@ -290,7 +296,7 @@ Attempt runOnDevice(const Batch& b, const std::string& kernelPath, const clh::De
       deviceJobFor(b, kernelPath, dev, trace, referenceFirst, speedOnly, sanitizePlan);
 
   gr::ReferenceTimes known;
-  if (auto it = b.reference.find(dev.identity()); it != b.reference.end()) known = it->second;
+  if (auto it = b.reference.find(dev.identity()); it != b.reference.end()) known = it->second.times;
   gr::TimePolicy p = policy;
   if (b.speed && !dev.simulator) p.speed_runs = 2 * gr::speedRounds(*b.speed->speed) + 2;
   gr::PhaseWatch watch(p, known);
@@ -309,7 +315,7 @@ Attempt runOnDevice(const Batch& b, const std::string& kernelPath, const clh::De
       clh::runJob({b.config.exe, "--root", b.config.repo_root}, "__grade-one", job, events, co);
   if (!stop && run.child.cpu_limited) stop = watch.where(lastT);
   const gr::ChildEnd end = gradingChildEnd(run, stop, !known.cases.empty());
-  Attempt a{gr::collectDeviceRun(run.events, end, meta), stop, watch.observed()};
+  Attempt a{gr::collectDeviceRun(run.events, end, meta), stop, watch.observed(), job};
   return a;
 }
 
@@ -415,24 +421,22 @@ void calibrate(Batch& b) {
         "compile {}); a case may take {}x its time, at least {} s\n",
         dev.displayName(), a.seen.cases.size(), secondsText(took), secondsText(slowest),
         secondsText(a.seen.build_s), b.policy.multiple, b.policy.case_floor_s);
-    b.reference[dev.identity()] = a.seen;
-    b.reference_runs[dev.identity()] = a.run;
+    b.reference[dev.identity()] = {a.seen, a.job, a.run};
   }
 }
 
-// The calibration's run of the reference solution on `dev` when submission `s` is that very file
-// and its run there would be the same job (no simulator trace asked): the batch's seed and cases,
-// the same speed case; only the limits differed, and they were the wider ones. A copy of the
-// file elsewhere is graded in a process of its own, as any submission.
+// The calibration's run on `dev` when the run of submission `s` there would be the very job it
+// ran: the reference solution's own file, at the batch's seed and cases, with no simulator trace
+// asked. Only the limits differed, and the calibration's were the wider ones. A copy of the file
+// elsewhere is another job, graded in a process of its own as any submission.
 std::optional<gr::DeviceRun> referenceRun(const Batch& b, const gr::Submission& s,
                                           const clh::DeviceInfo& dev,
                                           const std::optional<gr::SimulatorTrace>& trace) {
-  const auto it = b.reference_runs.find(dev.identity());
-  std::error_code ec;
-  if (trace || it == b.reference_runs.end() ||
-      !fs::equivalent(s.path, b.assignment.spec.source_path, ec))
+  const auto it = b.reference.find(dev.identity());
+  if (it == b.reference.end() || nlohmann::json(deviceJobFor(b, s.path, dev, trace, std::nullopt,
+                                                             false, "")) != it->second.job)
     return std::nullopt;
-  gr::DeviceRun run = it->second;
+  gr::DeviceRun run = it->second.run;
   run.note =
       "the reference solution's own file: its run that timed it for the batch's limits, "
       "at the same seed and cases, is its grade here";
@@ -651,7 +655,7 @@ struct BatchSlot {
 class GradeCommand {
  public:
   GradeCommand(const clh::ToolConfig& config, const GradeArgs& args)
-      : b_{config, args, {}, {}, {}, 0, 0, {}, nullptr, false, {}, {}, {}, {}, {}, {}, {}},
+      : b_{config, args, {}, {}, {}, 0, 0, {}, nullptr, false, {}, {}, {}, {}, {}, {}},
         replay_(args.sizes.has_value()),
         gradescope_(args.format == "gradescope") {
     b_.policy.case_floor_s = args.timeout_s;
