@@ -74,9 +74,10 @@ void writeHang(const fs::path& dir) {
 // cases. The load and the limit are the smallest tried at which that compile counted (the
 // mutation: no build_start seen) fails this test, through the sanitizer's run stopped in its
 // compile: two busy processes per core and --timeout 1 (one per core at --timeout 2 passed
-// with it).
+// with it). The two submissions are graded at once (--jobs 2: 30 s of this serial test rather
+// than 37, each grading process with no more of a core than before); the mutation still fails.
 const std::string kOptions =
-    " --seed 1 --jobs 1 --cases 4 --timeout 1 --device 'Portable Computing Language' "
+    " --seed 1 --jobs 2 --cases 4 --timeout 1 --device 'Portable Computing Language' "
     "--allow-unassessed";
 constexpr unsigned kBusyPerCore = 2;
 
