@@ -90,9 +90,10 @@ TEST(Hostile, ScanGivesEachKernelALineAndAnEnd) {
   }
 }
 
-// --timeout 2: the limit only has to be reached. An endless kernel waits it out on PoCL (2 s, then
-// 4 s rerun alone, which holds the other job back), and on the simulator a shortened try of 5 s
-// whatever the limit; the printf flood, which ends on PoCL, waits out 2 s and 4 s on the simulator.
+// --timeout 1: the limit only has to be reached. An endless kernel waits it out on PoCL (1 s, or 10
+// times the reference's case, then twice that rerun alone, which holds the other job back), and on
+// the simulator a shortened try of 5 s whatever the limit; the printf flood, which ends on PoCL,
+// waits out its limit and twice it on the simulator.
 TEST(Hostile, AGradeBatchCompletesAndEachCostsOnlyItself) {
   if (!haveDevice("Portable Computing Language")) GTEST_SKIP() << "no PoCL here";
   const fs::path dir = fs::path(::testing::TempDir()) / "clh-hostile-grade";
@@ -102,7 +103,7 @@ TEST(Hostile, AGradeBatchCompletesAndEachCostsOnlyItself) {
                 dir / "submissions" / "reference.cl");
   const fs::path out = dir / "out";
   const auto r = runTool("grade --assignment vadd '" + (dir / "submissions").string() +
-                         "' --out '" + out.string() + "' --timeout 2 --cases 3 --jobs 2");
+                         "' --out '" + out.string() + "' --timeout 1 --cases 3 --jobs 2");
   EXPECT_EQ(r.code, 0) << r.out.substr(0, 4000);
   // The reference beside them keeps every point.
   std::ifstream rin(out / "reference.json");
