@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "audit/audit.hpp"
+#include "cl/driver_alone.hpp"
 #include "cl/unit.hpp"
 #include "core/files.hpp"
 #include "core/sizes.hpp"
@@ -41,6 +42,7 @@ clh::UnitResult runIsolated(const clh::ToolConfig& config, const clh::Spec& spec
                          uo.cases,  uo.sizes,         uo.shrink,      paired};
   clh::ChildOptions co;
   co.timeout_s = timeout_s;
+  co.env = clh::deviceChildEnvironment(dev);  // its driver alone (cl/driver_alone.hpp)
   const clh::JobRun run = clh::runJob({config.exe}, "__audit_unit", job, out.string(), co);
   const clh::ChildOutcome& child = run.child;
 

@@ -1,7 +1,6 @@
 // Device discovery: the private ICD folder and the device table.
 #include "cl/devices.hpp"
 
-#include <dlfcn.h>
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -156,6 +155,23 @@ void writeAtomically(const fs::path& file, const std::string& text) {
 
 }  // namespace
 
+std::string makeDriverAloneFolder(const std::string& library) {
+  const PrivateFolder& own = privateFolder();
+  if (own.dir.empty() || own.owner != getpid() || library.empty()) return {};
+  try {
+    const fs::path folder = makePrivateFolder();
+    holdRunFolder(folder.string());
+    const fs::path file = folder / "driver.icd";
+    removeOnSignal({file.string()}, folder.string());  // and at exit, with the private folder
+    std::ofstream out(file);
+    out << library << "\n";
+    out.close();
+    return out ? folder.string() : std::string();
+  } catch (const std::exception&) {
+    return {};
+  }
+}
+
 std::string registerIcds(const IcdConfig& config) {
   std::error_code ec;
   if (config.reuse && !config.folder.empty() && fs::is_directory(config.folder, ec)) {
@@ -213,19 +229,6 @@ const char* toString(DeviceKind kind) {
 
 std::string DeviceInfo::displayName() const {
   return platform + ": " + name;
-}
-
-std::string DeviceInfo::icdLibrary() const {
-  // An ICD driver's platform object starts with a pointer to its dispatch table (the ICD
-  // loader's contract), which lies in the driver's library.
-  const cl_platform_id id = platform_handle();
-  if (!id) return {};
-  const void* table = *reinterpret_cast<void* const*>(id);
-  Dl_info info{};
-  if (!table || !dladdr(table, &info) || !info.dli_fname || !*info.dli_fname) return {};
-  std::error_code ec;
-  const fs::path lib = fs::canonical(info.dli_fname, ec);
-  return ec ? std::string() : lib.string();
 }
 
 std::string DeviceInfo::slug() const {

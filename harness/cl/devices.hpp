@@ -44,6 +44,12 @@ struct IcdConfig {
 /// before they could (core/run_folders.hpp), and holds a lock on its private folder.
 std::string registerIcds(const IcdConfig& config);
 
+/// A new folder beside this process's private ICD folder (clharness-icd-PID-XXXXXX, held while
+/// the process lives) whose one .icd file names `library`: removed with the private folder, at
+/// exit or on a signal. Empty when this process made no private folder (a child of the tool, a
+/// folder the user named) or the folder cannot be written.
+std::string makeDriverAloneFolder(const std::string& library);
+
 enum class DeviceKind { cpu, gpu, accelerator, simulator, other };
 const char* toString(DeviceKind kind);
 
@@ -82,8 +88,8 @@ struct DeviceInfo {
   /// What names this device in another process of the same machine, whatever the order the ICD
   /// loader lists platforms in: "Platform: Device [driver D, k of n]". `--device` accepts it.
   std::string identity() const;
-  /// The ICD library (a path) that provides this device's platform, found from where the
-  /// loader's dispatch table of the platform lives; empty when it cannot be told.
+  /// The ICD library that provides this device's platform: the one of this process's vendors
+  /// folder whose ICD entry point gives it (cl/driver_alone.cpp); empty when none or several do.
   std::string icdLibrary() const;
 };
 

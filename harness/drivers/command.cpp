@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cl/devices.hpp"
+#include "cl/driver_alone.hpp"
 #include "core/files.hpp"
 #include "core/shard.hpp"
 #include "drivers/baseline.hpp"
@@ -61,12 +62,15 @@ drivers::DeviceColumn deviceColumn(const clh::DeviceInfo& d, bool isolate_launch
     results.insert(results.end(), launch.begin(), launch.end());
   }
   // Shapes that have killed a driver run in a child: this same command in child mode (every
-  // family with --isolate-launch: after a driver took a whole run down).
+  // family with --isolate-launch: after a driver took a whole run down), with the device's driver
+  // alone, as in a unit's process: another driver's signal handlers would be there otherwise
+  // (PoCL's SIGFPE handler let Oclgrind survive a division by a local size of 0).
   std::vector<std::string> child = {"/proc/self/exe"};
   child.insert(child.end(), command_path.begin(), command_path.end());
   child.insert(child.end(), {"--device", d.identity(), "--launch-family", "{family}"});
   auto isolated = drivers::runIsolatedLaunchRows(
-      child, 300, isolate_launch ? drivers::launchFamilies() : drivers::crashProneFamilies());
+      child, 300, isolate_launch ? drivers::launchFamilies() : drivers::crashProneFamilies(),
+      clh::deviceChildEnvironment(d));
   results.insert(results.end(), isolated.begin(), isolated.end());
   return drivers::makeColumn(d, std::move(results));
 }

@@ -302,7 +302,8 @@ std::vector<std::string> launchFamilies() {
 
 std::vector<CheckResult> runIsolatedLaunchRows(const std::vector<std::string>& child_argv,
                                                int timeout_seconds,
-                                               const std::vector<std::string>& families) {
+                                               const std::vector<std::string>& families,
+                                               const std::optional<std::vector<std::string>>& env) {
   std::vector<CheckResult> out;
   for (const auto& family : families) {
     std::vector<std::string> argv = child_argv;
@@ -311,6 +312,7 @@ std::vector<CheckResult> runIsolatedLaunchRows(const std::vector<std::string>& c
     clh::ChildOptions co;
     co.timeout_s = timeout_seconds;
     co.capture_stdout = true;
+    co.env = env;
     const clh::ChildOutcome child = clh::runChild(argv, co);
     CheckResult r;
     r.id = rowId(family);

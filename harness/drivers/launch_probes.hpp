@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,9 +40,12 @@ std::vector<CheckResult> runLaunchChecks(const clh::DeviceInfo& device,
 /// that runs runLaunchChecks(device, {families = {family}}) and prints toJson(rows) (see
 /// launchRowsJson) on stdout, with "{family}" in it replaced by the family. A child killed by a
 /// signal or exiting non-zero makes its row deviate ("got the process killed by SIGABRT").
+/// `env`: the children's whole environment (none: this process's), e.g. the device's driver
+/// alone (cl/driver_alone.hpp), as a unit's process has it.
 std::vector<CheckResult> runIsolatedLaunchRows(
     const std::vector<std::string>& child_argv, int timeout_seconds = 300,
-    const std::vector<std::string>& families = crashProneFamilies());
+    const std::vector<std::string>& families = crashProneFamilies(),
+    const std::optional<std::vector<std::string>>& env = std::nullopt);
 
 /// Every launch family of the rows, in row order.
 std::vector<std::string> launchFamilies();

@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "cl/build_hook.hpp"
+#include "cl/driver_alone.hpp"
 #include "cl/unit.hpp"
 #include "cl/unit_environment.hpp"
 #include "core/sizes.hpp"
@@ -89,6 +90,7 @@ class IsolatedFamily {
     // Fewer of PoCL's compiles (cl/unit_environment.hpp); a shape replayed for the driver section
     // gets the same settings as the family it came from.
     if (withoutSpecialisation(args_.kinds)) co.env = unitEnvironment();
+    co.env = deviceChildEnvironment(dev_, co.env);  // its driver alone (cl/driver_alone.hpp)
     return co;
   }
 

@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "cl/compile_watch.hpp"
+#include "cl/driver_alone.hpp"
 #include "cl/unit_environment.hpp"
 #include "core/files.hpp"
 #include "core/shell.hpp"
@@ -38,6 +39,7 @@ DriverRows runDriverRowsOnce(const ToolConfig& config, const DeviceInfo& dev,
   const drivers::SemanticsJob job{exactDeviceRegex(dev.displayName()), isolate_launch};
   ChildOptions co;
   co.timeout_s = timeout_s;
+  co.env = deviceChildEnvironment(dev);  // its driver alone (cl/driver_alone.hpp)
   JobRun run;
   {
     RunGate::Turn beside(processRunGate(), false);  // a unit confirming a timeout runs alone

@@ -10,6 +10,7 @@
 
 #include "cl/build_hook.hpp"
 #include "cl/compile_watch.hpp"
+#include "cl/driver_alone.hpp"
 #include "cl/unit_environment.hpp"
 #include "core/files.hpp"
 #include "core/sizes.hpp"
@@ -125,6 +126,7 @@ bool plainKernelBuildsOn(const ToolConfig& config, const Spec& spec, const Devic
   ChildOptions co;
   co.timeout_s = 120;
   if (casesWithoutSpecialisation(spec)) co.env = unitEnvironment();  // as in the crashed build
+  co.env = deviceChildEnvironment(dev, co.env);
   const JobRun run = runJob({config.exe}, "__unit", job, out.string(), co);
   const bool built = std::any_of(run.events.begin(), run.events.end(), [](const auto& j) {
     return j.value("event", "") == "control_built";
@@ -163,6 +165,7 @@ UnitResult runIsolatedOnce(const ToolConfig& config, const Spec& spec, const Dev
   // Fewer of PoCL's compiles where a program is launched with several local sizes
   // (cl/unit_environment.hpp).
   if (casesWithoutSpecialisation(spec)) co.env = unitEnvironment();
+  co.env = deviceChildEnvironment(dev, co.env);  // its driver alone (cl/driver_alone.hpp)
   JobRun run;
   {
     // Beside the run's other children, or alone when confirming a timeout.

@@ -23,6 +23,7 @@
 #include <thread>
 #include <vector>
 
+#include "cl/driver_alone.hpp"
 #include "core/files.hpp"
 #include "core/shell.hpp"
 #include "proc/child.hpp"
@@ -433,6 +434,7 @@ class DeviceScan {
     const double limit = std::min(share_, budget_.left(dev_.simulator));
     clh::ChildOptions co;
     co.timeout_s = std::max(limit, 0.1);
+    co.env = clh::deviceChildEnvironment(dev_);  // its driver alone (cl/driver_alone.hpp)
     if (dev_.simulator) {  // on the simulator the limit is CPU time (SimulatorLimits)
       co.cpu_limit_s = std::max(1.0, std::round(limit * clh::scan::simulatorThreads()));
       job_.cpu_budget_s = co.cpu_limit_s;

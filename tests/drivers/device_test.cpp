@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "cl/devices.hpp"
+#include "cl/driver_alone.hpp"
 #include "drivers/baseline.hpp"
 #include "drivers/checks.hpp"
 #include "drivers/launch_probes.hpp"
@@ -131,8 +132,10 @@ KIND_TEST(SemanticsMatchBaseline) {
     auto results = runDriverChecks(d);
     auto launch = runLaunchChecks(d);
     results.insert(results.end(), launch.begin(), launch.end());
+    // Each child loads the device's driver alone, as the tool's do (cl/driver_alone.hpp).
     auto isolated = runIsolatedLaunchRows(
-        {"/proc/self/exe", "--clh-launch-family={family}", "--clh-device=" + exactDeviceRegex(d)});
+        {"/proc/self/exe", "--clh-launch-family={family}", "--clh-device=" + exactDeviceRegex(d)},
+        300, crashProneFamilies(), clh::deviceChildEnvironment(d));
     results.insert(results.end(), isolated.begin(), isolated.end());
     // Every check of the catalogue ran to a value.
     for (const auto& info : driverChecks())
@@ -162,7 +165,12 @@ int main(int argc, char** argv) {
     if (a.rfind("--clh-device=", 0) == 0) regex = a.substr(13);
   }
   if (!family.empty()) {
-    clh::registerIcds({});
+    clh::IcdConfig icd;  // the vendors folder the parent named, as the tool's children use it
+    if (const char* folder = std::getenv(clh::kIcdFolderVariable)) {
+      icd.folder = folder;
+      icd.reuse = true;
+    }
+    clh::registerIcds(icd);
     auto devices = clh::selectDevices(clh::enumerateDevices(), regex);
     if (devices.empty()) return 3;
     LaunchCheckOptions options;

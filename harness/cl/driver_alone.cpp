@@ -1,0 +1,120 @@
+// Which ICD library provides a device, and a child's environment that loads it alone
+// (cl/driver_alone.hpp).
+#include "cl/driver_alone.hpp"
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <mutex>
+
+extern char** environ;
+
+namespace fs = std::filesystem;
+
+namespace clh {
+
+namespace {
+
+using IcdGetPlatformIds = cl_int (*)(cl_uint, cl_platform_id*, cl_uint*);
+
+// The platforms a library this process has loaded gives the ICD loader (its
+// clIcdGetPlatformIDsKHR, which the loader calls too); none when it is not loaded here.
+std::vector<cl_platform_id> platformsOf(const std::string& library) {
+  void* h = dlopen(library.c_str(), RTLD_LAZY | RTLD_NOLOAD);
+  if (!h) return {};
+  using Lookup = void* (*)(const char*);
+  const auto lookup = reinterpret_cast<Lookup>(dlsym(h, "clGetExtensionFunctionAddress"));
+  auto get =
+      reinterpret_cast<IcdGetPlatformIds>(lookup ? lookup("clIcdGetPlatformIDsKHR") : nullptr);
+  if (!get) get = reinterpret_cast<IcdGetPlatformIds>(dlsym(h, "clIcdGetPlatformIDsKHR"));
+  std::vector<cl_platform_id> out;
+  cl_uint n = 0;
+  if (get && get(0, nullptr, &n) == CL_SUCCESS && n > 0) {
+    out.resize(n);
+    if (get(n, out.data(), nullptr) != CL_SUCCESS) out.clear();
+  }
+  dlclose(h);  // the loader's own reference keeps it loaded
+  return out;
+}
+
+// The libraries the .icd files of this process's vendors folder (OCL_ICD_VENDORS) name.
+std::vector<std::string> listedLibraries() {
+  std::vector<std::string> out;
+  const char* folder = std::getenv("OCL_ICD_VENDORS");
+  std::error_code ec;
+  if (!folder || !fs::is_directory(folder, ec)) return out;
+  for (const auto& e : fs::directory_iterator(folder, ec)) {
+    if (e.path().extension() != ".icd") continue;
+    std::ifstream in(e.path());
+    std::string lib;
+    std::getline(in, lib);
+    while (!lib.empty() && std::isspace(static_cast<unsigned char>(lib.back()))) lib.pop_back();
+    if (!lib.empty()) out.push_back(lib);
+  }
+  return out;
+}
+
+bool namesDrivers() {
+  const char* named = std::getenv("OCL_ICD_FILENAMES");
+  return named && *named;
+}
+
+}  // namespace
+
+// The library whose ICD entry point gives the platform, not where the platform's dispatch table
+// lies: a driver that wraps another's platforms (tests/support/crashy_icd.cpp renames PoCL's) is
+// the wrapper, the library the loader was given, though its objects carry PoCL's table.
+std::string DeviceInfo::icdLibrary() const {
+  const cl_platform_id id = platform_handle();
+  if (!id || namesDrivers()) return {};
+  std::string found;
+  for (const auto& lib : listedLibraries()) {
+    const auto ids = platformsOf(lib);
+    if (std::find(ids.begin(), ids.end(), id) == ids.end()) continue;
+    if (!found.empty() && found != lib) return {};  // two give it: which is this one's
+    found = lib;
+  }
+  return found;
+}
+
+std::string driverAloneFolder(const DeviceInfo& device) {
+  static std::mutex mutex;
+  static std::map<std::string, std::string> folders;  // library -> its folder ("": none)
+  if (namesDrivers()) return {};
+  const std::string lib = device.icdLibrary();
+  if (lib.empty()) return {};
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = folders.find(lib);
+  if (it == folders.end()) it = folders.emplace(lib, makeDriverAloneFolder(lib)).first;
+  return it->second;
+}
+
+std::vector<std::string> withIcdFolder(std::vector<std::string> env, const std::string& folder) {
+  const std::string vendors = "OCL_ICD_VENDORS=", inherited = std::string(kIcdFolderVariable) + "=";
+  env.erase(std::remove_if(env.begin(), env.end(),
+                           [&](const std::string& v) {
+                             return v.rfind(vendors, 0) == 0 || v.rfind(inherited, 0) == 0;
+                           }),
+            env.end());
+  env.push_back(vendors + folder);
+  env.push_back(inherited + folder);
+  return env;
+}
+
+std::optional<std::vector<std::string>> deviceChildEnvironment(
+    const DeviceInfo& device, std::optional<std::vector<std::string>> env) {
+  const std::string folder = driverAloneFolder(device);
+  if (folder.empty()) return env;
+  if (!env) {
+    env.emplace();
+    for (char** e = environ; e && *e; ++e) env->emplace_back(*e);
+  }
+  return withIcdFolder(std::move(*env), folder);
+}
+
+}  // namespace clh
