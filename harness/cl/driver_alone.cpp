@@ -3,6 +3,7 @@
 #include "cl/driver_alone.hpp"
 
 #include <dlfcn.h>
+#include <link.h>
 
 #include <algorithm>
 #include <cctype>
@@ -22,21 +23,32 @@ namespace {
 
 using IcdGetPlatformIds = cl_int (*)(cl_uint, cl_platform_id*, cl_uint*);
 
-// The platforms a library this process has loaded gives the ICD loader (its
-// clIcdGetPlatformIDsKHR, which the loader calls too); none when it is not loaded here.
-std::vector<cl_platform_id> platformsOf(const std::string& library) {
+// A library this process has loaded: the platforms it gives the ICD loader (its
+// clIcdGetPlatformIDsKHR, which the loader calls too) and the file it was loaded from (canonical:
+// a child whose environment differs finds the same file); none when it is not loaded here.
+struct Loaded {
+  std::vector<cl_platform_id> platforms;
+  std::string path;
+};
+
+Loaded platformsOf(const std::string& library) {
   void* h = dlopen(library.c_str(), RTLD_LAZY | RTLD_NOLOAD);
   if (!h) return {};
+  Loaded out;
+  link_map* map = nullptr;
+  std::error_code ec;
+  if (dlinfo(h, RTLD_DI_LINKMAP, &map) == 0 && map && map->l_name && *map->l_name)
+    out.path = fs::canonical(map->l_name, ec).string();
+  if (ec || out.path.empty()) out.path = library;
   using Lookup = void* (*)(const char*);
   const auto lookup = reinterpret_cast<Lookup>(dlsym(h, "clGetExtensionFunctionAddress"));
   auto get =
       reinterpret_cast<IcdGetPlatformIds>(lookup ? lookup("clIcdGetPlatformIDsKHR") : nullptr);
   if (!get) get = reinterpret_cast<IcdGetPlatformIds>(dlsym(h, "clIcdGetPlatformIDsKHR"));
-  std::vector<cl_platform_id> out;
   cl_uint n = 0;
   if (get && get(0, nullptr, &n) == CL_SUCCESS && n > 0) {
-    out.resize(n);
-    if (get(n, out.data(), nullptr) != CL_SUCCESS) out.clear();
+    out.platforms.resize(n);
+    if (get(n, out.platforms.data(), nullptr) != CL_SUCCESS) out.platforms.clear();
   }
   dlclose(h);  // the loader's own reference keeps it loaded
   return out;
@@ -74,10 +86,11 @@ std::string DeviceInfo::icdLibrary() const {
   if (!id || namesDrivers()) return {};
   std::string found;
   for (const auto& lib : listedLibraries()) {
-    const auto ids = platformsOf(lib);
+    const Loaded loaded = platformsOf(lib);
+    const auto& ids = loaded.platforms;
     if (std::find(ids.begin(), ids.end(), id) == ids.end()) continue;
-    if (!found.empty() && found != lib) return {};  // two give it: which is this one's
-    found = lib;
+    if (!found.empty() && found != loaded.path) return {};  // two give it: which is this one's
+    found = loaded.path;
   }
   return found;
 }
