@@ -31,7 +31,7 @@ struct Loaded {
   std::string path;
 };
 
-Loaded platformsOf(const std::string& library) {
+Loaded loadedLibrary(const std::string& library) {
   void* h = dlopen(library.c_str(), RTLD_LAZY | RTLD_NOLOAD);
   if (!h) return {};
   Loaded out;
@@ -86,7 +86,7 @@ std::string DeviceInfo::icdLibrary() const {
   if (!id || namesDrivers()) return {};
   std::string found;
   for (const auto& lib : listedLibraries()) {
-    const Loaded loaded = platformsOf(lib);
+    const Loaded loaded = loadedLibrary(lib);
     const auto& ids = loaded.platforms;
     if (std::find(ids.begin(), ids.end(), id) == ids.end()) continue;
     if (!found.empty() && found != loaded.path) return {};  // two give it: which is this one's
