@@ -52,14 +52,17 @@ namespace {
 // aborts on (seen after PoCL ran __local arguments over its own limit in-process).
 struct PrivateFolder {
   fs::path dir;
-  pid_t owner = 0;
+  /// The process that registered the drivers (a top-level run, with a private folder or one the
+  /// user named; not a child that reuses its parent's): the one whose registered paths (its
+  /// private folder, its drivers' folders) go at its exit.
+  pid_t registrar = 0;
 };
 
 PrivateFolder& privateFolder();
 
 void removeAtExit() {
   const PrivateFolder& f = privateFolder();
-  if (!f.dir.empty() && getpid() == f.owner) removeRegisteredPaths();
+  if (getpid() == f.registrar) removeRegisteredPaths();
 }
 
 PrivateFolder& privateFolder() {
@@ -157,16 +160,21 @@ void writeAtomically(const fs::path& file, const std::string& text) {
 
 std::string makeDriverAloneFolder(const std::string& library) {
   const PrivateFolder& own = privateFolder();
-  if (own.dir.empty() || own.owner != getpid() || library.empty()) return {};
+  if (own.registrar != getpid() || library.empty()) return {};
   try {
     const fs::path folder = makePrivateFolder();
     holdRunFolder(folder.string());
     const fs::path file = folder / "driver.icd";
-    removeOnSignal({file.string()}, folder.string());  // and at exit, with the private folder
+    removeOnSignal({file.string()}, folder.string());  // and at exit (removeAtExit)
     std::ofstream out(file);
     out << library << "\n";
     out.close();
-    return out ? folder.string() : std::string();
+    // Written before any child starts, read-only from then on: the children only read it, and
+    // none can change what the next one loads by accident.
+    std::error_code ec;
+    fs::permissions(file, fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read,
+                    ec);
+    return out && !ec ? folder.string() : std::string();
   } catch (const std::exception&) {
     return {};
   }
@@ -185,10 +193,10 @@ std::string registerIcds(const IcdConfig& config) {
     return own.dir.string();
   }
   removeStaleRunFolders(tempBase().string());  // of runs killed (SIGKILL) before they could
+  own.registrar = getpid();
   fs::path folder = isPrivate ? makePrivateFolder() : fs::path(config.folder);
   if (isPrivate) {
     own.dir = folder;
-    own.owner = getpid();
     holdRunFolder(folder.string());
   }
   fs::create_directories(folder, ec);

@@ -44,10 +44,10 @@ struct IcdConfig {
 /// before they could (core/run_folders.hpp), and holds a lock on its private folder.
 std::string registerIcds(const IcdConfig& config);
 
-/// A new folder beside this process's private ICD folder (clharness-icd-PID-XXXXXX, held while
-/// the process lives) whose one .icd file names `library`: removed with the private folder, at
-/// exit or on a signal. Empty when this process made no private folder (a child of the tool, a
-/// folder the user named) or the folder cannot be written.
+/// A new folder of this run (clharness-icd-PID-XXXXXX under $TMPDIR, held while the process
+/// lives) whose one read-only .icd file names `library`: removed at exit or on a signal. Empty in
+/// a process that did not register the drivers itself (a child of the tool, which uses its
+/// parent's folders) or when the folder cannot be written.
 std::string makeDriverAloneFolder(const std::string& library);
 
 enum class DeviceKind { cpu, gpu, accelerator, simulator, other };

@@ -95,16 +95,23 @@ std::string DeviceInfo::icdLibrary() const {
   return found;
 }
 
+// Asked once a platform: a run spawns a child per unit, launch family and scan try, and each
+// answer costs a read of the vendors folder and a call into every driver listed there.
 std::string driverAloneFolder(const DeviceInfo& device) {
   static std::mutex mutex;
-  static std::map<std::string, std::string> folders;  // library -> its folder ("": none)
+  static std::map<cl_platform_id, std::string> ofPlatform;  // its folder ("": none)
+  static std::map<std::string, std::string> ofLibrary;      // one folder a library
   if (namesDrivers()) return {};
-  const std::string lib = device.icdLibrary();
-  if (lib.empty()) return {};
   std::lock_guard<std::mutex> lock(mutex);
-  auto it = folders.find(lib);
-  if (it == folders.end()) it = folders.emplace(lib, makeDriverAloneFolder(lib)).first;
-  return it->second;
+  const auto known = ofPlatform.find(device.platform_handle());
+  if (known != ofPlatform.end()) return known->second;
+  std::string folder;
+  if (const std::string lib = device.icdLibrary(); !lib.empty()) {
+    auto it = ofLibrary.find(lib);
+    if (it == ofLibrary.end()) it = ofLibrary.emplace(lib, makeDriverAloneFolder(lib)).first;
+    folder = it->second;
+  }
+  return ofPlatform[device.platform_handle()] = folder;
 }
 
 std::vector<std::string> withIcdFolder(std::vector<std::string> env, const std::string& folder) {

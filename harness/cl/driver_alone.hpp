@@ -13,9 +13,9 @@ namespace clh {
 /// A vendors folder that names the driver of `device` alone (made once a driver in this process,
 /// cl/devices.hpp makeDriverAloneFolder), for a child that works on that device only: the child
 /// then loads and starts no other driver (some 45 ms of CPU each for PoCL and Oclgrind, whose
-/// LLVM the dynamic loader relocates). Empty where the driver cannot be told, where this process
-/// made no private ICD folder, or where the user names drivers in OCL_ICD_FILENAMES (the loader
-/// adds those to any folder).
+/// LLVM the dynamic loader relocates). Empty where the driver cannot be told, in a child of the
+/// tool (it uses its parent's folders), or where the user names drivers in OCL_ICD_FILENAMES (the
+/// loader adds those to any folder).
 std::string driverAloneFolder(const DeviceInfo& device);
 
 /// `env` ("NAME=VALUE" each) with OCL_ICD_VENDORS and kIcdFolderVariable naming `folder` (the

@@ -24,6 +24,7 @@
 #include <thread>
 
 #include "cl/compile_watch.hpp"
+#include "cl/driver_alone.hpp"
 #include "core/replay_sizes.hpp"
 #include "core/run_folders.hpp"
 #include "core/shard.hpp"
@@ -161,31 +162,15 @@ struct Batch {
   std::vector<std::string> sandbox_inputs;  ///< what every grading process reads besides its own
 };
 
-// A vendors folder per device that names its driver alone, for its grading processes: each would
-// otherwise load and start every driver of the machine (PoCL's and Oclgrind's LLVM, PoCL's
-// threads and hardware discovery), 0.1 s or so of a process that is otherwise about a second.
-// Not when the user names drivers in OCL_ICD_FILENAMES (the loader adds those to any folder, and
-// a driver listed twice would show its devices twice), nor for a device whose driver cannot be
-// told (its processes get the batch's folder, as before).
+// A vendors folder per device that names its driver alone, for its grading processes
+// (cl/driver_alone.hpp): each would otherwise load and start every driver of the machine (PoCL's
+// and Oclgrind's LLVM, PoCL's threads and hardware discovery), 0.1 s or so of a process that is
+// otherwise about a second. None where the driver cannot be told or the user names drivers in
+// OCL_ICD_FILENAMES: those devices' processes get the batch's folder, as before.
 void writeDriverFolders(Batch& b) {
-  if (const char* named = std::getenv("OCL_ICD_FILENAMES"); named && *named) return;
-  for (size_t i = 0; i < b.devices.size(); ++i) {
-    const std::string lib = b.devices[i].icdLibrary();
-    if (lib.empty()) continue;
-    const fs::path dir = b.scratch / ("drivers." + std::to_string(i));
-    std::error_code ec;
-    fs::create_directories(dir, ec);
-    std::ofstream out(dir / "driver.icd");
-    out << lib << "\n";
-    out.close();
-    // Written before any grading process starts, read-only from then on: the processes only read
-    // it (the tool's inherited-folder variable), and none can change what the next one loads by
-    // accident. (A process of the same user could still change its mode: the folder is as
-    // exposed as the rest of the batch's scratch folder, no more.)
-    fs::permissions(dir / "driver.icd",
-                    fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read, ec);
-    if (!ec && out) b.icd[b.devices[i].identity()] = dir.string();
-  }
+  for (const auto& dev : b.devices)
+    if (std::string folder = clh::driverAloneFolder(dev); !folder.empty())
+      b.icd[dev.identity()] = std::move(folder);
 }
 
 // One try of a kernel on one device: what the child left behind, and where it was stopped.
