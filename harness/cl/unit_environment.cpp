@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "core/program_budget.hpp"
+
 extern char** environ;
 
 namespace clh {
@@ -45,7 +47,7 @@ std::vector<std::string> unitEnvironment() {
 }
 
 bool casesWithoutSpecialisation(const Spec& spec) {
-  return spec.build_options.find('{') == std::string::npos;
+  return spec.build_options.find('{') == std::string::npos || programsMeetSeveralLocalSizes(spec);
 }
 
 std::vector<std::string> unitDefaultsApplied() {

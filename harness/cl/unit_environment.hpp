@@ -29,10 +29,13 @@ std::vector<std::string> environmentWithDefaults(const char* const* parent_env,
 std::vector<std::string> unitEnvironment();
 
 /// Whether the cases unit of `spec` gets unitDriverDefaults(): not when its build options name a
-/// parameter (`-DN={N}`). Each case is then a program of its own, launched with one local size,
-/// so specialisation costs no compile more, and PoCL's unspecialised code was measured dearer to
-/// build and run there (intermediate_mul_local: 28 CPU-s with specialisation, 36 without;
-/// docs/performance.md). A launch family gets them when it draws only kernel families (one
+/// parameter (`-DN={N}`) and each of its programs is launched with one local size
+/// (programsMeetSeveralLocalSizes). Specialisation then costs no compile more, and PoCL's
+/// unspecialised code was measured dearer to build and run there (intermediate_mul_local: 28
+/// CPU-s with specialisation, 36 without; docs/performance.md). Where a program's cases reach
+/// several local sizes (`-DNMAX={NMAX}` with a global size of N), PoCL would compile it once per
+/// local size, and they get them (handson_mmul_row_priv: 51 work-group functions with
+/// specialisation, 8 without). A launch family gets them when it draws only kernel families (one
 /// program, up to 100 local sizes; launch/run.cpp), as `check`'s launch units do.
 bool casesWithoutSpecialisation(const Spec& spec);
 

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <mutex>
 #include <optional>
 
@@ -27,7 +28,37 @@ std::vector<std::string> braceExpressions(const std::string& text) {
   return out;
 }
 
+// Each launch's local size at `sizes` (its global size where the driver chooses), in order.
+std::vector<int64_t> launchLocalSizes(const Spec& spec, ExprEnv& env) {
+  std::vector<int64_t> out;
+  for (const LaunchSpec& launch : spec.launches)
+    for (const Expr& e : launch.local.empty() ? launch.global : launch.local)
+      out.push_back(env.evalInt(e.text));
+  return out;
+}
+
 }  // namespace
+
+bool programsMeetSeveralLocalSizes(const Spec& spec) {
+  if (braceExpressions(spec.build_options).empty()) return false;
+  ExprEnv env(paramNames(spec));
+  std::map<std::string, std::vector<int64_t>> local_of;
+  const auto gen = sizesGen(spec, false);
+  rc::Random random(hash64("local-sizes:" + spec.name));
+  std::lock_guard<std::mutex> drawing(generatorLock());
+  for (int draw = 0; draw < kEndDraws; ++draw) {
+    try {
+      const Sizes s = gen(random.split(), rc::kNominalSize).value();
+      if (!inDomain(spec, env, s, false, nullptr)) continue;
+      env.bind(s);
+      const auto [it, first] =
+          local_of.emplace(substituteBraces(spec.build_options, env), launchLocalSizes(spec, env));
+      if (!first && it->second != launchLocalSizes(spec, env)) return true;
+    } catch (const ExprError&) {  // sizes the expressions cannot evaluate: not a case
+    }
+  }
+  return false;
+}
 
 ProgramBudget::ProgramBudget(const Spec& spec, bool simulator, uint64_t seed, int most)
     : spec_(spec),

@@ -22,6 +22,13 @@ inline constexpr int kDefaultBuildPrograms = 8;
 /// them, and a rerun with the same seed keeps the same ones), then the first other texts its cases
 /// draw. A case that needs a text past the budget is not run (the property discards it); the
 /// unit's note names the texts that ran.
+/// Whether one program of `spec` (one options text of its `{EXPR}`s) is launched with several
+/// local sizes across the real-device domain: the spec's local size, or its global size where the
+/// driver chooses, differs between two draws that build the same options (`-DNMAX={NMAX}` with a
+/// global size of N). A fixed pre-draw of the generator decides, the same for every run. False
+/// where the options name no size (a unit then builds one program for every case anyway).
+bool programsMeetSeveralLocalSizes(const Spec& spec);
+
 class ProgramBudget {
  public:
   /// `most` <= 0, or options with no `{EXPR}`: no budget (admit() is always true).

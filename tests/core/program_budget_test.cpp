@@ -1,6 +1,7 @@
 // Tests of a unit's budget of programs (core/program_budget.hpp) on catalog specs whose sizes are
 // build options: at most the budget's texts are admitted, the domain's lowest and highest options
-// are among them whatever the draws, and specs with fixed options or a budget of 0 are not limited.
+// are among them whatever the draws, specs with fixed options or a budget of 0 are not limited,
+// and which specs launch one program with several local sizes.
 #include "core/program_budget.hpp"
 
 #include <gtest/gtest.h>
@@ -86,6 +87,23 @@ TEST(ProgramBudget, NoLimitWithoutSizesInTheOptionsOrWithZero) {
   EXPECT_GT(offer(zero, mul, false, 200, 5).size(), 8u);
   EXPECT_EQ(zero.refused(), 0);
   EXPECT_TRUE(zero.note().empty());
+}
+
+// A program is one options text; PoCL compiles it again for each local size it is launched with
+// unless its specialisation is off (cl/unit_environment.hpp). The catalog's specs of both sorts.
+TEST(ProgramBudget, ProgramsThatMeetSeveralLocalSizesAreTold) {
+  // -DNMAX={NMAX}, NMAX the power of two above N, the global size N with the local size left to
+  // the driver: one program is launched at up to 64 global sizes.
+  EXPECT_TRUE(programsMeetSeveralLocalSizes(catalogSpec("handson/mmul_row_priv.yaml")));
+  // -DN={N} with a local size LR x LC that the options do not name.
+  EXPECT_TRUE(programsMeetSeveralLocalSizes(catalogSpec("intermediate/get_global_local_id.yaml")));
+  // -DN={N} -DBlk={Blk} with a local size BSIDE = N / Blk: the options fix it, though they do not
+  // name it.
+  EXPECT_FALSE(programsMeetSeveralLocalSizes(catalogSpec("intermediate/mul_local.yaml")));
+  // -DN={N} with the global size N N: the driver's choice is the same for every case of N.
+  EXPECT_FALSE(programsMeetSeveralLocalSizes(catalogSpec("intermediate/mul.yaml")));
+  // No size in the options: a single program, for which the question is not asked.
+  EXPECT_FALSE(programsMeetSeveralLocalSizes(catalogSpec("handson/vadd.yaml")));
 }
 
 }  // namespace

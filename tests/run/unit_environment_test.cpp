@@ -1,6 +1,6 @@
-// The unit processes' driver defaults reach the units (launch shapes, and cases unless each case
-// builds a program of its own) and never the driver checks: each process of a check is started as
-// a stand-in program that writes down the environment it was given.
+// The unit processes' driver defaults reach the units (launch shapes, and cases unless each
+// program of theirs meets one local size) and never the driver checks: each process of a check is
+// started as a stand-in program that writes down the environment it was given.
 #include "cl/unit_environment.hpp"
 
 #include <gtest/gtest.h>
@@ -116,6 +116,28 @@ TEST(UnitEnvironment, CasesThatBuildAProgramEachKeepPoclsDefault) {
   EXPECT_EQ(p.launchValue(), "0");  // one program, many local sizes
   p.spec.build_options = "-DTS=4";
   EXPECT_TRUE(casesWithoutSpecialisation(p.spec));
+}
+
+// A program whose cases reach several local sizes would be compiled once per local size: the
+// programs of -DNMAX={NMAX} (NMAX the power of two above N) launched at a global size of N with the
+// local size left to the driver get the setting; launched at NMAX, each meets one and keeps PoCL's
+// default.
+TEST(UnitEnvironment, CasesWhoseProgramsMeetSeveralLocalSizesGetTheSetting) {
+  SavedVariable saved;
+  ::unsetenv(kSetting);
+  Processes p;
+  ParamSpec n, nmax;
+  n.name = "N";
+  n.range = std::make_pair(Expr{"1", 0}, Expr{"128", 0});
+  nmax.name = "NMAX";
+  nmax.value = Expr{"2^ceil(log2(N))", 0};
+  p.spec.params = {n, nmax};
+  p.spec.build_options = "-DNMAX={NMAX}";
+  p.spec.launches = {LaunchSpec{}};
+  p.spec.launches[0].global = {Expr{"N", 0}};
+  EXPECT_EQ(p.unitValue(), "0");
+  p.spec.launches[0].global = {Expr{"NMAX", 0}};
+  EXPECT_EQ(p.unitValue(), std::nullopt);
 }
 
 TEST(UnitEnvironment, AValueTheUserSetWins) {
