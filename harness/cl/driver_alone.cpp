@@ -13,6 +13,8 @@
 #include <map>
 #include <mutex>
 
+#include "cl/unit_environment.hpp"
+
 extern char** environ;
 
 namespace fs = std::filesystem;
@@ -130,11 +132,7 @@ std::optional<std::vector<std::string>> deviceChildEnvironment(
     const DeviceInfo& device, std::optional<std::vector<std::string>> env) {
   const std::string folder = driverAloneFolder(device);
   if (folder.empty()) return env;
-  if (!env) {
-    env.emplace();
-    for (char** e = environ; e && *e; ++e) env->emplace_back(*e);
-  }
-  return withIcdFolder(std::move(*env), folder);
+  return withIcdFolder(env ? std::move(*env) : environmentWithDefaults(environ, {}), folder);
 }
 
 }  // namespace clh

@@ -51,9 +51,9 @@ bool programsMeetSeveralLocalSizes(const Spec& spec) {
       const Sizes s = gen(random.split(), rc::kNominalSize).value();
       if (!inDomain(spec, env, s, false, nullptr)) continue;
       env.bind(s);
-      const auto [it, first] =
-          local_of.emplace(substituteBraces(spec.build_options, env), launchLocalSizes(spec, env));
-      if (!first && it->second != launchLocalSizes(spec, env)) return true;
+      std::vector<int64_t> local = launchLocalSizes(spec, env);
+      const auto [it, first] = local_of.emplace(substituteBraces(spec.build_options, env), local);
+      if (!first && it->second != local) return true;
     } catch (const ExprError&) {  // sizes the expressions cannot evaluate: not a case
     }
   }

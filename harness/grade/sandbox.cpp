@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "cl/devices.hpp"
+#include "cl/driver_alone.hpp"
 #include "cl/unit_environment.hpp"
 #include "proc/child.hpp"
 #include "sim/tool_failure.hpp"
@@ -26,10 +27,7 @@ std::vector<std::string> childEnvironment(const char* const* parent_env, const s
     // The simulator's build switch is the tool's own setting (for measuring), not the grader's.
     bool keep = name == "LD_LIBRARY_PATH" || name == kSimulatorBuildVariable;
     for (const char* p : kPrefixes) keep = keep || name.rfind(p, 0) == 0;
-    if (name == "OCL_ICD_VENDORS") {
-      icd = var.substr(var.find('=') + 1);
-      if (!icd_folder.empty()) continue;  // replaced below
-    }
+    if (name == "OCL_ICD_VENDORS") icd = var.substr(var.find('=') + 1);
     if (keep) out.push_back(var);
   }
   addDefaults(out, defaults);
@@ -38,12 +36,8 @@ std::vector<std::string> childEnvironment(const char* const* parent_env, const s
   out.push_back("TMPDIR=" + scratch);
   out.push_back("XDG_CACHE_HOME=" + scratch + "/.cache");
   out.push_back("LC_ALL=C");
-  if (!icd_folder.empty()) {
-    out.push_back("OCL_ICD_VENDORS=" + icd_folder);
-    out.push_back(std::string(kIcdFolderVariable) + "=" + icd_folder);  // used as it is
-  } else if (!icd.empty()) {
-    out.push_back("CLHARNESS_ICD_DIR=" + icd);
-  }
+  if (!icd_folder.empty()) return withIcdFolder(std::move(out), icd_folder);  // used as it is
+  if (!icd.empty()) out.push_back("CLHARNESS_ICD_DIR=" + icd);
   return out;
 }
 

@@ -114,6 +114,16 @@ UnitResult lostUnit(const ToolConfig& config, const Spec& spec, const DeviceInfo
   return u;
 }
 
+// The environment of a cases unit's process: fewer of PoCL's compiles where a program is launched
+// with several local sizes (cl/unit_environment.hpp), and the device's driver alone
+// (cl/driver_alone.hpp).
+std::optional<std::vector<std::string>> casesChildEnvironment(const Spec& spec,
+                                                              const DeviceInfo& dev) {
+  std::optional<std::vector<std::string>> env;
+  if (casesWithoutSpecialisation(spec)) env = unitEnvironment();
+  return deviceChildEnvironment(dev, std::move(env));
+}
+
 // The control after a compiler crash: a plain kernel built on the same device, in a process of its
 // own.
 bool plainKernelBuildsOn(const ToolConfig& config, const Spec& spec, const DeviceInfo& dev,
@@ -125,8 +135,7 @@ bool plainKernelBuildsOn(const ToolConfig& config, const Spec& spec, const Devic
   job.control_build = true;
   ChildOptions co;
   co.timeout_s = 120;
-  if (casesWithoutSpecialisation(spec)) co.env = unitEnvironment();  // as in the crashed build
-  co.env = deviceChildEnvironment(dev, co.env);
+  co.env = casesChildEnvironment(spec, dev);  // as in the crashed build
   const JobRun run = runJob({config.exe}, "__unit", job, out.string(), co);
   const bool built = std::any_of(run.events.begin(), run.events.end(), [](const auto& j) {
     return j.value("event", "") == "control_built";
@@ -162,10 +171,7 @@ UnitResult runIsolatedOnce(const ToolConfig& config, const Spec& spec, const Dev
                                              o.sanitize_plan.empty() ? "" : "-sanitize");
   ChildOptions co;
   co.timeout_s = o.timeout_s;
-  // Fewer of PoCL's compiles where a program is launched with several local sizes
-  // (cl/unit_environment.hpp).
-  if (casesWithoutSpecialisation(spec)) co.env = unitEnvironment();
-  co.env = deviceChildEnvironment(dev, co.env);  // its driver alone (cl/driver_alone.hpp)
+  co.env = casesChildEnvironment(spec, dev);
   JobRun run;
   {
     // Beside the run's other children, or alone when confirming a timeout.
