@@ -153,6 +153,27 @@ cl::Program buildProbes(const cl::Context& context, const clh::DeviceInfo& devic
   return program;
 }
 
+// What the probes draw. A family that is not crash-prone, run alone (in a child, after a driver
+// took a whole run down: --isolate-launch), draws the whole run's shapes and launches its own: the
+// same shapes as in the run it stands for, not a run's worth of its own (on a driver that compiles
+// each local size, that was some 13 times the compiles). A crash-prone family draws its own.
+ShapeOptions drawOptions(const clh::DeviceInfo& device, const LaunchCheckOptions& options) {
+  ShapeOptions o;
+  if (device.simulator) o.max_global_items = 1024;
+  const bool alone_of_a_run =
+      !options.families.empty() &&
+      std::none_of(options.families.begin(), options.families.end(), [](const std::string& f) {
+        const auto& prone = crashProneFamilies();
+        return std::find(prone.begin(), prone.end(), f) != prone.end();
+      });
+  const LaunchCheckOptions drawn = alone_of_a_run ? LaunchCheckOptions{} : options;
+  if (alone_of_a_run) o.run_only = options.families;
+  o.zero_local = wantedFamily(drawn, "zero_local");
+  for (const auto& row : rows())
+    if (wantedFamily(drawn, row.kind)) o.kinds.push_back(row.kind);
+  return o;
+}
+
 // Runs the shapes of every wanted family on each probe kernel; throws when the probes cannot be
 // set up.
 void runProbes(const clh::DeviceInfo& device, const LaunchCheckOptions& options, int shapes,
@@ -165,12 +186,7 @@ void runProbes(const clh::DeviceInfo& device, const LaunchCheckOptions& options,
     current = cl::Buffer(context, CL_MEM_WRITE_ONLY, items(s.config) * sizeof(int));
     return current;
   };
-  ShapeOptions base;
-  if (device.simulator) base.max_global_items = 1024;
-  base.zero_local = wantedFamily(options, "zero_local");
-  for (const auto& row : rows())
-    if (wantedFamily(options, row.kind)) base.kinds.push_back(row.kind);
-
+  const ShapeOptions base = drawOptions(device, options);
   struct Run {
     const char* kernel;
     ShapeOptions options;

@@ -15,7 +15,9 @@ namespace clh::drivers {
 struct LaunchCheckOptions {
   int shapes_per_kernel = 100;
   uint64_t seed = 20261121;  ///< fixed, so a baseline compares like with like
-  /// Only these families (e.g. {"zero_local"}); empty: all but the crash-prone ones.
+  /// Only these families (e.g. {"zero_local"}); empty: all but the crash-prone ones. Families
+  /// that are not crash-prone get the shapes they have in that run of all of them (the rest are
+  /// drawn and not launched); a crash-prone family draws every shape from itself.
   std::vector<std::string> families;
 };
 

@@ -351,6 +351,9 @@ std::vector<ShapeResult> checkLaunchShapes(const clh::DeviceInfo& device, cl::Ke
   for (int i = 0; i < shapes; ++i) {
     ShapeResult r;
     r.shape = gen(random.split(), rc::kNominalSize).value();
+    if (!options.run_only.empty() && std::find(options.run_only.begin(), options.run_only.end(),
+                                               r.shape.kind) == options.run_only.end())
+      continue;
     const LaunchConfig& c = r.shape.config;
     bool args_set = true;
     try {

@@ -38,6 +38,9 @@ struct ShapeOptions {
   bool zero_local = false;
   /// Draw only from these families (e.g. {"zero_local"}); empty: every family the options allow.
   std::vector<std::string> kinds;
+  /// Launch only the drawn shapes of these families and leave the others out of the results; they
+  /// are still drawn, so a seed gives the same shapes as without it. Empty: every shape drawn.
+  std::vector<std::string> run_only;
 };
 
 /// One generated launch: which family it comes from ("valid", "over_device_max", ...) and the call.
@@ -107,7 +110,8 @@ ProgramOptions programOptions(const cl::Kernel& kernel, const cl::Device& device
 /// a new in-order queue of the kernel's context, waits for it, and compares the outcome with
 /// predictLaunch(); with `output`, a launch that the rules let succeed and that completes with
 /// CL_SUCCESS must also have run every work-item. The kernel must be built for `device`. Same
-/// seed, same shapes. A cl::Error from filling or reading the output propagates.
+/// seed, same shapes (ShapeOptions::run_only keeps some of them). A cl::Error from filling or
+/// reading the output propagates.
 std::vector<ShapeResult> checkLaunchShapes(const clh::DeviceInfo& device, cl::Kernel& kernel,
                                            const SetArgs& set_args, int shapes, uint64_t seed,
                                            const ShapeOptions& options = {},

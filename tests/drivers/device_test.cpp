@@ -122,6 +122,27 @@ KIND_TEST(LaunchShapesMatchPredictions) {
   if (!missing.empty()) GTEST_SKIP() << skipMessage(missing);
 }
 
+// A family run alone (what --isolate-launch runs in a child per family after a driver crashed)
+// launches the shapes it has in the run of every family: the same count and the same verdict in
+// each row, not a whole run's worth of its own shapes.
+KIND_TEST(AFamilyRunAloneGetsTheShapesOfTheWholeRun) {
+  auto devices = clh::test::devicesOf(kind);
+  if (devices.empty()) GTEST_SKIP() << "no OpenCL " << kind.word() << " here";
+  const auto& d = devices.front();
+  const auto whole = runLaunchChecks(d);
+  ASSERT_FALSE(whole.empty());
+  for (const auto& r : whole) {
+    SCOPED_TRACE(r.id);
+    LaunchCheckOptions alone;
+    alone.families = {r.id.substr(std::string("launch.").size())};
+    const auto rows = runLaunchChecks(d, alone);
+    ASSERT_EQ(rows.size(), 1u);
+    EXPECT_EQ(rows[0].id, r.id);
+    EXPECT_EQ(toString(rows[0].verdict), toString(r.verdict));
+    EXPECT_EQ(rows[0].detail, r.detail);
+  }
+}
+
 // Every driver check and launch row of each device, compared with its committed baseline.
 KIND_TEST(SemanticsMatchBaseline) {
   auto devices = clh::test::devicesOf(kind);
