@@ -138,8 +138,8 @@ bool openJournal(const CheckOptions& o, const std::vector<Spec>& specs, RunJourn
 }
 
 // One run of `clharness check` once its specs, devices, baselines and journal are settled: one
-// task per spec x device (its cases, then its launch shapes) on a pool of threads, then each
-// device's driver section, then the reports.
+// task per spec x device (its cases, then its launch shapes) and one per device for its driver
+// checks, on a pool of threads; then each device's driver section, then the reports.
 class CheckRun {
  public:
   CheckRun(const ToolConfig& config, const CheckOptions& o, const std::vector<Spec>& specs,
@@ -150,9 +150,11 @@ class CheckRun {
         devices_(devices),
         journal_(journal),
         launches_(o.launch_shapes > 0 && !o.sizes),
+        driver_checks_(o.driver_checks && !o.sizes),
         total_(specs.size() *
                (devices.size() * (launches_ ? 2 : 1) + (o.sanitize ? realDevices(devices) : 0))),
         slots_(specs.size() * devices.size()),
+        driver_rows_(devices.size()),
         sims_(devices.size()),
         sessions_(devices.size()),
         simulator_(o.replay_budget_s > 0 ? anySimulator(devices) : std::nullopt) {
@@ -166,6 +168,12 @@ class CheckRun {
   }
 
   bool launches() const { return launches_; }
+  bool driverChecks() const { return driver_checks_; }
+  /// Device d's driver checks, once runAll() ran them (null with --no-driver-checks or when an
+  /// interrupt came first).
+  const DriverRows* driverRows(size_t d) const {
+    return driver_rows_[d] ? &*driver_rows_[d] : nullptr;
+  }
   size_t total() const { return total_; }
   const fs::path& scratch() const { return scratch_; }
 
@@ -174,9 +182,11 @@ class CheckRun {
   // the simulator any number.
   void runAll() {
     TaskPool pool;
-    pool.tasks = slots_.size();
+    pool.tasks = slots_.size() + (driver_checks_ ? devices_.size() : 0);
     pool.jobs = o_.isolate ? static_cast<size_t>(std::max(1, o_.jobs)) : 1;
-    pool.resource_of = [&](size_t t) { return t % devices_.size(); };
+    pool.resource_of = [&](size_t t) {
+      return t < slots_.size() ? t % devices_.size() : t - slots_.size();
+    };
     pool.capacity = [&](size_t d) -> size_t {
       if (devices_[d].kind == DeviceKind::gpu) return 1;
       if (devices_[d].kind == DeviceKind::cpu)
@@ -188,13 +198,19 @@ class CheckRun {
     runTasks(pool, [this](size_t t) { runTask(t); });
   }
 
-  // Each device's tasks in turn, as in spec order, but the simulator's own largest case first: an
-  // interpreter takes seconds per million operations, and the two such units of the main job, a
-  // third of its warm run, started in its middle and held its end. The other devices keep spec
-  // order and their place in each turn (a GPU, one task at a time, is not left idle behind the
-  // simulator's). Only the order work starts in: the report keeps spec and device order.
+  // The devices' driver checks first: they ran after every unit, one device at a time, while the
+  // other cores idled (PoCL's, compiling a work-group function per local size with its kernel
+  // cache empty, took 27 s of the main job's 171). Then each device's tasks in turn, as in spec
+  // order, but the simulator's own largest case first: an interpreter takes seconds per million
+  // operations, and the two such units of the main job, a third of its warm run, started in its
+  // middle and held its end. The other devices keep spec order and their place in each turn (a
+  // GPU, one task at a time, is not left idle behind the simulator's). Only the order work starts
+  // in: the report keeps spec and device order.
   std::vector<size_t> taskOrder() const {
     const size_t n = devices_.size();
+    std::vector<size_t> order;
+    if (driver_checks_)
+      for (size_t d = 0; d < n; ++d) order.push_back(slots_.size() + d);
     std::vector<std::vector<size_t>> own(n);  // each device's tasks
     for (size_t t = 0; t < slots_.size(); ++t) own[t % n].push_back(t);
     for (size_t d = 0; d < n; ++d) {
@@ -204,8 +220,7 @@ class CheckRun {
       std::stable_sort(own[d].begin(), own[d].end(),
                        [&](size_t a, size_t b) { return cost[a] > cost[b]; });
     }
-    std::vector<size_t> order;
-    for (size_t turn = 0; order.size() < slots_.size(); ++turn)
+    for (size_t turn = 0; turn < slots_.size(); ++turn)
       for (size_t d = 0; d < n; ++d)
         if (turn < own[d].size()) order.push_back(own[d][turn]);
     return order;
@@ -240,6 +255,12 @@ class CheckRun {
   }
 
   void runTask(size_t t) {
+    if (t >= slots_.size()) {
+      const size_t d = t - slots_.size();
+      DriverRows rows = runDeviceDriverChecks(config_, o_, devices_[d], scratch_);
+      if (!interruptRequested()) driver_rows_[d] = std::move(rows);  // else its child was ended
+      return;
+    }
     const Spec& spec = specs_[t / devices_.size()];
     const size_t d = t % devices_.size();
     if (!runCases(spec, d, slots_[t])) return;
@@ -389,10 +410,12 @@ class CheckRun {
   const std::vector<DeviceInfo>& devices_;
   RunJournal& journal_;
   const bool launches_;
+  const bool driver_checks_;
   const size_t total_;
   LaunchRunOptions lo_;
   fs::path scratch_;
   std::vector<Slot> slots_;
+  std::vector<std::optional<DriverRows>> driver_rows_;  // written by one task each
   std::vector<std::unique_ptr<OclgrindSession>> sims_;
   std::vector<std::unique_ptr<DeviceSession>> sessions_;
   const std::optional<DeviceInfo> simulator_;
@@ -431,7 +454,7 @@ int runCheck(const ToolConfig& config, const CheckOptions& o) {
     return kExitNoDevice;
   }
   const bool launches = o.launch_shapes > 0 && !o.sizes;
-  const bool driver_checks = o.driver_checks && !o.sizes;
+  const bool driver_checks = o.driver_checks && !o.sizes;  // CheckRun runs them beside the units
   std::vector<std::optional<drivers::Baseline>> baselines(devices.size());
   std::vector<std::string> baseline_notes(devices.size());
   if ((driver_checks || launches) && !findBaselines(config, o, devices, baselines, baseline_notes))
@@ -457,7 +480,7 @@ int runCheck(const ToolConfig& config, const CheckOptions& o) {
     for (size_t d = 0; d < devices.size() && !interruptRequested(); ++d) {
       report.drivers.push_back(
           deviceDriverSection(config, o, devices[d], baselines[d] ? &*baselines[d] : nullptr,
-                              baseline_notes[d], families[d], run.scratch(), driver_checks));
+                              baseline_notes[d], families[d], run.scratch(), run.driverRows(d)));
       addLaunchCompileCrashes(report.units, report.drivers.back());
     }
   }

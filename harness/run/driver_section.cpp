@@ -28,11 +28,6 @@ namespace {
 
 // The driver checks (`clharness semantics`) of one device in a child process: a driver that
 // takes its process down is a finding of the driver section, and the run goes on.
-struct DriverRows {
-  std::vector<drivers::CheckResult> rows;
-  std::vector<std::string> notes;
-};
-
 DriverRows runDriverRowsOnce(const ToolConfig& config, const DeviceInfo& dev,
                              const fs::path& scratch, double timeout_s, bool isolate_launch) {
   const fs::path out = scratch / fmt::format("driver-{}.jsonl", dev.slug());
@@ -76,7 +71,8 @@ DriverRows runDriverRowsOnce(const ToolConfig& config, const DeviceInfo& dev,
 DriverRows runDriverRows(const ToolConfig& config, const DeviceInfo& dev, const fs::path& scratch,
                          double timeout_s) {
   DriverRows r = runDriverRowsOnce(config, dev, scratch, timeout_s, false);
-  if (r.rows.size() != 1 || r.rows[0].id != "driver_checks") return r;
+  // An interrupt ended the process (the checks run beside the units): nothing to run again.
+  if (r.rows.size() != 1 || r.rows[0].id != "driver_checks" || interruptRequested()) return r;
   const std::string first = r.rows[0].got;
   r = runDriverRowsOnce(config, dev, scratch, timeout_s, true);
   r.notes.push_back("the driver checks' process died (" + first +
@@ -161,21 +157,26 @@ std::optional<std::string> unitSettingsNote(const DeviceInfo& dev, bool cases_is
 
 }  // namespace
 
+DriverRows runDeviceDriverChecks(const ToolConfig& config, const CheckOptions& o,
+                                 const DeviceInfo& dev, const fs::path& scratch) {
+  const auto t0 = std::chrono::steady_clock::now();
+  DriverRows rows = runDriverRows(config, dev, scratch, o.timeout_s);
+  std::cerr << fmt::format(
+      "[drivers] {}: {} driver checks ({:.2f}s)\n", dev.displayName(), rows.rows.size(),
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  return rows;
+}
+
 DriverReport deviceDriverSection(const ToolConfig& config, const CheckOptions& o,
                                  const DeviceInfo& dev, const drivers::Baseline* base,
                                  const std::string& baseline_note,
                                  const std::deque<FamilyRun>& fams, const fs::path& scratch,
-                                 bool driver_checks) {
+                                 const DriverRows* driver_rows) {
   drivers::SectionInput in;
   in.device = &dev;
-  if (driver_checks) {
-    const auto t0 = std::chrono::steady_clock::now();
-    DriverRows rows = runDriverRows(config, dev, scratch, o.timeout_s);
-    in.rows = std::move(rows.rows);
-    in.notes = std::move(rows.notes);
-    std::cerr << fmt::format(
-        "[drivers] {}: {} driver checks ({:.2f}s)\n", dev.displayName(), in.rows.size(),
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  if (driver_rows) {
+    in.rows = driver_rows->rows;
+    in.notes = driver_rows->notes;
   } else {
     in.notes.push_back("the driver checks did not run (--no-driver-checks)");
   }

@@ -14,14 +14,26 @@
 
 namespace clh {
 
-/// One device's section. `driver_checks` false leaves the driver checks out (with a note);
-/// `baseline` may be null (findings are then unmarked, and the report says so via `note`). With
-/// `options.write_baseline` the section is also recorded as a baseline file there.
+/// The driver checks of one device: `clharness semantics` in a child process (when the driver
+/// takes that process down, once more with each launch family in a process of its own), their rows
+/// and notes on how they ran. A check run runs them beside its units, as a task of the device.
+struct DriverRows {
+  std::vector<drivers::CheckResult> rows;
+  std::vector<std::string> notes;
+};
+DriverRows runDeviceDriverChecks(const ToolConfig& config, const CheckOptions& options,
+                                 const DeviceInfo& device, const std::filesystem::path& scratch);
+
+/// One device's section with its driver checks' rows; null `driver_rows` leaves them out (with a
+/// note: --no-driver-checks). `baseline` may be null (findings are then unmarked, and the report
+/// says so via `note`). With `options.write_baseline` the section is also recorded as a baseline
+/// file there.
 DriverReport deviceDriverSection(const ToolConfig& config, const CheckOptions& options,
                                  const DeviceInfo& device, const drivers::Baseline* baseline,
                                  const std::string& baseline_note,
                                  const std::deque<FamilyRun>& families,
-                                 const std::filesystem::path& scratch, bool driver_checks);
+                                 const std::filesystem::path& scratch,
+                                 const DriverRows* driver_rows);
 
 /// Lists in `section` every unit of its device that died in the driver's compile step at a launch
 /// (cl/compile_watch.hpp): the unit is a tool error, the crash the driver's finding. Not compared

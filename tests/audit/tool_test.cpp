@@ -649,6 +649,18 @@ TEST(CheckOnSimulator, TheUnitWithTheLargestCaseStartsFirst) {
   EXPECT_LT(first, r.out.find("[2/2] sim_null_local_race on Oclgrind")) << r.out;
 }
 
+// The driver checks are a task of their device, handed out before its units: on one thread they
+// end before the first unit does (they ran after every unit, while the other cores idled).
+TEST(CheckOnSimulator, TheDriverChecksStartBeforeTheUnits) {
+  REQUIRE_DEVICE(kSimulator);
+  ToolRun r = run("check " + fixture("specs/one_item_shared_slot.yaml") +
+                  " --device Oclgrind --launch-shapes 0 --jobs 1");
+  EXPECT_EQ(r.code, 0) << r.out;
+  const auto drivers = r.out.find("[drivers] Oclgrind");
+  ASSERT_NE(drivers, std::string::npos) << r.out;
+  EXPECT_LT(drivers, r.out.find("[1/1] sim_one_item_shared_slot on Oclgrind")) << r.out;
+}
+
 // On PoCL (label device).
 
 TEST(PoclOutOfBounds, GuardZonesNameTheBuffer) {

@@ -61,7 +61,7 @@ struct Processes {
     return valueIn(scratch.dir / "__launch.env", kSetting);
   }
   std::optional<std::string> driverChecksValue() {
-    deviceDriverSection(config, CheckOptions{}, dev, nullptr, "", {}, scratch.dir, true);
+    runDeviceDriverChecks(config, CheckOptions{}, dev, scratch.dir);
     return valueIn(scratch.dir / "__semantics.env", kSetting);
   }
 };
