@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <regex>
 #include <sstream>
@@ -238,13 +239,22 @@ class FamilyLoop {
     for (int i = 0; i < shapes; ++i) {
       const rc::Random shape_random = random.split();
       if (i < options_.first_shape) continue;
-      if (!runShape(i, gen(shape_random, rc::kNominalSize).value())) return std::move(r_);
+      if (!runShape(i, gen(shape_random, rc::kNominalSize).value())) return finished();
     }
     queue_.finish();
-    return std::move(r_);
+    return finished();
   }
 
  private:
+  LaunchFamilyResult finished() {
+    if (results_shared_ > 0)
+      r_.notes.push_back(std::to_string(results_shared_) +
+                         " shape(s) ran a case an earlier shape's result check had run (the same "
+                         "build, local size and __local bytes; the spec's global size): their "
+                         "results are that run's");
+    return std::move(r_);
+  }
+
   bool fail(FindingKind kind, std::string summary) {
     r_.failure = makeFinding(kind, std::move(summary), r_.device, kernel_name_);
     return false;
@@ -443,8 +453,38 @@ class FamilyLoop {
     return true;
   }
 
-  // Re-runs a shape that ran through the session's own case runner to check its results.
+  // What a result check runs: the spec's case with the shape's build, local size and __local
+  // bytes (its global size and offset are the spec's whatever the shape's).
+  static std::string resultCaseKey(const ShapeCheck& check, const Built& built) {
+    std::string key = built.options + "|";
+    if (const auto& local = check.shape.config.local)
+      for (size_t l : *local) key += std::to_string(l) + ",";
+    else
+      key += "NULL";
+    key += "|";
+    for (size_t b : check.shape.local_arg_bytes) key += std::to_string(b) + ",";
+    return key;
+  }
+
+  // Checks the results of a shape that ran: the case it stands for run through the session's own
+  // case runner, or the findings of the earlier shape that ran the same case: the same inputs and
+  // the same launch, which most checked shapes of the main job repeated (docs/performance.md,
+  // "One result check per case").
   void checkResults(ShapeCheck& check, const Built& built) {
+    const std::string key = resultCaseKey(check, built);
+    if (const auto earlier = result_cases_.find(key); earlier != result_cases_.end()) {
+      check.results_checked = true;
+      check.results_of = earlier->second.first;
+      check.result_findings = earlier->second.second;
+      ++results_shared_;
+      return;
+    }
+    runResultCheck(check, built);
+    result_cases_[key] = {check.index, check.result_findings};
+  }
+
+  // Re-runs a shape that ran through the session's own case runner to check its results.
+  void runResultCheck(ShapeCheck& check, const Built& built) {
     if (options_.on_shape_start) options_.on_shape_start(check, "results");
     const launch::LaunchConfig& c = check.shape.config;
     Spec variant = spec_;
@@ -487,6 +527,9 @@ class FamilyLoop {
   cl::CommandQueue queue_;
   std::unique_ptr<CaseBuffers> buffers_;
   std::vector<FindingKind> expected_;
+  // Each result case run so far: the shape that ran it, and its findings.
+  std::map<std::string, std::pair<int, std::vector<Finding>>> result_cases_;
+  int results_shared_ = 0;
   LaunchFamilyResult r_;
 };
 

@@ -35,6 +35,10 @@ struct ShapeCheck {
   /// overruns a private array): the kernel's finding, not the driver's deviation.
   bool spec_expected = false;
   bool results_checked = false;
+  /// The earlier shape (its index) whose result check ran this one's case, the same build, local
+  /// size and __local bytes: its findings are this shape's, and no second run was made; -1 when
+  /// the shape's result check ran itself (or none ran).
+  int results_of = -1;
   /// Findings of the result check that the spec does not expect (wrong_result, unwritten,
   /// out_of_bounds, a simulator's diagnostics), and guard-zone hits of the shape's own run.
   std::vector<Finding> result_findings;

@@ -180,6 +180,7 @@ json toJson(const ShapeCheck& c) {
             {"spec_expected", c.spec_expected},
             {"results_checked", c.results_checked},
             {"result_findings", c.result_findings}};
+  if (c.results_of >= 0) j["results_of"] = c.results_of;
   return j;
 }
 
@@ -195,6 +196,7 @@ ShapeCheck shapeCheckFromJson(const json& j) {
   c.conforms = j.at("conforms");
   c.spec_expected = j.value("spec_expected", false);
   c.results_checked = j.at("results_checked");
+  c.results_of = j.value("results_of", -1);
   c.result_findings = j.at("result_findings").get<std::vector<Finding>>();
   return c;
 }

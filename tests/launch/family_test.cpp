@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -210,6 +211,44 @@ KIND_TEST(AZeroLocalSizeInDimensionZeroIsRunAndItsResultsChecked) {
         EXPECT_TRUE(c.resultMismatch()) << "Oclgrind ran the work-items after all";
       }
     }
+  }
+}
+
+// A shape whose result check would run the case an earlier shape's ran (the same build, local
+// size and __local bytes) takes that run's findings: one run per case, and each shape that shares
+// names the shape whose run it is.
+KIND_TEST(ShapesThatRunTheSameCaseShareOneResultCheck) {
+  const auto devices = clh::test::devicesOf(kind);
+  if (devices.empty()) GTEST_SKIP() << "no OpenCL " << kind.word() << " here";
+  const clh::Spec s = spec("specs/handson/mmul_row.yaml");
+  for (const auto& d : devices) {
+    SCOPED_TRACE(d.displayName());
+    LaunchFamilyOptions options;
+    int runs = 0;
+    options.on_shape_start = [&](const ShapeCheck&, const char* phase) {
+      runs += std::string(phase) == "results";
+    };
+    const LaunchFamilyResult r = family(d, s, options);
+    int own = 0, shared = 0;
+    for (const auto& c : r.shapes) {
+      if (!c.results_checked) continue;
+      if (c.results_of < 0) {
+        ++own;
+        continue;
+      }
+      ++shared;
+      const auto first = std::find_if(r.shapes.begin(), r.shapes.end(),
+                                      [&](const ShapeCheck& e) { return e.index == c.results_of; });
+      ASSERT_NE(first, r.shapes.end()) << c.toString();
+      EXPECT_LT(first->index, c.index);
+      EXPECT_EQ(first->results_of, -1);
+      EXPECT_EQ(first->shape.variant, c.shape.variant) << c.toString();
+      EXPECT_EQ(first->shape.config.local, c.shape.config.local) << c.toString();
+      EXPECT_EQ(first->shape.local_arg_bytes, c.shape.local_arg_bytes) << c.toString();
+      EXPECT_EQ(first->result_findings.size(), c.result_findings.size()) << c.toString();
+    }
+    EXPECT_EQ(runs, own);
+    EXPECT_GT(shared, 0) << "100 shapes of mmul_row drew no case twice";
   }
 }
 
