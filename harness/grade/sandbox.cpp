@@ -27,6 +27,10 @@ std::vector<std::string> childEnvironment(const char* const* parent_env, const s
     // The simulator's build switch is the tool's own setting (for measuring), not the grader's.
     bool keep = name == "LD_LIBRARY_PATH" || name == kSimulatorBuildVariable;
     for (const char* p : kPrefixes) keep = keep || name.rfind(p, 0) == 0;
+    // PoCL's kernel cache is the process's own, under its XDG_CACHE_HOME below: a folder of the
+    // machine's is outside the sandbox (PoCL then finds no device, and every submission was the
+    // tool's error) and would be one that every submission writes to.
+    keep = keep && name != "POCL_CACHE_DIR";
     if (name == "OCL_ICD_VENDORS") icd = var.substr(var.find('=') + 1);
     if (keep) out.push_back(var);
   }

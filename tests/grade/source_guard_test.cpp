@@ -174,6 +174,7 @@ TEST(Sandbox, TheGradingProcessGetsOnlyWhatOpenClNeeds) {
                           "OCL_ICD_VENDORS=/tmp/clharness-icd-1000",
                           "OCL_ICD_FILENAMES=/usr/lib/libnvidia-opencl.so.1",
                           "POCL_DEVICES=pthread",
+                          "POCL_CACHE_DIR=/home/ta/pocl-cache",
                           "CUDA_VISIBLE_DEVICES=0",
                           "LD_LIBRARY_PATH=/opt/cuda/lib64",
                           "CLHARNESS_OCLGRIND_BUILD=optimised",
