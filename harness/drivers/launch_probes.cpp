@@ -123,10 +123,11 @@ const std::vector<std::string>& crashProneFamilies() {
 
 namespace {
 
+bool contains(const std::vector<std::string>& v, const std::string& s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
+
 bool wantedFamily(const LaunchCheckOptions& options, const std::string& family) {
-  auto contains = [](const std::vector<std::string>& v, const std::string& s) {
-    return std::find(v.begin(), v.end(), s) != v.end();
-  };
   return options.families.empty() ? !contains(crashProneFamilies(), family)
                                   : contains(options.families, family);
 }
@@ -162,10 +163,8 @@ ShapeOptions drawOptions(const clh::DeviceInfo& device, const LaunchCheckOptions
   if (device.simulator) o.max_global_items = 1024;
   const bool alone_of_a_run =
       !options.families.empty() &&
-      std::none_of(options.families.begin(), options.families.end(), [](const std::string& f) {
-        const auto& prone = crashProneFamilies();
-        return std::find(prone.begin(), prone.end(), f) != prone.end();
-      });
+      std::none_of(options.families.begin(), options.families.end(),
+                   [](const std::string& f) { return contains(crashProneFamilies(), f); });
   const LaunchCheckOptions drawn = alone_of_a_run ? LaunchCheckOptions{} : options;
   if (alone_of_a_run) o.run_only = options.families;
   o.zero_local = wantedFamily(drawn, "zero_local");

@@ -247,8 +247,10 @@ class FamilyLoop {
 
  private:
   LaunchFamilyResult finished() {
-    if (results_shared_ > 0)
-      r_.notes.push_back(std::to_string(results_shared_) +
+    const auto shared = std::count_if(r_.shapes.begin(), r_.shapes.end(),
+                                      [](const ShapeCheck& c) { return c.results_of >= 0; });
+    if (shared > 0)
+      r_.notes.push_back(std::to_string(shared) +
                          " shape(s) ran a case an earlier shape's result check had run (the same "
                          "build, local size and __local bytes; the spec's global size): their "
                          "results are that run's");
@@ -476,7 +478,6 @@ class FamilyLoop {
       check.results_checked = true;
       check.results_of = earlier->second.first;
       check.result_findings = earlier->second.second;
-      ++results_shared_;
       return;
     }
     runResultCheck(check, built);
@@ -529,7 +530,6 @@ class FamilyLoop {
   std::vector<FindingKind> expected_;
   // Each result case run so far: the shape that ran it, and its findings.
   std::map<std::string, std::pair<int, std::vector<Finding>>> result_cases_;
-  int results_shared_ = 0;
   LaunchFamilyResult r_;
 };
 

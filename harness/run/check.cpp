@@ -168,7 +168,6 @@ class CheckRun {
   }
 
   bool launches() const { return launches_; }
-  bool driverChecks() const { return driver_checks_; }
   /// Device d's driver checks, once runAll() ran them (null with --no-driver-checks or when an
   /// interrupt came first).
   const DriverRows* driverRows(size_t d) const {
@@ -220,9 +219,8 @@ class CheckRun {
       std::stable_sort(own[d].begin(), own[d].end(),
                        [&](size_t a, size_t b) { return cost[a] > cost[b]; });
     }
-    for (size_t turn = 0; turn < slots_.size(); ++turn)
-      for (size_t d = 0; d < n; ++d)
-        if (turn < own[d].size()) order.push_back(own[d][turn]);
+    for (size_t turn = 0; turn < specs_.size(); ++turn)  // each device has one task a spec
+      for (size_t d = 0; d < n; ++d) order.push_back(own[d][turn]);
     return order;
   }
 
