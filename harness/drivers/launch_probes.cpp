@@ -138,11 +138,6 @@ struct Tally {
   const ShapeResult* first = nullptr;
 };
 
-struct ProbeTallies {
-  std::map<std::string, Tally> by_family;
-  std::vector<std::vector<ShapeResult>> all;  // keeps `first` pointers valid
-};
-
 cl::Program buildProbes(const cl::Context& context, const clh::DeviceInfo& device) {
   cl::Program program(context, kProbeSource);
   try {
@@ -173,10 +168,16 @@ ShapeOptions drawOptions(const clh::DeviceInfo& device, const LaunchCheckOptions
   return o;
 }
 
-// Runs the shapes of every wanted family on each probe kernel; throws when the probes cannot be
-// set up.
-void runProbes(const clh::DeviceInfo& device, const LaunchCheckOptions& options, int shapes,
-               ProbeTallies& tallies) {
+// The shapes each probe kernel draws: the options' count, or 40 on a simulator and 100 elsewhere.
+int shapesPerKernel(const clh::DeviceInfo& device, const LaunchCheckOptions& options) {
+  return options.shapes_per_kernel > 0 ? options.shapes_per_kernel : device.simulator ? 40 : 100;
+}
+
+}  // namespace
+
+std::vector<ProbeShapes> runLaunchProbes(const clh::DeviceInfo& device,
+                                         const LaunchCheckOptions& options) {
+  const int shapes = shapesPerKernel(device, options);
   cl::Context context(device.device);
   cl::Program program = buildProbes(context, device);
   // The buffer of the current shape: a kernel argument does not keep its buffer alive.
@@ -209,16 +210,27 @@ void runProbes(const clh::DeviceInfo& device, const LaunchCheckOptions& options,
       {"static_local", base, plain},
   };
   uint64_t seed = options.seed;
+  std::vector<ProbeShapes> out;
   for (auto& run : runs) {
     cl::Kernel kernel(program, run.kernel);
-    tallies.all.push_back(
-        checkLaunchShapes(device, kernel, run.set, shapes, seed++, run.options, output));
-    for (const auto& r : tallies.all.back()) {
-      Tally& t = tallies.by_family[r.shape.kind];
+    out.push_back({run.kernel, checkLaunchShapes(device, kernel, run.set, shapes, seed++,
+                                                 run.options, output)});
+  }
+  return out;
+}
+
+namespace {
+
+// Each family's shapes, and the first that deviated (pointing into `probes`).
+std::map<std::string, Tally> tallies(const std::vector<ProbeShapes>& probes) {
+  std::map<std::string, Tally> by_family;
+  for (const auto& probe : probes)
+    for (const auto& r : probe.results) {
+      Tally& t = by_family[r.shape.kind];
       ++t.shapes;
       if (!r.conforms && ++t.deviating == 1) t.first = &r;
     }
-  }
+  return by_family;
 }
 
 // One family's row: skipped (setup failed, or no shape), conforms, or deviates with its first.
@@ -254,23 +266,19 @@ CheckResult rowResult(const Row& row, const std::map<std::string, Tally>& by_fam
 
 std::vector<CheckResult> runLaunchChecks(const clh::DeviceInfo& device,
                                          const LaunchCheckOptions& options) {
-  const int shapes = options.shapes_per_kernel > 0 ? options.shapes_per_kernel
-                     : device.simulator            ? 40
-                                                   : 100;
-  ProbeTallies tallies;
-  tallies.all.reserve(4);
+  std::vector<ProbeShapes> probes;
   std::string setup_error;
   try {
-    runProbes(device, options, shapes, tallies);
+    probes = runLaunchProbes(device, options);
   } catch (const cl::Error& e) {
     setup_error = std::string("setup failed: ") + e.what() + " " + clErrorName(e.err());
   } catch (const std::exception& e) {
     setup_error = std::string("setup failed: ") + e.what();
   }
+  const std::map<std::string, Tally> by_family = tallies(probes);
   std::vector<CheckResult> out;
   for (const auto& row : rows())
-    if (wantedFamily(options, row.kind))
-      out.push_back(rowResult(row, tallies.by_family, setup_error));
+    if (wantedFamily(options, row.kind)) out.push_back(rowResult(row, by_family, setup_error));
   return out;
 }
 

@@ -9,6 +9,7 @@
 
 #include "cl/devices.hpp"
 #include "drivers/checks.hpp"
+#include "launch/shapes.hpp"
 
 namespace clh::drivers {
 
@@ -36,6 +37,18 @@ const std::vector<CheckInfo>& launchChecks();
 /// work-item), deviates with the first deviating shape otherwise. Never throws for a driver's
 /// behaviour; a kernel that does not build makes its rows skipped.
 std::vector<CheckResult> runLaunchChecks(const clh::DeviceInfo& device,
+                                         const LaunchCheckOptions& options = {});
+
+/// One probe kernel's shapes as runLaunchChecks() launched them, each with its outcome.
+struct ProbeShapes {
+  std::string kernel;
+  std::vector<launch::ShapeResult> results;
+};
+
+/// The shapes behind runLaunchChecks()'s rows, kernel by kernel: the same program, shapes and
+/// seeds (the program is the one a run's driver checks build, so a driver's kernel cache holds
+/// it once). Throws when the probes cannot be set up (std::runtime_error with the build log).
+std::vector<ProbeShapes> runLaunchProbes(const clh::DeviceInfo& device,
                                          const LaunchCheckOptions& options = {});
 
 /// The crash-prone families' rows, each run by a child process: `child_argv` is a command line

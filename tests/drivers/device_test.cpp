@@ -1,15 +1,12 @@
 // Device runs of clharness::semantics, each test twice: on real drivers (suite Device) and on
-// Oclgrind (suite Simulator). Launch shapes on the kernels of kernels/,
-// and the whole semantics column of each device against baselines/semantics/<slug>.json.
+// Oclgrind (suite Simulator). Launch shapes on the driver checks' probe kernels, and the whole
+// semantics column of each device against baselines/semantics/<slug>.json.
 #include <gtest/gtest.h>
 
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <optional>
-#include <sstream>
 
 #include "cl/devices.hpp"
 #include "cl/driver_alone.hpp"
@@ -20,18 +17,10 @@
 #include "launch/shapes.hpp"
 #include "support/kinds.hpp"
 
-namespace fs = std::filesystem;
 using namespace clh::drivers;
 using namespace clh::launch;
 
 namespace {
-
-std::string readFile(const fs::path& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 std::optional<DeviceColumn> baselineFor(const clh::DeviceInfo& d) {
   auto b = clh::drivers::findBaseline(CLH_SEMANTICS_BASELINES, d);
@@ -53,8 +42,10 @@ std::string skipMessage(const std::vector<std::string>& missing) {
 
 }  // namespace
 
-// Each kernel of kernels/ under >= 100 shapes: every outcome the rules allow, or a deviation that
-// the device's baseline records for that family (listed with both codes on stdout).
+// Every shape of the driver checks' launch probes (the program, shapes and seeds of a run's driver
+// checks: the run's kernel cache already holds their compiles), at least 100 on each probe kernel:
+// every outcome the rules allow, or a deviation that the device's baseline records for that family
+// (listed with both codes on stdout).
 KIND_TEST(LaunchShapesMatchPredictions) {
   auto devices = clh::test::devicesOf(kind);
   if (devices.empty()) GTEST_SKIP() << "no OpenCL " << kind.word() << " here";
@@ -63,54 +54,18 @@ KIND_TEST(LaunchShapesMatchPredictions) {
     SCOPED_TRACE(d.displayName());
     auto baseline = baselineFor(d);
     if (!baseline) missing.push_back(d.slug());
-    cl::Context context(d.device);
-    // The same kernels, options and seeds as runLaunchChecks(), so the baseline's rows apply.
-    ShapeOptions base;
-    if (d.simulator) base.max_global_items = 1024;
-    struct Case {
-      const char* name;
-      bool offsets, dynamic_local;
-    };
-    const Case cases[] = {{"index_writer", true, false},
-                          {"dynamic_local", false, true},
-                          {"required_size", false, false},
-                          {"static_local", false, false}};
-    uint64_t seed = LaunchCheckOptions{}.seed;
     int deviations = 0;
-    for (const auto& c : cases) {
-      SCOPED_TRACE(c.name);
-      cl::Program program(
-          context, readFile(fs::path(CLH_SEMANTICS_KERNELS) / (std::string(c.name) + ".cl")));
-      try {
-        program.build({d.device});
-      } catch (const cl::Error&) {
-        FAIL() << "build failed: " << program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(d.device);
-      }
-      cl::Kernel kernel(program, c.name);
-      ShapeOptions o = base;
-      o.offsets = c.offsets;
-      o.dynamic_local = c.dynamic_local;
-      cl::Buffer current;
-      auto set = [&](cl::Kernel& k, const LaunchShape& s) {
-        size_t items = 1;
-        for (size_t g : s.config.global) items *= std::max<size_t>(g, 1);
-        current = cl::Buffer(context, CL_MEM_WRITE_ONLY, items * sizeof(int));
-        k.setArg(0, current);
-        if (c.dynamic_local) {
-          k.setArg(2, static_cast<cl_uint>(s.config.dynamic_local_bytes / sizeof(int)));
-          k.setArg(1, cl::Local(s.config.dynamic_local_bytes));
-        }
-      };
-      // Each kernel writes one int per work-item: a success must have run every one.
-      auto output = [&](const LaunchShape&) { return current; };
-      auto results = checkLaunchShapes(d, kernel, set, LaunchCheckOptions{}.shapes_per_kernel,
-                                       seed++, o, output);
-      EXPECT_GE(results.size(), 100u);
-      for (const auto& r : results) {
+    const auto probes = runLaunchProbes(d);
+    EXPECT_EQ(probes.size(), 4u);
+    for (const auto& probe : probes) {
+      SCOPED_TRACE(probe.kernel);
+      EXPECT_GE(probe.results.size(), 100u);
+      for (const auto& r : probe.results) {
         EXPECT_FALSE(r.prediction.allowed.empty()) << r.toString();
         if (r.conforms) continue;
         ++deviations;
-        std::cout << "[deviation] " << d.slug() << " " << c.name << ": " << r.toString() << "\n";
+        std::cout << "[deviation] " << d.slug() << " " << probe.kernel << ": " << r.toString()
+                  << "\n";
         if (!baseline) continue;
         const CheckResult* known = row(*baseline, "launch." + r.shape.kind);
         EXPECT_TRUE(known && known->verdict == Verdict::deviates)
