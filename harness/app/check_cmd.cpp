@@ -30,10 +30,14 @@ void addRunOptions(CLI::App* cmd, const std::shared_ptr<CheckArgs>& a) {
   clh::addReportOptions(*cmd, {a, &a->check.reports}, "the report");
   clh::secondsLimit(cmd->add_option("--timeout", check.timeout_s,
                                     "seconds one spec may run on one device (default 600)"));
-  check.jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  // One unit more than cores: a unit's process also starts, loads its driver and waits on files,
+  // and the extra one keeps the cores busy meanwhile (the main job warm on 2 cores: 62 s at 2, 58
+  // s at 3; cold the same; docs/performance.md, "One unit more than cores").
+  check.jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency())) + 1;
   cmd->add_option("--jobs,-j", check.jobs,
-                  "units run at once, each in its own processes (default: the number of cores); "
-                  "a GPU takes one unit at a time, and CPU timings are taken under that load")
+                  "units run at once, each in its own processes (default: the number of cores "
+                  "plus one); a GPU takes one unit at a time, and CPU timings are taken under "
+                  "that load")
       ->check(CLI::Range(1, 256));
   cmd->add_option("--cpu-device-jobs", check.cpu_device_jobs,
                   "at most N units at once on one CPU device, within --jobs (default: no limit "
