@@ -137,6 +137,15 @@ bool openJournal(const CheckOptions& o, const std::vector<Spec>& specs, RunJourn
   return true;
 }
 
+// Whether a run has launch families, and driver checks: neither when it replays one case
+// (--sizes).
+bool runsLaunchFamilies(const CheckOptions& o) {
+  return o.launch_shapes > 0 && !o.sizes;
+}
+bool runsDriverChecks(const CheckOptions& o) {
+  return o.driver_checks && !o.sizes;
+}
+
 // One run of `clharness check` once its specs, devices, baselines and journal are settled: one
 // task per spec x device (its cases, then its launch shapes) and one per device for its driver
 // checks, on a pool of threads; then each device's driver section, then the reports.
@@ -149,8 +158,8 @@ class CheckRun {
         specs_(specs),
         devices_(devices),
         journal_(journal),
-        launches_(o.launch_shapes > 0 && !o.sizes),
-        driver_checks_(o.driver_checks && !o.sizes),
+        launches_(runsLaunchFamilies(o)),
+        driver_checks_(runsDriverChecks(o)),
         total_(specs.size() *
                (devices.size() * (launches_ ? 2 : 1) + (o.sanitize ? realDevices(devices) : 0))),
         slots_(specs.size() * devices.size()),
@@ -451,8 +460,8 @@ int runCheck(const ToolConfig& config, const CheckOptions& o) {
               << "; `clharness devices` lists what was found\n";
     return kExitNoDevice;
   }
-  const bool launches = o.launch_shapes > 0 && !o.sizes;
-  const bool driver_checks = o.driver_checks && !o.sizes;  // CheckRun runs them beside the units
+  const bool launches = runsLaunchFamilies(o);
+  const bool driver_checks = runsDriverChecks(o);
   std::vector<std::optional<drivers::Baseline>> baselines(devices.size());
   std::vector<std::string> baseline_notes(devices.size());
   if ((driver_checks || launches) && !findBaselines(config, o, devices, baselines, baseline_notes))
