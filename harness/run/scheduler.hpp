@@ -20,6 +20,10 @@ struct TaskPool {
   std::vector<size_t> order;
   /// Checked before each task is handed out: true stops handing out more (an interrupt).
   std::function<bool()> stop;
+  /// Whether a task may start yet (a unit that waits for its device's programs to be compiled
+  /// ahead); asked again each time a task ends and every 20 ms, so what it waits for may come from
+  /// a running task. No function: every task may start.
+  std::function<bool(size_t task)> ready;
 };
 
 /// Runs `run(task)` for every task, in `order` as far as the resources allow; returns when

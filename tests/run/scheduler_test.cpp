@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <map>
@@ -75,6 +77,38 @@ TEST(TaskPool, OneThreadStartsTasksInTheGivenOrder) {
   started.clear();
   clh::runTasks(pool, [&](size_t t) { started.push_back(t); });
   EXPECT_EQ(started, (std::vector<size_t>{0, 1, 2, 3, 4}));
+}
+
+// Task 0 compiles ahead for resource 0; tasks 1 and 2 (resource 0) wait for it, task 3 (resource
+// 1) does not: 3 runs while 0 does, and 1 and 2 start only after 0 has ended.
+TEST(TaskPool, ATaskHeldBackStartsOnlyAfterTheTaskThatReleasesItWhileOthersRunBeside) {
+  clh::TaskPool pool;
+  pool.tasks = 4;
+  pool.jobs = 3;
+  pool.resource_of = [](size_t t) { return t == 3 ? size_t{1} : size_t{0}; };
+  std::mutex m;
+  std::condition_variable cv;
+  std::atomic<bool> first_done{false};  // read by the pool's threads without `m`
+  bool third_seen = false;
+  std::vector<size_t> started_after_first;
+  pool.ready = [&](size_t t) { return t == 0 || t == 3 || first_done; };
+  clh::runTasks(pool, [&](size_t t) {
+    std::unique_lock<std::mutex> lock(m);
+    if (t == 0) {  // holds on until task 3 has run beside it
+      cv.wait_for(lock, std::chrono::seconds(10), [&] { return third_seen; });
+      first_done = true;
+      return;
+    }
+    if (t == 3) {
+      third_seen = true;
+      cv.notify_all();
+      return;
+    }
+    if (first_done) started_after_first.push_back(t);
+  });
+  EXPECT_TRUE(third_seen);
+  std::sort(started_after_first.begin(), started_after_first.end());
+  EXPECT_EQ(started_after_first, (std::vector<size_t>{1, 2}));
 }
 
 }  // namespace
