@@ -210,6 +210,15 @@ const BuildOutcome& DeviceSession::build(const std::string& path, const std::str
   return buildText(src->second, options, kernels);
 }
 
+std::vector<std::string> DeviceSession::builtOptions(const std::string& source_path) const {
+  std::vector<std::string> out;
+  const std::string* text = cachedSource(source_path);
+  if (!text) return out;
+  for (const auto& [key, built] : programs_)
+    if (key.first == *text) out.push_back(key.second);
+  return out;
+}
+
 const BuildOutcome* DeviceSession::cachedBuild(const std::string& text,
                                                const std::string& options) const {
   auto it = programs_.find(std::pair<std::string_view, std::string_view>(text, options));

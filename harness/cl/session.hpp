@@ -127,6 +127,9 @@ class DeviceSession {
   void setProbeSourceForTesting(std::string source) { probe_source_ = std::move(source); }
   /// How many times reset() succeeded.
   int resets() const { return resets_; }
+  /// The options of every program built (or refused) from the file at `source_path` since the
+  /// last reset, in the order of their texts.
+  std::vector<std::string> builtOptions(const std::string& source_path) const;
 
   /// What the simulator ran differently from the spec since the last call, once each, for the
   /// unit's report: a build other than the unoptimised one, checks left off after a crash, the

@@ -116,6 +116,23 @@ struct Built {
 
 }  // namespace
 
+std::vector<std::pair<std::string, std::string>> clStdVariants(const DeviceInfo& device) {
+  const std::string std_value = newestClStd(device);
+  if (std_value.empty()) return {};
+  std::string lower = std_value;
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+  return {{lower, "-cl-std=" + std_value},
+          {lower + "-uniform", "-cl-std=" + std_value + " -cl-uniform-work-group-size"}};
+}
+
+std::vector<std::string> familyBuildOptions(const std::string& options, const DeviceInfo& device) {
+  std::vector<std::string> out{options};
+  for (const auto& variant : clStdVariants(device))
+    out.push_back(withExtra(options, variant.second));
+  return out;
+}
+
 std::string ShapeCheck::gotText() const {
   if (died == "timeout") return "timeout";
   if (!died.empty()) return "crash: " + died;
@@ -275,21 +292,14 @@ class FamilyLoop {
     }
     builds_.push_back(
         {{"spec", "", {}}, rc_.build_options, cl::Kernel(*b.program, kernel_name_.c_str())});
-    if (std::string std_value = newestClStd(device_); !std_value.empty())
-      addClStdVariants(std_value);
+    addClStdVariants();
     for (auto& built : builds_)
       built.info.program = launch::programOptions(built.kernel, device_.device);
     return true;
   }
 
-  void addClStdVariants(const std::string& std_value) {
-    std::string lower = std_value;
-    std::transform(lower.begin(), lower.end(), lower.begin(),
-                   [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
-    const std::vector<std::pair<std::string, std::string>> variants = {
-        {lower, "-cl-std=" + std_value},
-        {lower + "-uniform", "-cl-std=" + std_value + " -cl-uniform-work-group-size"}};
-    for (const auto& [name, extra] : variants) {
+  void addClStdVariants() {
+    for (const auto& [name, extra] : clStdVariants(device_)) {
       const std::string opts = withExtra(rc_.build_options, extra);
       const BuildOutcome& b = session_.build(spec_.source_path, opts, names_);
       if (b.failure) {

@@ -134,6 +134,15 @@ LaunchFamilyResult runLaunchFamily(DeviceSession& session, const Spec& spec, con
 /// std::runtime_error when none is in the domain.
 Sizes launchCaseSizes(const Spec& spec, bool simulator, uint64_t seed);
 
+/// The -cl-std variants a family builds beside the spec's own program on `device`, each a name
+/// and the options it adds ("cl3.0" and "-cl-std=CL3.0", then its -cl-uniform-work-group-size
+/// one): none where the device compiles no OpenCL C of 2.0 or later.
+std::vector<std::pair<std::string, std::string>> clStdVariants(const DeviceInfo& device);
+
+/// Every options text a family of a case with the resolved `options` builds on `device`: those,
+/// then each of clStdVariants() added to them (what run/prebuild.hpp compiles ahead).
+std::vector<std::string> familyBuildOptions(const std::string& options, const DeviceInfo& device);
+
 /// Whether a launch family's failure on this shape is the driver's answer rather than the
 /// kernel's doing: every failure of a shape that breaks a rule (the driver's answer to a launch
 /// the specification forbids: an error code it does not allow, a success, a crash, a hang, or
