@@ -13,7 +13,7 @@ namespace {
 struct CheckArgs {
   clh::CheckOptions check;
   std::string seed = "1";
-  bool no_isolate = false, no_shrink = false, no_driver_checks = false;
+  bool no_isolate = false, no_shrink = false, no_driver_checks = false, no_compile_ahead = false;
   std::string shard;
 };
 
@@ -73,6 +73,10 @@ void addModeOptions(CLI::App* cmd, const std::shared_ptr<CheckArgs>& a) {
   cmd->add_flag("--no-driver-checks", a->no_driver_checks,
                 "leave out the driver checks (clharness semantics, once per device) of the "
                 "driver section");
+  cmd->add_flag("--no-compile-ahead", a->no_compile_ahead,
+                "let each unit's process compile its own programs (by default one process per "
+                "real device compiles first what its units will build, so that a driver with a "
+                "kernel cache starts its compiler once; docs/performance.md)");
 }
 
 // Baselines, the simulator's replay, shards and resuming; returns --baseline (regression mode
@@ -118,6 +122,7 @@ void addCheckCommand(CLI::App& app, const std::function<clh::ToolConfig()>& conf
       a->check.isolate = !a->no_isolate;
       a->check.shrink = !a->no_shrink;
       a->check.driver_checks = !a->no_driver_checks;
+      a->check.compile_ahead = !a->no_compile_ahead;
       a->check.regression = baseline->count() > 0;
       const clh::Shard shard = clh::shardFromOption(a->shard);
       a->check.shard_index = shard.index;

@@ -9,6 +9,7 @@
 #include "grade/command.hpp"
 #include "launch_command/command.hpp"
 #include "proc/job.hpp"
+#include "run/prebuild.hpp"
 #include "run/units.hpp"
 #include "scan/command.hpp"
 
@@ -18,6 +19,9 @@ namespace {
 void registerJobs(const ConfigSource& config) {
   clh::registerTypedJob<clh::UnitJob>("__unit", [config](const auto& job, auto& channel) {
     return clh::runUnitChild(config(), job, channel);
+  });
+  clh::registerTypedJob<clh::PrebuildJob>("__prebuild", [config](const auto& job, auto& channel) {
+    return clh::runPrebuildChild(config(), job, channel);
   });
   clh::registerTypedJob<clh::LaunchJob>("__launch", [config](const auto& job, auto& channel) {
     return clh::launch::runChildFamily(config(), job, channel);

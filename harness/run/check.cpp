@@ -25,6 +25,7 @@
 #include "report/reporters.hpp"
 #include "run/driver_section.hpp"
 #include "run/journal.hpp"
+#include "run/prebuild.hpp"
 #include "run/sanitize_unit.hpp"
 #include "run/scheduler.hpp"
 #include "run/sim_replay.hpp"
@@ -38,36 +39,6 @@ namespace {
 
 constexpr const char* kVersion = kClharnessVersionString;  // "0.1.0 (git 16aaa8e)"
 
-// The journal of a run that writes a report: beside it ("" when it writes none).
-std::string journalPath(const CheckOptions& o) {
-  if (!o.reports.empty()) return o.reports.front().path + ".journal";
-  return "";
-}
-
-std::string fileBytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
-// What a resumed run must share with the run it resumes, for its units to be the same: its
-// options, and each spec's text with its kernel's ("inputs": spec file -> hash), so that a journal
-// written before a spec or a kernel was edited is refused rather than its old verdicts reused.
-nlohmann::json journalOptions(const CheckOptions& o, const std::vector<Spec>& specs) {
-  nlohmann::json inputs = nlohmann::json::object();
-  for (const auto& s : specs)
-    inputs[s.file] = fmt::format(
-        "{:016x}", hash64(fileBytes(s.file) + '\0' + fileBytes(s.source_path), 0x6a6f75726eull));
-  return {{"inputs", inputs},
-          {"seed", o.seed},
-          {"cases", o.cases},
-          {"sizes", o.sizes.value_or("")},
-          {"buffer_mode", o.buffer_mode},
-          {"read_mode", o.read_mode},
-          {"launch_shapes", o.launch_shapes},
-          {"build_programs", o.build_programs},
-          {"sanitize", o.sanitize},
-          {"shrink", o.shrink}};
-}
 // The specs of the run: loaded, kept to this shard, and checked against the modes and --sizes;
 // false (after the message) on a usage error.
 bool checkSpecs(const ToolConfig& config, const CheckOptions& o, std::vector<Spec>& specs) {
@@ -113,30 +84,6 @@ bool findBaselines(const ToolConfig& config, const CheckOptions& o,
   return true;
 }
 
-// The journal beside the report (run/journal.hpp): finished units are kept, whatever ends the run,
-// and --resume takes them. False (after the message) on a usage error.
-bool openJournal(const CheckOptions& o, const std::vector<Spec>& specs, RunJournal& journal) {
-  const std::string jpath = journalPath(o);
-  if (jpath.empty()) {
-    if (!o.resume) return true;
-    std::cerr
-        << "clharness: --resume needs --json, --junit or --report (the journal is kept beside the "
-           "report)\n";
-    return false;
-  }
-  const std::string why = journal.open(jpath, journalOptions(o, specs), o.resume);
-  if (!why.empty() && o.resume) {
-    std::cerr << "clharness: --resume: " << why << "\n";
-    return false;
-  }
-  if (!why.empty())
-    std::cerr << "clharness: " << why << ": this run keeps no journal (it cannot be resumed)\n";
-  else if (journal.resumed())
-    std::cerr << fmt::format("clharness: resuming: {} finished units in {}\n", journal.resumed(),
-                             jpath);
-  return true;
-}
-
 // Whether a run has launch families, and driver checks: neither when it replays one case
 // (--sizes).
 bool runsLaunchFamilies(const CheckOptions& o) {
@@ -166,7 +113,8 @@ class CheckRun {
         driver_rows_(devices.size()),
         sims_(devices.size()),
         sessions_(devices.size()),
-        simulator_(o.replay_budget_s > 0 ? anySimulator(devices) : std::nullopt) {
+        simulator_(o.replay_budget_s > 0 ? anySimulator(devices) : std::nullopt),
+        ahead_(specs, devices, o.seed, launches_, launches_ ? 2 : 1, o.isolate && o.compile_ahead) {
     lo_.shapes = o.launch_shapes;
     lo_.seed = o.seed;
     lo_.timeout_s = o.timeout_s;
@@ -190,12 +138,14 @@ class CheckRun {
   // the simulator any number.
   void runAll() {
     TaskPool pool;
-    pool.tasks = slots_.size() + (driver_checks_ ? devices_.size() : 0);
+    pool.tasks = firstAheadTask() + ahead_.tasks();
     pool.jobs = o_.isolate ? static_cast<size_t>(std::max(1, o_.jobs)) : 1;
-    pool.resource_of = [&](size_t t) {
-      return t < slots_.size() ? t % devices_.size() : t - slots_.size();
+    pool.resource_of = [&](size_t t) { return resourceOf(t); };
+    pool.ready = [&](size_t t) {  // a slot waits for its spec's programs on its device
+      return t >= slots_.size() || ahead_.ready(t % devices_.size(), t / devices_.size());
     };
     pool.capacity = [&](size_t d) -> size_t {
+      if (d >= devices_.size()) return 0;  // compiling ahead: it launches nothing
       if (devices_[d].kind == DeviceKind::gpu) return 1;
       if (devices_[d].kind == DeviceKind::cpu)
         return static_cast<size_t>(std::max(0, o_.cpu_device_jobs));
@@ -206,9 +156,10 @@ class CheckRun {
     runTasks(pool, [this](size_t t) { runTask(t); });
   }
 
-  // The devices' driver checks first: they ran after every unit, one device at a time, while the
-  // other cores idled (PoCL's, compiling a work-group function per local size with its kernel
-  // cache empty, took 27 s of the main job's 171). Then each device's tasks in turn, as in spec
+  // Compiling ahead first (the units it holds start as their programs come). Then the devices'
+  // driver checks: they ran after every unit, one device at a time, while the other cores idled
+  // (PoCL's, compiling a work-group function per local size with its kernel cache empty, took 27 s
+  // of the main job's 171). Then each device's tasks in turn, as in spec
   // order, but the simulator's own largest case first: an interpreter takes seconds per million
   // operations, and the two such units of the main job, a third of its warm run, started in its
   // middle and held its end. The other devices keep spec order and their place in each turn (a
@@ -217,6 +168,7 @@ class CheckRun {
   std::vector<size_t> taskOrder() const {
     const size_t n = devices_.size();
     std::vector<size_t> order;
+    for (size_t a = 0; a < ahead_.tasks(); ++a) order.push_back(firstAheadTask() + a);
     if (driver_checks_)
       for (size_t d = 0; d < n; ++d) order.push_back(slots_.size() + d);
     std::vector<std::vector<size_t>> own(n);  // each device's tasks
@@ -261,7 +213,31 @@ class CheckRun {
                                              [](const DeviceInfo& d) { return !d.simulator; }));
   }
 
+  // The tasks: a slot for each spec x device, then each device's driver checks (with them on),
+  // then compiling ahead on each device of ahead_.
+  size_t checksTasks() const { return driver_checks_ ? devices_.size() : 0; }
+  size_t firstAheadTask() const { return slots_.size() + checksTasks(); }
+  // A slot's or driver checks' device; compiling ahead is a resource of its own (past the
+  // devices), so a GPU's units start as their programs come.
+  size_t resourceOf(size_t t) const {
+    if (t < slots_.size()) return t % devices_.size();
+    if (t < firstAheadTask()) return t - slots_.size();
+    return devices_.size() + (t - firstAheadTask());
+  }
+
+  // Device d's programs compiled ahead in one process (run/prebuild.hpp), and its line.
+  void compileAheadTask(size_t a) {
+    const PrebuildOutcome out = ahead_.run(a, config_, scratch_, o_.timeout_s);
+    if (interruptRequested()) return;
+    std::lock_guard<std::mutex> lock(progress_);
+    std::cerr << out.line(devices_[ahead_.deviceOf(a)].displayName()) << "\n";
+  }
+
   void runTask(size_t t) {
+    if (t >= firstAheadTask()) {
+      compileAheadTask(t - firstAheadTask());
+      return;
+    }
     if (t >= slots_.size()) {
       const size_t d = t - slots_.size();
       DriverRows rows = runDeviceDriverChecks(config_, o_, devices_[d], scratch_);
@@ -426,6 +402,7 @@ class CheckRun {
   std::vector<std::unique_ptr<OclgrindSession>> sims_;
   std::vector<std::unique_ptr<DeviceSession>> sessions_;
   const std::optional<DeviceInfo> simulator_;
+  AheadCompiles ahead_;
   std::mutex journal_lock_;  // the journal is shared by the threads
   std::mutex progress_;
   size_t done_ = 0;
@@ -468,7 +445,7 @@ int runCheck(const ToolConfig& config, const CheckOptions& o) {
     return kExitUsage;
   installInterruptHandlers();
   RunJournal journal;
-  if (!openJournal(o, specs, journal)) return kExitUsage;
+  if (!openCheckJournal(o, specs, journal)) return kExitUsage;
 
   Report report;
   report.tool_version = kVersion;

@@ -39,6 +39,9 @@ struct CheckOptions {
   int launch_shapes = 100;
   /// Run the driver checks (clharness semantics) once per device for the driver section.
   bool driver_checks = true;
+  /// On a real device with two or more units, compile the programs they will build first, in one
+  /// process of its own (run/prebuild.hpp); off: each unit's process compiles its own.
+  bool compile_ahead = true;
   /// Regression mode (`--baseline [DIR]`): driver findings that are new or regressed against the
   /// device's baseline fail the run. Without it the default folder only marks findings.
   bool regression = false;

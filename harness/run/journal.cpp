@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "core/files.hpp"
+#include "core/sizes.hpp"
 #include "proc/job.hpp"
 #include "report/reporters.hpp"
 
@@ -140,6 +141,63 @@ std::string interruptedLine(const Report& report, const std::string& journal) {
       report.interrupted_by, report.units.size(), report.units_planned,
       journal.empty() ? std::string()
                       : "; the same command with --resume runs the rest (journal " + journal + ")");
+}
+
+namespace {
+
+// The journal of a run that writes a report: beside it ("" when it writes none).
+std::string journalPath(const CheckOptions& o) {
+  if (!o.reports.empty()) return o.reports.front().path + ".journal";
+  return "";
+}
+
+std::string fileBytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// What a resumed run must share with the run it resumes, for its units to be the same: its
+// options, and each spec's text with its kernel's ("inputs": spec file -> hash), so that a journal
+// written before a spec or a kernel was edited is refused rather than its old verdicts reused.
+nlohmann::json journalOptions(const CheckOptions& o, const std::vector<Spec>& specs) {
+  nlohmann::json inputs = nlohmann::json::object();
+  for (const auto& s : specs)
+    inputs[s.file] = fmt::format(
+        "{:016x}", hash64(fileBytes(s.file) + '\0' + fileBytes(s.source_path), 0x6a6f75726eull));
+  return {{"inputs", inputs},
+          {"seed", o.seed},
+          {"cases", o.cases},
+          {"sizes", o.sizes.value_or("")},
+          {"buffer_mode", o.buffer_mode},
+          {"read_mode", o.read_mode},
+          {"launch_shapes", o.launch_shapes},
+          {"build_programs", o.build_programs},
+          {"sanitize", o.sanitize},
+          {"shrink", o.shrink}};
+}
+
+}  // namespace
+
+bool openCheckJournal(const CheckOptions& o, const std::vector<Spec>& specs, RunJournal& journal) {
+  const std::string jpath = journalPath(o);
+  if (jpath.empty()) {
+    if (!o.resume) return true;
+    std::cerr
+        << "clharness: --resume needs --json, --junit or --report (the journal is kept beside the "
+           "report)\n";
+    return false;
+  }
+  const std::string why = journal.open(jpath, journalOptions(o, specs), o.resume);
+  if (!why.empty() && o.resume) {
+    std::cerr << "clharness: --resume: " << why << "\n";
+    return false;
+  }
+  if (!why.empty())
+    std::cerr << "clharness: " << why << ": this run keeps no journal (it cannot be resumed)\n";
+  else if (journal.resumed())
+    std::cerr << fmt::format("clharness: resuming: {} finished units in {}\n", journal.resumed(),
+                             jpath);
+  return true;
 }
 
 }  // namespace clh

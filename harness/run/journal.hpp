@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "core/result.hpp"
+#include "core/spec.hpp"
+#include "run/check.hpp"
 
 namespace clh {
 
@@ -55,6 +57,12 @@ class RunJournal {
   std::map<std::string, std::pair<UnitResult, nlohmann::json>> done_;
   size_t resumed_ = 0;
 };
+
+/// Opens a check run's journal beside its first report (none when it writes no report): finished
+/// units are kept, whatever ends the run, and `--resume` takes them, when its options and every
+/// spec's and kernel's text are those of the run it resumes. False (after the message) on a usage
+/// error: --resume without a report, or a journal that cannot be resumed.
+bool openCheckJournal(const CheckOptions& o, const std::vector<Spec>& specs, RunJournal& journal);
 
 /// The line printed under the console totals of an interrupted run.
 std::string interruptedLine(const Report& report, const std::string& journal);
