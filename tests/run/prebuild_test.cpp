@@ -12,7 +12,10 @@
 
 #include "cl/session.hpp"
 #include "cl/unit.hpp"
+#include "core/case.hpp"
 #include "core/program_budget.hpp"
+#include "core/sizes.hpp"
+#include "core/spec.hpp"
 #include "launch/family.hpp"
 #include "support/kinds.hpp"
 
