@@ -141,9 +141,10 @@ class CheckRun {
     pool.tasks = firstAheadTask() + ahead_.tasks();
     pool.jobs = o_.isolate ? static_cast<size_t>(std::max(1, o_.jobs)) : 1;
     pool.resource_of = [&](size_t t) { return resourceOf(t); };
-    pool.ready = [&](size_t t) {  // a slot waits for its spec's programs on its device
-      return t >= slots_.size() || ahead_.ready(t % devices_.size(), t / devices_.size());
-    };
+    if (ahead_.tasks())  // a slot waits for its spec's programs on its device
+      pool.ready = [&](size_t t) {
+        return t >= slots_.size() || ahead_.ready(t % devices_.size(), t / devices_.size());
+      };
     pool.capacity = [&](size_t d) -> size_t {
       if (d >= devices_.size()) return 0;  // compiling ahead: it launches nothing
       if (devices_[d].kind == DeviceKind::gpu) return 1;
