@@ -14,8 +14,10 @@
 
 #include "core/files.hpp"
 #include "core/sizes.hpp"
+#include "core/spec.hpp"
 #include "proc/job.hpp"
 #include "report/reporters.hpp"
+#include "run/check.hpp"
 
 namespace fs = std::filesystem;
 

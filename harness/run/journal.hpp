@@ -11,10 +11,11 @@
 #include <vector>
 
 #include "core/result.hpp"
-#include "core/spec.hpp"
-#include "run/check.hpp"
 
 namespace clh {
+
+struct CheckOptions;  // run/check.hpp
+struct Spec;          // core/spec.hpp
 
 /// The key of one unit in a journal: family, spec file and device.
 std::string unitKey(const std::string& family, const std::string& spec_file,

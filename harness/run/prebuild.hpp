@@ -52,11 +52,11 @@ struct PrebuildJob {
 void to_json(nlohmann::json& j, const PrebuildJob& job);
 void from_json(const nlohmann::json& j, PrebuildJob& job);
 
-/// The child side: builds each program in turn (an event `built` after each) and ends with the
-/// result {"built": N, "failed": M}. A build that fails is counted, never reported: the unit that
-/// builds it says why. It stops after the second program that built where the first cost no
-/// more than twice its CPU time (result "stopped", why): the driver started no compiler that a
-/// unit would start again (its cache had the programs), so there is nothing to save.
+/// The child side: builds each program in turn, an event `built` (`ok`: whether it built) after
+/// each. A build that fails is counted, never reported: the unit that builds it says why. It
+/// stops after the second program that built where the first cost no more than twice its CPU
+/// time (its result's "stopped" says why): the driver started no compiler that a unit would start
+/// again (its cache had the programs), so there is nothing to save.
 int runPrebuildChild(const ToolConfig& config, const PrebuildJob& job, JobChannel& channel);
 
 /// How compiling ahead went on one device: the programs asked for, built and failed, its seconds,
